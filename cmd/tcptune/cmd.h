@@ -1,0 +1,72 @@
+/* The command-line front end: one table row per subcommand (cmd-<name>.c),
+ * global options parsed once by main.c into struct options. Only cmd/ prints
+ * and exits; lib/ returns codes and messages. */
+#ifndef TCPTUNE_CMD_H
+#define TCPTUNE_CMD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* Exit status: 0 ok; 1 could not run; otherwise the OR of these bits. */
+#define EXIT_COULD_NOT_RUN	1
+#define EXIT_HOST_FAILED	2
+#define EXIT_HOST_UNREACHABLE	4
+#define EXIT_CHANGES		8
+
+enum output_format { FORMAT_TEXT = 0, FORMAT_JSON };
+
+struct options {
+	char			**inventories;	/* -i, in order */
+	size_t			  ninventories;
+	const char		 *limit;	/* -l/--limit */
+	int			  forks;	/* -f, default 50 */
+	char			**extra_vars;	/* -e, raw "k=v", "@file" or JSON */
+	size_t			  nextra_vars;
+	const char		 *user;		/* -u */
+	const char		 *private_key;	/* --private-key */
+	int			  become;	/* -b */
+	enum output_format	  format;	/* --format */
+	int			  verbose;	/* -v, repeatable */
+	int			  color;	/* off with --no-color or !isatty */
+	int			  timeout;	/* --timeout: connect, seconds */
+	int			  command_timeout; /* --command-timeout */
+	const char		 *ssh_config;	/* --ssh-config */
+	const char		 *known_hosts;	/* --known-hosts */
+	const char		 *host_key_checking; /* strict|accept-new|off */
+	int			  check;	/* -C/--check */
+	int			  diff;		/* -D/--diff */
+	int			  detailed_exitcode;
+	int			  list;		/* inventory --list */
+	const char		 *host;		/* inventory --host */
+	int			  graph;	/* inventory --graph */
+	const char		 *tags;		/* -t/--tags */
+	const char		 *skip_tags;	/* --skip-tags */
+	const char		 *prometheus;	/* drift --prometheus FILE */
+	const char		 *webhook;	/* drift --webhook URL */
+	char			**args;		/* positional arguments */
+	int			  nargs;
+};
+
+/* Which command-specific options a command accepts (global ones always). */
+#define OPT_INVENTORY_VIEW	0x01	/* --list --host --graph */
+#define OPT_CHECK		0x02	/* --check --diff --detailed-exitcode */
+#define OPT_TAGS		0x04	/* --tags --skip-tags */
+#define OPT_REPORT		0x08	/* --prometheus --webhook */
+
+struct cmd_entry {
+	const char	*name;
+	const char	*alias;
+	const char	*usage;		/* arguments after the name */
+	const char	*summary;
+	int		 accepts;	/* OPT_* bits */
+	int		 min_args;
+	int		 max_args;	/* -1: any */
+	int		(*exec)(struct options *opts);
+};
+
+extern const struct cmd_entry *const cmd_table[];
+
+/* Print "tcptune: <message>" to stderr and return EXIT_COULD_NOT_RUN. */
+int	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

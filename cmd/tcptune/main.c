@@ -1,0 +1,416 @@
+/* tcptune: parse global options once, then dispatch through cmd_table. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "xalloc.h"
+
+extern const struct cmd_entry cmd_help_entry;
+extern const struct cmd_entry cmd_version_entry;
+extern const struct cmd_entry cmd_modules_entry;
+extern const struct cmd_entry cmd_inventory_entry;
+extern const struct cmd_entry cmd_lint_entry;
+
+const struct cmd_entry *const cmd_table[] = {
+	/* &cmd_inventory_entry, */
+	/* &cmd_lint_entry, */
+	&cmd_modules_entry,
+	&cmd_version_entry,
+	&cmd_help_entry,
+	NULL,
+};
+
+int
+cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tcptune: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_COULD_NOT_RUN;
+}
+
+enum {
+	OPTV_PRIVATE_KEY = 256,
+	OPTV_FORMAT,
+	OPTV_NO_COLOR,
+	OPTV_TIMEOUT,
+	OPTV_COMMAND_TIMEOUT,
+	OPTV_SSH_CONFIG,
+	OPTV_KNOWN_HOSTS,
+	OPTV_HOST_KEY_CHECKING,
+	OPTV_DETAILED_EXITCODE,
+	OPTV_LIST,
+	OPTV_HOST,
+	OPTV_GRAPH,
+	OPTV_SKIP_TAGS,
+	OPTV_PROMETHEUS,
+	OPTV_WEBHOOK,
+};
+
+static const struct option long_options[] = {
+	{ "inventory", required_argument, NULL, 'i' },
+	{ "limit", required_argument, NULL, 'l' },
+	{ "forks", required_argument, NULL, 'f' },
+	{ "extra-vars", required_argument, NULL, 'e' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "private-key", required_argument, NULL, OPTV_PRIVATE_KEY },
+	{ "become", no_argument, NULL, 'b' },
+	{ "format", required_argument, NULL, OPTV_FORMAT },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "no-color", no_argument, NULL, OPTV_NO_COLOR },
+	{ "timeout", required_argument, NULL, OPTV_TIMEOUT },
+	{ "command-timeout", required_argument, NULL, OPTV_COMMAND_TIMEOUT },
+	{ "ssh-config", required_argument, NULL, OPTV_SSH_CONFIG },
+	{ "known-hosts", required_argument, NULL, OPTV_KNOWN_HOSTS },
+	{ "host-key-checking", required_argument, NULL,
+	  OPTV_HOST_KEY_CHECKING },
+	{ "check", no_argument, NULL, 'C' },
+	{ "diff", no_argument, NULL, 'D' },
+	{ "detailed-exitcode", no_argument, NULL, OPTV_DETAILED_EXITCODE },
+	{ "list", no_argument, NULL, OPTV_LIST },
+	{ "host", required_argument, NULL, OPTV_HOST },
+	{ "graph", no_argument, NULL, OPTV_GRAPH },
+	{ "tags", required_argument, NULL, 't' },
+	{ "skip-tags", required_argument, NULL, OPTV_SKIP_TAGS },
+	{ "prometheus", required_argument, NULL, OPTV_PROMETHEUS },
+	{ "webhook", required_argument, NULL, OPTV_WEBHOOK },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_options[] =
+"Global options (they may also follow the command):\n"
+"  -i, --inventory SRC       inventory file, directory, URL or 'a,b,' list\n"
+"                            (repeatable; default $TCPTUNE_INVENTORY)\n"
+"  -l, --limit PATTERN       restrict to hosts matching an Ansible pattern\n"
+"  -f, --forks N             hosts worked on at once (default 50)\n"
+"  -e, --extra-vars VARS     k=v pairs, JSON, or @file (repeatable)\n"
+"  -u, --user USER           remote user (overrides ansible_user)\n"
+"      --private-key FILE    ssh private key\n"
+"  -b, --become              run remote commands through sudo -n\n"
+"      --format text|json    output format (default text)\n"
+"  -v, --verbose             more output (repeat for more)\n"
+"      --no-color            no ANSI colours\n"
+"      --timeout SEC         connect timeout (default 10)\n"
+"      --command-timeout SEC per-command timeout (default 120)\n"
+"      --ssh-config FILE     ssh config file (default ~/.ssh/config)\n"
+"      --known-hosts FILE    known_hosts file (default ~/.ssh/known_hosts)\n"
+"      --host-key-checking strict|accept-new|off   (default strict)\n"
+"Command options:\n"
+"  -C, --check               plan only: change nothing on any host\n"
+"  -D, --diff                show file diffs and live before -> after\n"
+"      --detailed-exitcode   set bit 8 when something would change\n"
+"  -t, --tags T / --skip-tags T   select tasks by tag\n"
+"      --list, --host NAME, --graph   inventory views\n"
+"      --prometheus FILE, --webhook URL   drift reporting\n"
+"\n"
+"Exit status: 0 ok; 1 could not run (bad options, parse or validation\n"
+"error, nothing matched); otherwise the OR of 2 (a host failed),\n"
+"4 (a host was unreachable) and 8 (changes pending with --check\n"
+"--detailed-exitcode, or drift found).\n";
+
+static void
+print_usage(FILE *fp)
+{
+	size_t i;
+
+	fputs("usage: tcptune <command> [options] [args]\n\nCommands:\n", fp);
+	for (i = 0; cmd_table[i] != NULL; i++) {
+		const struct cmd_entry *c = cmd_table[i];
+		char *left = xprintf("%s %s", c->name, c->usage);
+
+		fprintf(fp, "  %-32s %s\n", left, c->summary);
+		free(left);
+	}
+	fputc('\n', fp);
+	fputs(usage_options, fp);
+}
+
+static int
+cmd_help_exec(struct options *opts)
+{
+	(void)opts;
+	print_usage(stdout);
+	return 0;
+}
+
+const struct cmd_entry cmd_help_entry = {
+	.name = "help",
+	.usage = "",
+	.summary = "show this help",
+	.min_args = 0,
+	.max_args = -1,
+	.exec = cmd_help_exec,
+};
+
+static int
+cmd_version_exec(struct options *opts)
+{
+	(void)opts;
+	printf("tcptune %s\n", TCPTUNE_VERSION);
+	return 0;
+}
+
+const struct cmd_entry cmd_version_entry = {
+	.name = "version",
+	.usage = "",
+	.summary = "print the version",
+	.min_args = 0,
+	.max_args = 0,
+	.exec = cmd_version_exec,
+};
+
+static const struct cmd_entry *
+cmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cmd_table[i] != NULL; i++) {
+		if (strcmp(cmd_table[i]->name, name) == 0 ||
+		    (cmd_table[i]->alias != NULL &&
+		    strcmp(cmd_table[i]->alias, name) == 0))
+			return cmd_table[i];
+	}
+	return NULL;
+}
+
+static int
+parse_int_arg(const char *opt, const char *arg, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	v = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || v < min || v > max)
+		return cmd_error("invalid value '%s' for %s (expected %d..%d)",
+		    arg, opt, min, max);
+	*out = (int)v;
+	return 0;
+}
+
+static void
+push(char ***list, size_t *n, char *item)
+{
+	*list = xreallocarray(*list, *n + 1, sizeof **list);
+	(*list)[(*n)++] = item;
+}
+
+/* Reject a command-specific option the command does not take. */
+static int
+needs(const struct cmd_entry *cmd, int bit, const char *opt)
+{
+	if (cmd != NULL && (cmd->accepts & bit) == 0)
+		return cmd_error("option '%s' does not apply to '%s'", opt,
+		    cmd->name);
+	return 0;
+}
+
+static int
+parse_options(int argc, char **argv, const struct cmd_entry *cmd,
+    struct options *o)
+{
+	int c;
+
+	opterr = 0;
+	optind = 0;	/* GNU getopt: re-initialise for each round */
+	while ((c = getopt_long(argc, argv, "+:i:l:f:e:u:bvCDt:h", long_options,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'i': push(&o->inventories, &o->ninventories, optarg); break;
+		case 'l': o->limit = optarg; break;
+		case 'f':
+			if (parse_int_arg("--forks", optarg, 1, 1000,
+			    &o->forks) != 0)
+				return -1;
+			break;
+		case 'e': push(&o->extra_vars, &o->nextra_vars, optarg); break;
+		case 'u': o->user = optarg; break;
+		case OPTV_PRIVATE_KEY: o->private_key = optarg; break;
+		case 'b': o->become = 1; break;
+		case OPTV_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->format = FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = FORMAT_JSON;
+			else {
+				cmd_error("invalid --format '%s' (expected "
+				    "text or json)", optarg);
+				return -1;
+			}
+			break;
+		case 'v': o->verbose++; break;
+		case OPTV_NO_COLOR: o->color = 0; break;
+		case OPTV_TIMEOUT:
+			if (parse_int_arg("--timeout", optarg, 1, 3600,
+			    &o->timeout) != 0)
+				return -1;
+			break;
+		case OPTV_COMMAND_TIMEOUT:
+			if (parse_int_arg("--command-timeout", optarg, 1, 86400,
+			    &o->command_timeout) != 0)
+				return -1;
+			break;
+		case OPTV_SSH_CONFIG: o->ssh_config = optarg; break;
+		case OPTV_KNOWN_HOSTS: o->known_hosts = optarg; break;
+		case OPTV_HOST_KEY_CHECKING:
+			if (strcmp(optarg, "strict") != 0 &&
+			    strcmp(optarg, "accept-new") != 0 &&
+			    strcmp(optarg, "off") != 0) {
+				cmd_error("invalid --host-key-checking '%s' "
+				    "(expected strict, accept-new or off)",
+				    optarg);
+				return -1;
+			}
+			o->host_key_checking = optarg;
+			break;
+		case 'C':
+			if (needs(cmd, OPT_CHECK, "--check") != 0)
+				return -1;
+			o->check = 1;
+			break;
+		case 'D':
+			if (needs(cmd, OPT_CHECK, "--diff") != 0)
+				return -1;
+			o->diff = 1;
+			break;
+		case OPTV_DETAILED_EXITCODE:
+			if (needs(cmd, OPT_CHECK, "--detailed-exitcode") != 0)
+				return -1;
+			o->detailed_exitcode = 1;
+			break;
+		case OPTV_LIST:
+			if (needs(cmd, OPT_INVENTORY_VIEW, "--list") != 0)
+				return -1;
+			o->list = 1;
+			break;
+		case OPTV_HOST:
+			if (needs(cmd, OPT_INVENTORY_VIEW, "--host") != 0)
+				return -1;
+			o->host = optarg;
+			break;
+		case OPTV_GRAPH:
+			if (needs(cmd, OPT_INVENTORY_VIEW, "--graph") != 0)
+				return -1;
+			o->graph = 1;
+			break;
+		case 't':
+			if (needs(cmd, OPT_TAGS, "--tags") != 0)
+				return -1;
+			o->tags = optarg;
+			break;
+		case OPTV_SKIP_TAGS:
+			if (needs(cmd, OPT_TAGS, "--skip-tags") != 0)
+				return -1;
+			o->skip_tags = optarg;
+			break;
+		case OPTV_PROMETHEUS:
+			if (needs(cmd, OPT_REPORT, "--prometheus") != 0)
+				return -1;
+			o->prometheus = optarg;
+			break;
+		case OPTV_WEBHOOK:
+			if (needs(cmd, OPT_REPORT, "--webhook") != 0)
+				return -1;
+			o->webhook = optarg;
+			break;
+		case 'h':
+			print_usage(stdout);
+			exit(0);
+		case ':':
+			cmd_error("option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			cmd_error("unknown option '%s' (see 'tcptune help')",
+			    argv[optind - 1]);
+			return -1;
+		case 1:
+			break;
+		}
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options			 opts;
+	const struct cmd_entry		*cmd;
+	char				**rest;
+	int				 i, nrest = 0, r;
+
+	memset(&opts, 0, sizeof opts);
+	opts.forks = 50;
+	opts.timeout = 10;
+	opts.command_timeout = 120;
+	opts.host_key_checking = "strict";
+	opts.color = isatty(STDOUT_FILENO);
+	if (getenv("NO_COLOR") != NULL)
+		opts.color = 0;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return EXIT_COULD_NOT_RUN;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		print_usage(stdout);
+		return 0;
+	}
+	if ((cmd = cmd_find(argv[1])) == NULL)
+		return cmd_error("unknown command '%s' (see 'tcptune help')",
+		    argv[1]);
+
+	/*
+	 * Options may come before or after positional arguments, as with
+	 * ansible-playbook: parse in rounds, taking one positional argument
+	 * whenever getopt stops on one.
+	 */
+	rest = xcalloc((size_t)argc, sizeof *rest);
+	{
+		int	 sub_argc = argc - 1;
+		char	**sub_argv = argv + 1;
+
+		while (sub_argc > 0) {
+			if (parse_options(sub_argc, sub_argv, cmd, &opts) != 0) {
+				free(rest);
+				return EXIT_COULD_NOT_RUN;
+			}
+			sub_argc -= optind;
+			sub_argv += optind;
+			if (sub_argc > 0 && strcmp(sub_argv[-1], "--") == 0) {
+				for (i = 0; i < sub_argc; i++)
+					rest[nrest++] = sub_argv[i];
+				break;
+			}
+			if (sub_argc > 0) {
+				rest[nrest++] = sub_argv[0];
+				/* make sub_argv[0] act as argv[0] next round */
+			}
+		}
+	}
+	opts.args = rest;
+	opts.nargs = nrest;
+	if (opts.nargs < cmd->min_args ||
+	    (cmd->max_args >= 0 && opts.nargs > cmd->max_args)) {
+		cmd_error("usage: tcptune %s %s", cmd->name, cmd->usage);
+		free(rest);
+		free(opts.inventories);
+		free(opts.extra_vars);
+		return EXIT_COULD_NOT_RUN;
+	}
+	if (opts.ninventories == 0 && getenv("TCPTUNE_INVENTORY") != NULL)
+		push(&opts.inventories, &opts.ninventories,
+		    getenv("TCPTUNE_INVENTORY"));
+	r = cmd->exec(&opts);
+	free(rest);
+	free(opts.inventories);
+	free(opts.extra_vars);
+	return r;
+}

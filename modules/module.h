@@ -1,0 +1,76 @@
+/* Modules: what a task can call.
+ *
+ * Each module is modules/mod-<name>.c exporting one `const struct module
+ * mod_<name>` written with designated initialisers. The core binds a task's
+ * YAML parameters to the module's parameter table (type, required/default,
+ * bounds, choices) before any host is contacted; modules never parse YAML and
+ * never touch libssh: they run through the module_ctx they are given. */
+#ifndef TCPTUNE_MODULE_H
+#define TCPTUNE_MODULE_H
+
+#include <jansson.h>
+
+enum param_type {
+	PARAM_STR,	/* any scalar, taken as a string */
+	PARAM_INT,	/* integer, bounded by min/max */
+	PARAM_BOOL,	/* YAML 1.1 booleans (yes/no/true/false/on/off) */
+	PARAM_FLOAT,	/* number, bounded by min/max */
+	PARAM_SIZE,	/* bytes: an integer or "16M", "64MiB", "1G" */
+	PARAM_CHOICE,	/* a string from choices[] */
+	PARAM_LIST,	/* a list (items are not typed further) */
+	PARAM_MAP,	/* a mapping (values are not typed further) */
+	PARAM_PATH,	/* absolute path string */
+};
+
+struct module_param {
+	const char		 *name;
+	enum param_type		  type;
+	int			  required;
+	const char		 *def;		/* default, as YAML text; NULL: none */
+	double			  min;		/* INT/FLOAT/SIZE bounds when min < max */
+	double			  max;
+	const char *const	 *choices;	/* PARAM_CHOICE, NULL-terminated */
+	const char		 *help;
+};
+
+enum result_status {
+	RESULT_OK = 0,
+	RESULT_CHANGED,
+	RESULT_SKIPPED,
+	RESULT_FAILED,
+	RESULT_UNREACHABLE,
+};
+
+struct module_ctx;	/* the runner's per-host context (lib/runner.h) */
+
+struct module_result {
+	enum result_status	 status;
+	char			*msg;	/* one line for the task line, allocated */
+	char			*diff;	/* text diff for --diff, allocated, or NULL */
+	json_t			*data;	/* registered result, may be NULL */
+};
+
+struct module {
+	const char			*name;
+	const char			*summary;
+	const struct module_param	*params;	/* terminated by name NULL */
+	/* Cross-field rules after binding; NULL if none. */
+	int	(*validate)(const json_t *args, char **cause);
+	/* Run on one host. NULL means "not implemented yet" (an error). */
+	int	(*run)(struct module_ctx *ctx, const json_t *args,
+		    struct module_result *res);
+	/* Whether the module is safe to run in check mode (it reads only). */
+	int	check_safe;
+};
+
+/* NULL-terminated table of every module, in modules/modules.c. */
+extern const struct module *const module_table[];
+
+const struct module		*module_find(const char *name);
+const struct module_param	*module_find_param(const struct module *m,
+				    const char *name);
+const char			*param_type_name(enum param_type type);
+void				 module_result_clear(struct module_result *res);
+const char			*result_status_name(enum result_status s);
+
+#endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install everything tcptune needs to build, test and run its lab, from
+# Debian's packages. Idempotent; run as root on Debian 12 / Ubuntu 22.04+.
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup.sh: run as root (it installs packages with apt-get)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+packages=(
+	build-essential cmake pkg-config clang-format
+	libssh-dev libyaml-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
+	openssh-server openssh-client iproute2 iputils-ping ethtool kmod procps
+	sudo iperf3 jq socat netcat-openbsd ansible-core
+)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	echo "setup.sh: installing ${missing[*]}"
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The Debian iperf3 package may install a daemon; the lab starts its own.
