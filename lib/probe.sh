@@ -522,27 +522,26 @@ probe_tuned() {
 rtt_tcp='
 t=$1
 s=
-fail=0
-for i in 1 2 3; do
+# The first connect also pays for name service and socket set-up: a warm-up
+# whose time is not reported.
+for i in 0 1 2 3; do
 	a=${EPOCHREALTIME/./}
 	if { exec 3<>"/dev/tcp/$t/22"; } 2>/dev/null; then
 		b=${EPOCHREALTIME/./}
 		exec 3>&-
+		r=ok
 	else
 		b=${EPOCHREALTIME/./}
-		fail=1
+		# A refusal is a reply too; anything else ends the measurement.
+		e=$( { exec 3<>"/dev/tcp/$t/22"; } 2>&1 )
+		case $e in
+		*"Connection refused"*) r=refused ;;
+		*) echo "error ${e##*: }"; exit 0 ;;
+		esac
 	fi
-	s="$s $((b - a))"
+	[ $i = 0 ] || s="$s $((b - a))"
 done
-if [ $fail = 1 ]; then
-	e=$( { exec 3<>"/dev/tcp/$t/22"; } 2>&1 )
-	case $e in
-	*"Connection refused"*) echo "refused$s" ;;
-	*) echo "error ${e##*: }" ;;
-	esac
-else
-	echo "ok$s"
-fi
+echo "$r$s"
 '
 rtt_one() {
 	esc "$1"
@@ -555,8 +554,10 @@ rtt_one() {
 		while IFS= read -r l; do
 			case $l in
 			*min/avg/max*) pl=$l ;;
-			*"packet loss"*) okv loss "$l" ;;
-			?*) pe=$l ;;
+			*"packet loss"*)
+				okv loss "$l"
+				[ -n "$pe" ] || pe="no reply ($l)" ;;
+			ping:*) [ -n "$pe" ] || pe=$l ;;
 			esac
 		done <<EOF
 $po
@@ -565,7 +566,8 @@ EOF
 			okv ping "$pl"
 			ok=1
 		else
-			okv ping_error "${pe:-no reply}"
+			[ -n "$pe" ] || { squeeze "${po%%"$NL"*}"; pe=$R; }
+			okv ping_error "$pe"
 		fi
 	else
 		okv ping_error "ping not installed"
@@ -573,9 +575,9 @@ EOF
 	if [ -z "$ok" ]; then
 		if have bash; then
 			if have timeout; then
-				r=$(timeout 7 bash -c "$rtt_tcp" rtt "$1" 2>/dev/null)
+				r=$(timeout 3 bash --norc --noprofile -c "$rtt_tcp" rtt "$1" 2>/dev/null)
 			else
-				r=$(bash -c "$rtt_tcp" rtt "$1" 2>/dev/null)
+				r=$(bash --norc --noprofile -c "$rtt_tcp" rtt "$1" 2>/dev/null)
 			fi
 			case $r in
 			ok*|refused*) okv tcp "$r" ;;

@@ -199,7 +199,7 @@ ensure_mountpoints() {
 	mkdir -p /var/lib/tcptune /run/sysctl.d /etc/sysctl.d \
 	    /etc/modules-load.d /etc/sudoers.d
 	# sshd's privilege separation directory (normally made by its unit).
-	mkdir -p -m 0755 /run/sshd
+	install -d -m 0755 /run/sshd
 }
 
 ensure_client_key() {
@@ -320,6 +320,7 @@ start_sshd() {
 wait_sshd() {
 	local h=$1 addr=$2 deadline
 	deadline=$((SECONDS + WAIT_SECS))
+	# shellcheck disable=SC2016
 	while ((SECONDS <= deadline)); do
 		if [[ -s $(hdir "$h")/sshd.pid ]] &&
 		    timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/22" && read -r l <&3 &&
@@ -401,7 +402,7 @@ ensure_sshd_host() {
 }
 
 write_client_files() {
-	local i h addr key q
+	local i h addr key
 	: >"$DIR/known_hosts.tmp"
 	for i in "${!HOSTS[@]}"; do
 		h=${HOSTS[$i]}
@@ -410,8 +411,8 @@ write_client_files() {
 		key=${key% *}
 		echo "$addr $key" >>"$DIR/known_hosts.tmp"
 	done
-	# Host keys for rekeyed hosts stay as they were: known_hosts is only
-	# written by up (rekey-host leaves it alone on purpose).
+	# Only up writes known_hosts: rekey-host leaves it alone on purpose,
+	# and a later up trusts the host's current key again.
 	mv "$DIR/known_hosts.tmp" "$DIR/known_hosts"
 	chmod 0644 "$DIR/known_hosts"
 
@@ -545,8 +546,9 @@ remove_net() {
 
 cmd_up() {
 	local i batch t0=$SECONDS
-	[[ $LAB_N =~ ^[0-9]+$ ]] && ((LAB_N >= 1 && LAB_N <= MAX_N)) ||
+	if ! [[ $LAB_N =~ ^[0-9]+$ ]] || ((LAB_N < 1 || LAB_N > MAX_N)); then
 		die "N must be 1..$MAX_N, not '$LAB_N'"
+	fi
 	[[ $LAB_PREFIX =~ ^[a-z][a-z0-9]{0,7}$ ]] ||
 		die "prefix must be 1-8 lower-case letters and digits, not '$LAB_PREFIX'"
 	[[ $LAB_NET =~ ^198\.1[89](\.[0-9]{1,3})?$ ]] ||
@@ -696,8 +698,9 @@ cmd_silent_host() {
 	local h=$1 port=$2 i p n
 	need_lab
 	i=$(host_index "$h")
-	[[ $port =~ ^[0-9]+$ ]] && ((port >= 1 && port <= 65535)) ||
+	if ! [[ $port =~ ^[0-9]+$ ]] || ((port < 1 || port > 65535)); then
 		die "bad port '$port'"
+	fi
 	command -v socat >/dev/null ||
 		die "socat is needed for silent-host (apt-get install socat)"
 	# Accepts every connection, reads and discards, never writes a byte.

@@ -305,9 +305,14 @@ read_host(struct wanem *w, size_t src)
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
-			if (errno != EAGAIN)
-				warnmsg("read from '%s': %s",
-				    w->conf.hosts[src].name, strerror(errno));
+			if (errno == EAGAIN)
+				return;
+			/* The device is gone (its namespace died?): stop
+			 * polling it rather than spin on a level-triggered
+			 * error. Writes to it count as drop_write. */
+			warnmsg("read from '%s': %s; ignoring it from now on",
+			    w->conf.hosts[src].name, strerror(errno));
+			epoll_ctl(w->ep, EPOLL_CTL_DEL, w->fds[src], NULL);
 			return;
 		}
 		w->rx_packets++;
@@ -564,6 +569,10 @@ main(int argc, char **argv)
 	size_t				 i, j, nh;
 	int				 c, check = 0, rt = 1, home = -1, n;
 	int				 done = 0, rc = 1;
+
+	/* Run in the background by wan.sh: keep no inherited descriptor
+	 * (a caller's pipe would otherwise wait for us to exit). */
+	close_range(3, ~0U, 0);
 
 	memset(&w, 0, sizeof w);
 	w.ep = w.tfd = w.sfd = -1;

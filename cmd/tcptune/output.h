@@ -1,0 +1,29 @@
+/* Printing a run: Ansible-like task lines and recap, a live progress line on
+ * a TTY, or one JSON document. */
+#ifndef TCPTUNE_OUTPUT_H
+#define TCPTUNE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "cmd.h"
+#include "runner.h"
+
+struct output {
+	const struct options	*opts;
+	int			 progress;	/* live line on stderr */
+	double			 start;
+	json_t			*json;		/* --format json document */
+	int			 progress_shown;
+};
+
+void	output_init(struct output *o, const struct options *opts);
+/* Wire the callbacks of a run_config to this output. */
+void	output_attach(struct output *o, struct run_config *cfg);
+/* Print the recap (text) or the whole document (json). */
+void	output_finish(struct output *o, const struct runner *r);
+void	output_free(struct output *o);
+/* Fill the run_config fields that come from global options. */
+int	run_config_from_options(struct run_config *cfg,
+	    const struct options *opts);
+
+#endif
