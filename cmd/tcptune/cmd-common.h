@@ -1,0 +1,25 @@
+/* Setup shared by the commands that read an inventory and run things. */
+#ifndef TCPTUNE_CMD_COMMON_H
+#define TCPTUNE_CMD_COMMON_H
+
+#include "cmd.h"
+
+struct inventory;
+struct module;
+struct runner;
+
+/* Load every -i source (default: $TCPTUNE_INVENTORY). Prints the error and
+ * returns NULL on failure. */
+struct inventory	*cmd_load_inventory(const struct options *opts);
+/* Parse -e values; prints and returns NULL on error. */
+json_t			*cmd_extra_vars(const struct options *opts);
+/* Install the SIGINT handler that stops new work (runner_interrupted). */
+void			 cmd_catch_interrupt(void);
+
+/* Run one module ad hoc over the hosts matching the first argument (default
+ * all), print the task lines and recap, and call report (text format only)
+ * before the recap. Returns the exit status. */
+int			 cmd_adhoc(struct options *opts, const struct module *m,
+			    void (*report)(const struct runner *));
+
+#endif

@@ -1,0 +1,273 @@
+# tcptune apply: write the managed sysctl drop-in atomically, keep a backup,
+# load only our file, set the live qdisc / modules / route options, read
+# every key back, then re-run the probe so the controller can see which file
+# wins for each key. One exec per host; also does check (read only) and
+# rollback.
+#
+# Run as: sh -c "$THIS" tcptune-apply MODE FILE STATE QDISC DEV TXQ MODULES
+#            ROUTE PROBE
+#   MODE     check | apply | rollback
+#   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf
+#   STATE    where backups live, e.g. /var/lib/tcptune
+#   QDISC    live root qdisc to set on DEV ("" = leave it)
+#   DEV      the default-route interface
+#   TXQ      number of tx queues when the root qdisc is mq ("" or 0 = not mq)
+#   MODULES  kernel modules to load and persist, space separated
+#   ROUTE    route options for the default route, e.g. "initcwnd 10"
+#   PROBE    the probe script text, run after a change ("" = don't)
+# Standard input (apply mode): the new content of FILE.
+#
+# Output: "tcptune-apply 1", then "@SECTION" lines and "key=value" lines
+# escaped as in the probe (\\ and \n), the old file as "|line" lines, then
+# "@@probe" followed by the probe's own output, and "@done" when finished.
+# It never leaves a partial FILE: the new content goes to a temp file in the
+# same directory, is synced, and renamed over FILE.
+
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+LC_ALL=C
+export PATH LC_ALL
+umask 022
+NL='
+'
+MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
+PROBE=$9
+
+esc() {
+	E=$1
+	case $E in
+	*\\*|*"$NL"*) ;;
+	*) return ;;
+	esac
+	E=$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' | sed -e ':a' -e 'N' \
+	    -e '$!ba' -e 's/\n/\\n/g')
+}
+kv() {
+	esc "$2"
+	printf '%s=%s\n' "$1" "$E"
+}
+
+# /proc/sys path of a dotted key.
+keypath() {
+	printf '/proc/sys/%s' "$(printf '%s' "$1" | tr . /)"
+}
+
+# Every "key = value" of a sysctl file, as "key<TAB>value" lines.
+file_keys() {
+	sed -n -e 's/^[[:space:]]*-\{0,1\}\([^#;=[:space:]][^=]*[^=[:space:]]\)[[:space:]]*=[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$/\1\t\2/p' "$1" 2>/dev/null
+}
+
+# Write value $2 to key $1 and read it back: "@key" section.
+set_key() {
+	kp=$(keypath "$1")
+	printf '@key %s\n' "$1"
+	kv want "$2"
+	if [ ! -e "$kp" ]; then
+		kv error "no such key on this kernel"
+		return
+	fi
+	if ! err=$( { printf '%s\n' "$2" >"$kp"; } 2>&1 ); then
+		kv error "${err##*: }"
+	fi
+	live=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
+	kv live "$live"
+}
+
+backup_dir() {
+	printf '%s/backup/%s' "$STATE" "$(printf '%s' "$FILE" | tr / _)"
+}
+
+old_file() {
+	printf '@old\n'
+	if [ -f "$FILE" ]; then
+		kv exists 1
+		[ -z "$(tail -c 1 "$FILE")" ] || kv no_newline 1
+		sed -e 's/^/|/' "$FILE"
+	else
+		kv exists 0
+	fi
+}
+
+set_qdisc() {
+	[ -n "$QDISC" ] || return 0
+	printf '@qdisc\n'
+	kv dev "$DEV"
+	if ! command -v tc >/dev/null 2>&1; then
+		kv error "tc not installed"
+		return
+	fi
+	if [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null; then
+		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
+		q=1
+		while [ "$q" -le "$TXQ" ]; do
+			if ! err=$(tc qdisc replace dev "$DEV" parent "1:$(printf '%x' "$q")" "$QDISC" 2>&1); then
+				kv error "$err"
+				return
+			fi
+			q=$((q + 1))
+		done
+	elif ! err=$(tc qdisc replace dev "$DEV" root "$QDISC" 2>&1); then
+		kv error "$err"
+		return
+	fi
+	kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
+}
+
+load_modules() {
+	[ -n "$MODULES" ] || return 0
+	conf=/etc/modules-load.d/tcptune.conf
+	for m in $MODULES; do
+		printf '@module %s\n' "$m"
+		if err=$(modprobe "$m" 2>&1); then
+			kv loaded 1
+		else
+			kv error "$err"
+		fi
+		if ! grep -qx "$m" "$conf" 2>/dev/null; then
+			mkdir -p /etc/modules-load.d
+			tmp=$(mktemp "$conf.XXXXXX") &&
+			    { cat "$conf" 2>/dev/null; printf '%s\n' "$m"; } >"$tmp" &&
+			    sync "$tmp" 2>/dev/null; mv -f "$tmp" "$conf"
+			kv persisted 1
+		fi
+	done
+}
+
+set_route() {
+	[ -n "$ROUTE" ] || return 0
+	printf '@route\n'
+	r=$(ip route show default 2>/dev/null | head -n 1)
+	if [ -z "$r" ]; then
+		kv error "no default route"
+		return
+	fi
+	# Drop options we are about to set from the current route line.
+	base=$(printf '%s\n' "$r" | sed -e 's/ initcwnd [0-9]*//' \
+	    -e 's/ initrwnd [0-9]*//')
+	# shellcheck disable=SC2086
+	if ! err=$(ip route change $base $ROUTE 2>&1); then
+		kv error "$err"
+	fi
+	kv live "$(ip route show default 2>/dev/null | head -n 1)"
+}
+
+# Save what was there before tcptune first touched FILE: the file (or the
+# fact that there was none) and the live value of every key the new file
+# sets. Later applies keep this first backup, so rollback always returns to
+# the host's own configuration.
+save_backup() {
+	b=$(backup_dir)
+	[ -d "$b" ] && return 0
+	mkdir -p "$b.tmp" || return 1
+	if [ -f "$FILE" ]; then
+		cp -p "$FILE" "$b.tmp/orig"
+	else
+		: >"$b.tmp/absent"
+	fi
+	file_keys "$1" | while IFS='	' read -r k v; do
+		kp=$(keypath "$k")
+		[ -e "$kp" ] || continue
+		printf '%s\t%s\n' "$k" "$(tr -s ' \t' '  ' <"$kp")"
+	done >"$b.tmp/live"
+	[ -n "$QDISC" ] && tc qdisc show dev "$DEV" 2>/dev/null | head -n 1 \
+	    >"$b.tmp/qdisc"
+	sync 2>/dev/null
+	mv "$b.tmp" "$b"
+	kv backup "$b"
+}
+
+reprobe() {
+	[ -n "$PROBE" ] || return 0
+	printf '@@probe\n'
+	printf '%s' "$PROBE" | sh -s
+}
+
+do_apply() {
+	dir=${FILE%/*}
+	mkdir -p "$dir" "$STATE/backup" || { printf '@write\n'; kv error "cannot create $dir"; return; }
+	tmp=$(mktemp "$dir/.${FILE##*/}.XXXXXX") || { printf '@write\n'; kv error "cannot create a temp file in $dir"; return; }
+	cat >"$tmp"
+	printf '@write\n'
+	if [ -f "$FILE" ] && cmp -s "$tmp" "$FILE"; then
+		rm -f "$tmp"
+		kv status unchanged
+	else
+		save_backup "$tmp"
+		if [ -f "$FILE" ]; then
+			cp -p "$FILE" "$(backup_dir)/previous" 2>/dev/null
+		fi
+		chmod 0644 "$tmp"
+		# sync FILE (coreutils >= 8.24) flushes the data before the
+		# rename makes it visible, so a crash leaves old or new.
+		sync "$tmp" 2>/dev/null || sync
+		if mv -f "$tmp" "$FILE"; then
+			sync "$dir" 2>/dev/null
+			kv status written
+		else
+			rm -f "$tmp"
+			kv error "cannot rename into $FILE"
+			return
+		fi
+	fi
+	# Load only our file, key by key, reading each back.
+	file_keys "$FILE" | while IFS='	' read -r k v; do
+		set_key "${k#-}" "$v"
+	done
+	load_modules
+	set_qdisc
+	set_route
+}
+
+do_rollback() {
+	b=$(backup_dir)
+	printf '@rollback\n'
+	if [ ! -d "$b" ]; then
+		kv status nothing
+		return
+	fi
+	if [ -f "$b/orig" ]; then
+		tmp=$(mktemp "${FILE%/*}/.${FILE##*/}.XXXXXX") &&
+		    cp -p "$b/orig" "$tmp" && sync "$tmp" 2>/dev/null
+		mv -f "$tmp" "$FILE"
+		kv file restored
+	else
+		rm -f "$FILE"
+		kv file removed
+	fi
+	sync "${FILE%/*}" 2>/dev/null
+	while IFS='	' read -r k v; do
+		set_key "$k" "$v"
+	done <"$b/live"
+	if [ -s "$b/qdisc" ] && [ -n "$DEV" ]; then
+		kind=$(sed -n 's/^qdisc \([^ ]*\) .*/\1/p' "$b/qdisc")
+		if [ -n "$kind" ] && [ "$kind" != noqueue ] && [ "$kind" != mq ]; then
+			QDISC=$kind
+			TXQ=
+			set_qdisc
+		fi
+	fi
+	rm -rf "$b"
+	kv status restored
+}
+
+printf 'tcptune-apply 1\n'
+case $MODE in
+check)
+	old_file
+	;;
+apply)
+	old_file
+	do_apply
+	reprobe
+	;;
+rollback)
+	old_file
+	do_rollback
+	reprobe
+	;;
+*)
+	printf '@error\n'
+	kv error "unknown mode $MODE"
+	;;
+esac
+printf '@done\n'
+exit 0
