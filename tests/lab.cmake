@@ -1,5 +1,5 @@
 # Lab smoke test: a 3-host network-namespace lab of its own (prefix "tts",
-# 198.19.254.0/24, /tmp/tcptune-lab-smoke) beside any running main lab.
+# 198.18.254.0/24, /tmp/tcptune-lab-smoke) beside any running main lab.
 # Needs root; exits 77 (skipped) otherwise.
 add_test(NAME lab/smoke
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lab/smoke.sh

@@ -64,7 +64,7 @@ EOF
 alive() {
 	local pid=$1 stat
 	[[ $pid =~ ^[0-9]+$ ]] || return 1
-	stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+	{ read -r stat <"/proc/$pid/stat"; } 2>/dev/null || return 1
 	stat=${stat##*) }
 	[[ ${stat:0:1} != Z ]]
 }
@@ -159,7 +159,7 @@ hdir() {
 
 anchor_pid() {
 	local p
-	p=$(cat "$(hdir "$1")/ns.pid" 2>/dev/null) || return 1
+	{ read -r p <"$DIR/hosts/$1/ns.pid"; } 2>/dev/null || return 1
 	alive "$p" || return 1
 	echo "$p"
 }
@@ -167,10 +167,11 @@ anchor_pid() {
 # The pid of HOST's sshd listener if it is running (and really is the one
 # we started: an sshd in the host's network namespace).
 sshd_pid() {
-	local h=$1 p a
-	p=$(cat "$(hdir "$h")/sshd.pid" 2>/dev/null) || return 1
+	local h=$1 p a comm
+	{ read -r p <"$DIR/hosts/$h/sshd.pid"; } 2>/dev/null || return 1
 	alive "$p" || return 1
-	[[ $(cat "/proc/$p/comm" 2>/dev/null) == sshd ]] || return 1
+	{ read -r comm <"/proc/$p/comm"; } 2>/dev/null || return 1
+	[[ $comm == sshd ]] || return 1
 	a=$(anchor_pid "$h") || return 1
 	[[ $(readlink "/proc/$p/ns/net") == "$(readlink "/proc/$a/ns/net")" ]] ||
 		return 1
@@ -274,7 +275,7 @@ host_key() {
 # "anchor" that sleeps forever inside them. sshd and `lab.sh exec` enter its
 # namespaces, so the host's view of its files survives sshd restarts.
 start_anchor() {
-	local h=$1 ns=$2 d p i
+	local h=$1 ns=$2 d p i comm
 	d=$(hdir "$h")
 	# shellcheck disable=SC2016
 	setsid ip netns exec "$ns" unshare -m -u --propagation private \
@@ -293,14 +294,15 @@ start_anchor() {
 		mount --bind "$f/root" /root
 		hostname "$2"
 		exec sleep infinity
-	    ' sh "$d" "$h" </dev/null >>"$d/anchor.log" 2>&1 &
+	    ' sh "$d" "$h" </dev/null >>"$d/anchor.log" 2>&1 9>&- &
 	p=$!
 	echo "$p" >"$d/ns.pid"
 	# The mounts are done once the shell has become sleep.
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 500; i++)); do
 		alive "$p" || break
-		[[ $(cat "/proc/$p/comm" 2>/dev/null) == sleep ]] && return 0
-		sleep 0.05
+		{ read -r comm <"/proc/$p/comm"; } 2>/dev/null || comm=
+		[[ $comm == sleep ]] && return 0
+		sleep 0.01
 	done
 	die "host '$h': could not set up its mount namespace: $(cat "$d/anchor.log" 2>/dev/null)"
 }
@@ -310,26 +312,35 @@ start_sshd() {
 	d=$(hdir "$h")
 	a=$(anchor_pid "$h") || die "host '$h' has no namespace holder (run '$PROG up' again)"
 	rm -f "$d/sshd.pid"
+	# sshd forks before it binds: its log tells wait_sshd why it died.
+	: >"$d/sshd.log"
 	nsenter -t "$a" -m -n -u -- "$SSHD" -f "$d/sshd_config" \
-	    -E "$d/sshd.log" </dev/null ||
+	    -E "$d/sshd.log" </dev/null 9>&- ||
 		die "host '$h': sshd failed to start: $(tail -n 3 "$d/sshd.log" 2>/dev/null)"
 }
 
 # Poll until HOST's sshd sends its banner; die naming the host if it does
 # not within WAIT_SECS.
 wait_sshd() {
-	local h=$1 addr=$2 deadline
+	local h=$1 addr=$2 deadline d
+	d=$(hdir "$h")
 	deadline=$((SECONDS + WAIT_SECS))
 	# shellcheck disable=SC2016
 	while ((SECONDS <= deadline)); do
-		if [[ -s $(hdir "$h")/sshd.pid ]] &&
-		    timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/22" && read -r l <&3 &&
-			[[ $l == SSH-2.0-* ]]' "$addr" 2>/dev/null; then
-			return 0
+		# sshd writes its pid file once it listens. The probe sends a
+		# banner back so that sshd does not log an error for it.
+		if [[ -s $d/sshd.pid ]]; then
+			if timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/22" &&
+			    read -r l <&3 && [[ $l == SSH-2.0-* ]] &&
+			    printf "SSH-2.0-labprobe\r\n" >&3' "$addr" 2>/dev/null; then
+				return 0
+			fi
+		elif [[ -s $d/sshd.log ]]; then
+			break
 		fi
 		sleep 0.1
 	done
-	die "host '$h' ($addr): sshd did not answer on port 22 within ${WAIT_SECS}s: $(tail -n 3 "$(hdir "$h")/sshd.log" 2>/dev/null)"
+	die "host '$h' ($addr): sshd died or did not answer on port 22 within ${WAIT_SECS}s: $(tail -n 3 "$d/sshd.log" 2>/dev/null)"
 }
 
 stop_sshd() {
@@ -633,7 +644,7 @@ cmd_down() {
 	for p in "$DIR"/* "$DIR"/.[!.]*; do
 		[[ -e $p || -L $p ]] || continue
 		case ${p##*/} in
-		id_ed25519 | id_ed25519.pub) ;;
+		id_ed25519 | id_ed25519.pub | .lock) ;;
 		*) rm -rf "$p" ;;
 		esac
 	done
@@ -707,7 +718,7 @@ cmd_silent_host() {
 	# Its own session, so down can kill it and its per-connection children.
 	setsid ip netns exec "${NSS[$i]}" socat -u \
 	    "TCP-LISTEN:$port,reuseaddr,fork,backlog=128" OPEN:/dev/null \
-	    </dev/null >>"$(hdir "$h")/silent-$port.log" 2>&1 &
+	    </dev/null >>"$(hdir "$h")/silent-$port.log" 2>&1 9>&- &
 	p=$!
 	echo "$p $h $port" >>"$DIR/pids"
 	for ((n = 0; n < 100; n++)); do
@@ -753,6 +764,20 @@ done
 DIR=$(readlink -m "$DIR")
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"
+
+# One changer at a time per DIR (tests may run in parallel). Daemons we
+# start get fd 9 closed so that they do not hold the lock.
+case $CMD in
+up | down | stop-host | start-host | rekey-host | silent-host)
+	if [[ $CMD == up ]]; then
+		mkdir -p "$DIR"
+	fi
+	if [[ -d $DIR ]]; then
+		exec 9>"$DIR/.lock"
+		flock -w 120 9 || die "'$DIR' is locked by another $PROG"
+	fi
+	;;
+esac
 
 case $CMD in
 up) [[ $# -eq 0 ]] || usage; cmd_up ;;

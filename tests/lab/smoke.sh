@@ -10,7 +10,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 LAB=$HERE/lab.sh
 DIR=/tmp/tcptune-lab-smoke
 PREFIX=tts
-NET=198.19.254
+NET=198.18.254
 
 if [[ $(id -u) -ne 0 ]]; then
 	echo "smoke: SKIP: the lab needs root"

@@ -3,10 +3,66 @@
 # namespaces: a 52 ms each way, 100 Mbit/s link with a one-BDP queue must
 # give a ~104 ms RTT, and a single BBR flow must crawl with stock buffers
 # and fill the link with tuned ones. Exit 77 (skip) when not root.
+#
+# wan-test.sh --config WANEM: only the configuration parser (no root needed):
+# derived values and file:line errors.
 set -eu
 
-WANEM=${1:-${WANEM:-}}
 HERE=$(cd "$(dirname "$0")" && pwd)
+
+config_tests() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/wan-conf.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	bad=0
+	printf '%s\n' 'host a ns-a 198.19.0.1' 'host b ns-b 198.19.0.2' \
+	    'host c ns-c 198.18.7.3  # comment' '' \
+	    'link a b delay=52ms rate=100mbit queue=bdp' \
+	    'pipe a c delay=250us rate=1gbit queue=64k loss=1%' \
+	    'default delay=0.5 rate=none' >"$work/ok.conf"
+	"$1" --check --config "$work/ok.conf" >"$work/out"
+	for want in \
+	    'pipe a b delay_ns=52000000 rate_bps=100000000 queue_bytes=1300000 loss=0' \
+	    'pipe b a delay_ns=52000000 rate_bps=100000000 queue_bytes=1300000 loss=0' \
+	    'pipe a c delay_ns=250000 rate_bps=1000000000 queue_bytes=65536 loss=0.01' \
+	    'pipe c a delay_ns=500000 rate_bps=0 queue_bytes=0 loss=0'; do
+		if ! grep -qxF "$want" "$work/out"; then
+			echo "wan-test: FAIL: no '$want' in:"
+			cat "$work/out"
+			bad=$((bad + 1))
+		fi
+	done
+	while IFS='|' read -r line want; do
+		printf 'host a ns-a 198.19.0.1\nhost b ns-b 198.19.0.2\n%s\n' \
+		    "$line" >"$work/bad.conf"
+		if "$1" --check --config "$work/bad.conf" >/dev/null \
+		    2>"$work/err"; then
+			echo "wan-test: FAIL: '$line' accepted"
+			bad=$((bad + 1))
+		elif ! grep -qF "$work/bad.conf:3: $want" "$work/err"; then
+			echo "wan-test: FAIL: '$line': got '$(cat "$work/err")'"
+			bad=$((bad + 1))
+		fi
+	done <<-EOF
+	link a b delay=5parsecs|bad delay unit in '5parsecs'
+	link a z|unknown host 'z'
+	link a b rate=100mbit queue=bdp|queue=bdp needs a delay
+	link a b delay=1 queue=9000|queue needs a rate
+	link a b loss=2|loss '2' is over 1
+	host c ns-c 10.1.2.3|address '10.1.2.3' is outside 198.18.0.0/15
+	host c ns-a 198.19.0.3|namespace 'ns-a' already used at line 1
+	link a b mtu=9000|unknown option 'mtu'
+	frobnicate|unknown statement 'frobnicate'
+	EOF
+	echo "wan-test: config checks: $((13 - bad)) ok, $bad failed"
+	[ $bad -eq 0 ]
+}
+
+if [ "${1:-}" = --config ]; then
+	config_tests "$2"
+	exit
+fi
+
+WANEM=${1:-${WANEM:-}}
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "wan-test: skipped: needs root (network namespaces, TUN)"

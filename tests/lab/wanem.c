@@ -14,6 +14,7 @@
  * with an absolute CLOCK_MONOTONIC deadline at the earliest head. */
 
 #include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -51,6 +52,7 @@
 
 #define ID_TIMER	((uint64_t)-1)
 #define ID_SIGNAL	((uint64_t)-2)
+#define ID_NETNS	((uint64_t)-3)
 
 struct pkt {
 	uint64_t	 due;		/* CLOCK_MONOTONIC ns */
@@ -91,6 +93,8 @@ struct wanem {
 	int		 ep;
 	int		 tfd;
 	int		 sfd;
+	int		 ifd;		/* inotify on /run/netns */
+	size_t		 alive;		/* hosts whose TUN is still open */
 	uint64_t	 armed;		/* timer deadline, 0 if disarmed */
 	uint64_t	 start;
 
@@ -267,8 +271,8 @@ pipe_deliver(struct pipe *p, int fd, uint64_t now)
 		k = &p->pkts[p->head];
 		if (k->due > now)
 			return k->due;
-		if (write(fd, p->data + p->head * SLOT_SIZE, k->len) ==
-		    (ssize_t)k->len) {
+		if (fd != -1 && write(fd, p->data + p->head * SLOT_SIZE,
+		    k->len) == (ssize_t)k->len) {
 			p->packets++;
 			p->bytes += k->len;
 		} else
@@ -291,6 +295,36 @@ lookup_host(const struct wanem *w, const unsigned char *addr)
 			return (ssize_t)i;
 	}
 	return -1;
+}
+
+/*
+ * A TUN file descriptor holds a reference on its network namespace, so after
+ * 'ip netns del' (the lab going down first) the namespace, its wan0 and its
+ * veth would live on as long as we do. Let go of hosts whose namespace name
+ * is gone; packets still queued for them count as drop_write.
+ */
+static void
+drop_dead_hosts(struct wanem *w)
+{
+	char	 buf[4096], *path;
+	size_t	 i;
+
+	while (read(w->ifd, buf, sizeof buf) > 0)
+		;
+	for (i = 0; i < w->conf.nhosts; i++) {
+		if (w->fds[i] == -1)
+			continue;
+		path = xprintf("/run/netns/%s", w->conf.hosts[i].netns);
+		if (access(path, F_OK) != 0 && errno == ENOENT) {
+			warnmsg("namespace '%s' is gone; dropping host '%s'",
+			    w->conf.hosts[i].netns, w->conf.hosts[i].name);
+			epoll_ctl(w->ep, EPOLL_CTL_DEL, w->fds[i], NULL);
+			close(w->fds[i]);
+			w->fds[i] = -1;
+			w->alive--;
+		}
+		free(path);
+	}
 }
 
 static void
@@ -575,7 +609,7 @@ main(int argc, char **argv)
 	close_range(3, ~0U, 0);
 
 	memset(&w, 0, sizeof w);
-	w.ep = w.tfd = w.sfd = -1;
+	w.ep = w.tfd = w.sfd = w.ifd = -1;
 	while ((c = getopt_long(argc, argv, "c:p:s:nRh", longopts,
 	    NULL)) != -1) {
 		switch (c) {
@@ -668,6 +702,12 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
+	w.alive = nh;
+	if ((w.ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1 ||
+	    inotify_add_watch(w.ifd, "/run/netns", IN_DELETE) == -1 ||
+	    epoll_add(w.ep, w.ifd, ID_NETNS) != 0)
+		warnmsg("cannot watch /run/netns (%s): run 'wan.sh down' "
+		    "before deleting the namespaces", strerror(errno));
 
 	if (rt)
 		go_realtime();
@@ -699,7 +739,13 @@ main(int argc, char **argv)
 					else
 						done = 1;
 				}
-			} else
+			} else if (evs[c].data.u64 == ID_NETNS) {
+				drop_dead_hosts(&w);
+				if (w.alive == 0) {
+					warnmsg("no host left");
+					done = 1;
+				}
+			} else if (w.fds[evs[c].data.u64] != -1)
 				read_host(&w, (size_t)evs[c].data.u64);
 		}
 		if (deliver_and_arm(&w) != 0)
@@ -731,6 +777,8 @@ out:
 		close(w.tfd);
 	if (w.sfd != -1)
 		close(w.sfd);
+	if (w.ifd != -1)
+		close(w.ifd);
 	wan_conf_free(&w.conf);
 	free(cause);
 	return rc;
