@@ -302,7 +302,7 @@ check_host_key(struct transport *t, const struct tp_options *o,
 	ssh_key key = NULL;
 	unsigned char *hash = NULL;
 	size_t hlen;
-	char *fp = NULL, *file = NULL, *host = NULL, *hostport;
+	char *fp = NULL, *file = NULL, *host = NULL, *hostport, *c;
 	unsigned int port = 0, line;
 	enum ssh_known_hosts_e known;
 	enum tp_status st = TP_HOSTKEY;
@@ -343,7 +343,7 @@ check_host_key(struct transport *t, const struct tp_options *o,
 		if (file != NULL && host != NULL) {
 			hostport = (port == 0 || port == 22) ? xstrdup(host) :
 			    xprintf("[%s]:%u", host, port);
-			for (char *c = hostport; *c != '\0'; c++)
+			for (c = hostport; *c != '\0'; c++)
 				*c = (char)tolower((unsigned char)*c);
 			line = known_hosts_line(file, hostport);
 			free(hostport);
@@ -553,8 +553,16 @@ transport_open(const struct tp_options *o, struct transport **out,
 	t->who = describe_host(o, host != NULL ? host : o->host, port);
 
 	if (ssh_connect(s) != SSH_OK) {
-		if (cause != NULL)
+		if (cause != NULL) {
 			*cause = connect_cause(s, t->who, t->connect_timeout);
+			if (proxy != NULL && strcmp(proxy, "none") != 0) {
+				/* ssh -W printed its own reason on stderr. */
+				free(proxy);
+				proxy = *cause;
+				*cause = xprintf("%s (through proxy jump '%s')",
+				    proxy, o->proxy_jump);
+			}
+		}
 		st = TP_UNREACHABLE;
 		goto out;
 	}
@@ -634,7 +642,7 @@ transport_build_command(struct strbuf *sb, const char *cmd, int become,
 static int
 sudo_said(const char *err, const char *what)
 {
-	const char *line, *end;
+	const char *line, *end, *p;
 	size_t wlen = strlen(what);
 
 	for (line = err; *line != '\0'; line = *end != '\0' ? end + 1 : end) {
@@ -642,7 +650,7 @@ sudo_said(const char *err, const char *what)
 			end = line + strlen(line);
 		if (strncmp(line, "sudo: ", 6) != 0)
 			continue;
-		for (const char *p = line; p + wlen <= end; p++) {
+		for (p = line; p + wlen <= end; p++) {
 			if (strncmp(p, what, wlen) == 0)
 				return 1;
 		}

@@ -44,10 +44,14 @@
  * Timeouts. connect_timeout (default 10 s) bounds connect, key exchange and
  * authentication and also channel open and the exec request. The command
  * itself is bounded by the exec timeout, enforced by our own poll loop on a
- * monotonic clock. On TP_TIMEOUT the remote command is sent SIGKILL through
- * a channel "signal" request (OpenSSH >= 7.9 honours it; older servers only
- * see the channel close), the channel is closed, and the transport stays
- * usable for further execs.
+ * monotonic clock. On TP_TIMEOUT the transport sends a "signal" request
+ * (KILL) for the command, closes the channel and stays usable for further
+ * execs (checked by the e2e test). The remote command is NOT guaranteed to
+ * die: OpenSSH honours signal requests only for non-root logins (for root
+ * it skips post-auth privilege separation and logs "session signalling
+ * requires privilege separation"), and closing a channel without a pty
+ * sends no SIGHUP. A command that must not outlive its timeout should be
+ * wrapped on the remote side (`timeout -s KILL N ...`) by the caller.
  *
  * Keepalive. libssh 0.10 has no ServerAliveInterval. During an exec that is
  * silent for TP_KEEPALIVE_SECS, an SSH_MSG_IGNORE is sent (ssh_send_ignore:
