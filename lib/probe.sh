@@ -327,6 +327,7 @@ EOF
 			set +f
 			if [ "$2" = 00000000 ] && [ "$8" = 00000000 ]; then
 				ifc=$1
+				kv family inet
 				kv procnet "$l"
 				break
 			fi

@@ -1,0 +1,715 @@
+/* The probe parser against real outputs of lib/probe.sh (captured on the
+ * project machine's root namespace and in a child network namespace; how is
+ * in docs/facts.md) and hand-written ones for what this machine
+ * cannot show; plus the script itself run locally by dash and bash. */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probe.h"
+#include "strbuf.h"
+
+/* xalloc.h's fail() collides with cmocka's fail() macro: allocate locally. */
+static char *
+tprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	assert_true(r >= 0);
+	return s;
+}
+
+static char *
+slurp(const char *name, size_t *len)
+{
+	const char	*src = getenv("TCPTUNE_SRC");
+	char		*path, *buf;
+	FILE		*f;
+	long		 n;
+
+	path = tprintf("%s/tests/data/probe/%s", src != NULL ? src : ".",
+	    name);
+	f = fopen(path, "rb");
+	if (f == NULL)
+		fail_msg("cannot open '%s'", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	free(path);
+	*len = n;
+	return buf;
+}
+
+static json_t *
+parse_file(const char *name)
+{
+	json_t	*j;
+	char	*buf, *cause = NULL;
+	size_t	 len;
+
+	buf = slurp(name, &len);
+	j = probe_parse(buf, len, &cause);
+	if (j == NULL)
+		fail_msg("%s: %s", name, cause);
+	free(buf);
+	return j;
+}
+
+static json_t *
+parse_str(const char *s)
+{
+	json_t	*j;
+	char	*cause = NULL;
+
+	j = probe_parse(s, strlen(s), &cause);
+	if (j == NULL)
+		fail_msg("%s", cause);
+	return j;
+}
+
+/* The value at a path of object keys ("a", "b", NULL). */
+static json_t *
+at(json_t *j, ...)
+{
+	va_list		 ap;
+	const char	*k;
+
+	va_start(ap, j);
+	while ((k = va_arg(ap, const char *)) != NULL) {
+		if (!json_is_object(j))
+			fail_msg("no object at '%s'", k);
+		j = json_object_get(j, k);
+		if (j == NULL)
+			fail_msg("no key '%s'", k);
+	}
+	va_end(ap);
+	return j;
+}
+
+#define S(j) json_string_value(j)
+#define I(j) json_integer_value(j)
+
+static void
+assert_str(json_t *j, const char *want)
+{
+	if (!json_is_string(j))
+		fail_msg("not a string, want '%s'", want);
+	assert_string_equal(json_string_value(j), want);
+}
+
+static void
+assert_real(json_t *j, double want)
+{
+	assert_true(json_is_real(j));
+	assert_true(json_real_value(j) > want - 1e-9 &&
+	    json_real_value(j) < want + 1e-9);
+}
+
+/* ---- real outputs */
+
+static void
+test_root_namespace(void **state)
+{
+	json_t	*j, *s, *a;
+
+	(void)state;
+	j = parse_file("root-dash.out");
+	assert_str(at(j, "kernel", "release", NULL), "6.18.44-fc-v669");
+	assert_str(at(j, "kernel", "machine", NULL), "x86_64");
+	assert_str(at(j, "hostname", NULL), "vm");
+	assert_str(at(j, "distribution", "id", NULL), "debian");
+	assert_str(at(j, "distribution", "version_id", NULL), "12");
+	assert_str(at(j, "distribution", "pretty_name", NULL),
+	    "Debian GNU/Linux 12 (bookworm)");
+	assert_str(at(j, "virtualization", "type", NULL), "kvm");
+	assert_str(at(j, "virtualization", "container", NULL), "docker");
+	assert_int_equal(I(at(j, "uid", NULL)), 0);
+
+	assert_str(at(j, "kernel_config", "source", NULL), "/proc/config.gz");
+	assert_str(at(j, "kernel_config", "CONFIG_TCP_CONG_BBR", NULL), "y");
+	assert_str(at(j, "kernel_config", "CONFIG_NET_SCH_FQ", NULL),
+	    "absent");
+	assert_true(json_is_true(at(j, "modules", "tcp_bbr", "builtin",
+	    NULL)));
+	assert_true(json_is_true(at(j, "modules", "tcp_bbr", "available",
+	    NULL)));
+	assert_true(json_is_false(at(j, "modules", "sch_fq", "available",
+	    NULL)));
+	assert_true(json_is_false(at(j, "modules", "sch_fq", "loaded", NULL)));
+
+	a = at(j, "congestion", "available", NULL);
+	assert_int_equal(json_array_size(a), 3);
+	assert_str(json_array_get(a, 0), "reno");
+	assert_str(json_array_get(a, 1), "bbr");
+	assert_str(json_array_get(a, 2), "cubic");
+	assert_str(at(j, "congestion", "current", NULL), "bbr");
+	assert_str(at(j, "default_qdisc", NULL), "pfifo_fast");
+
+	assert_str(at(j, "default_route", "interface", NULL), "eth0");
+	assert_str(at(j, "default_route", "gateway", NULL), "192.0.2.1");
+	assert_int_equal(I(at(j, "default_route", "mtu", NULL)), 1400);
+	assert_true(json_is_null(at(j, "default_route", "initcwnd", NULL)));
+	/* virtio here: ethtool says "Speed: Unknown!", "Duplex: Unknown!". */
+	assert_true(json_is_null(at(j, "default_route", "speed_mbit", NULL)));
+	assert_non_null(strstr(S(at(j, "default_route", "speed_reason", NULL)),
+	    "Unknown!"));
+	assert_true(json_is_null(at(j, "default_route", "duplex", NULL)));
+	assert_str(at(j, "default_route", "qdisc", "kind", NULL),
+	    "pfifo_fast");
+	assert_str(at(j, "default_route", "qdisc", "handle", NULL), "0:");
+	assert_true(json_is_false(at(j, "default_route", "qdisc", "mq",
+	    NULL)));
+	assert_int_equal(I(at(j, "default_route", "tx_queues", NULL)), 1);
+	assert_int_equal(I(at(j, "mem_total_bytes", NULL)),
+	    24684084LL * 1024);
+
+	s = at(j, "sysctl", NULL);
+	assert_int_equal(json_object_size(s), 12);
+	assert_str(at(s, "net.ipv4.tcp_rmem", "value", NULL),
+	    "4096 131072 33554432");
+	assert_true(json_is_true(at(s, "net.ipv4.tcp_rmem", "writable",
+	    NULL)));
+	assert_str(at(s, "net.core.rmem_max", "value", NULL), "4194304");
+	assert_true(json_is_true(at(s, "net.core.rmem_max", "writable",
+	    NULL)));
+	assert_str(at(s, "net.core.rmem_max", "mode", NULL), "0644");
+	assert_str(at(s, "net.ipv4.tcp_mem", "value", NULL),
+	    "287898 383867 575796");
+	assert_str(at(s, "net.ipv4.tcp_notsent_lowat", "value", NULL),
+	    "4294967295");
+	assert_true(json_is_null(at(s, "net.core.rmem_max", "file", NULL)));
+
+	/* Debian: 99-sysctl.conf -> ../sysctl.conf; /lib is /usr/lib. */
+	a = at(j, "sysctl_files", NULL);
+	assert_int_equal(json_array_size(a), 4);
+	assert_str(at(json_array_get(a, 0), "link", NULL), "../sysctl.conf");
+	a = at(j, "sysctl_order", NULL);
+	assert_str(json_array_get(a, 0), "/usr/lib/sysctl.d/50-pid-max.conf");
+	assert_str(json_array_get(a, json_array_size(a) - 1),
+	    "/etc/sysctl.conf");
+	assert_true(json_is_false(at(j, "tuned_active", NULL)));
+
+	assert_str(at(j, "rtt", "127.0.0.1", "method", NULL), "ping");
+	assert_real(at(j, "rtt", "127.0.0.1", "min_ms", NULL), 0.024);
+	assert_real(at(j, "rtt", "127.0.0.1", "avg_ms", NULL), 0.070);
+	assert_real(at(j, "rtt", "127.0.0.1", "max_ms", NULL), 0.150);
+	assert_real(at(j, "rtt", "127.0.0.1", "ping_loss_pct", NULL), 0);
+	json_decref(j);
+}
+
+/* A child network namespace: net.core.* buffer keys read-only (0444),
+ * default_qdisc and tcp_mem absent, per-namespace TCP keys writable. */
+static void
+test_child_namespace(void **state)
+{
+	json_t	*j, *s;
+
+	(void)state;
+	j = parse_file("netns-ping.out");
+	assert_true(json_is_null(at(j, "default_qdisc", NULL)));
+	s = at(j, "sysctl", NULL);
+	assert_true(json_is_false(at(s, "net.core.default_qdisc", "present",
+	    NULL)));
+	assert_true(json_is_null(at(s, "net.core.default_qdisc", "value",
+	    NULL)));
+	assert_true(json_is_false(at(s, "net.ipv4.tcp_mem", "present", NULL)));
+	assert_true(json_is_true(at(s, "net.core.rmem_max", "present", NULL)));
+	assert_true(json_is_false(at(s, "net.core.rmem_max", "writable",
+	    NULL)));
+	assert_str(at(s, "net.core.rmem_max", "mode", NULL), "0444");
+	assert_true(json_is_false(at(s, "net.core.wmem_default", "writable",
+	    NULL)));
+	assert_true(json_is_true(at(s, "net.ipv4.tcp_rmem", "writable",
+	    NULL)));
+	assert_true(json_is_true(at(s, "net.ipv4.tcp_congestion_control",
+	    "writable", NULL)));
+
+	assert_str(at(j, "default_route", "interface", NULL), "ttl-pt0");
+	assert_str(at(j, "default_route", "gateway", NULL), "198.18.0.2");
+	assert_int_equal(I(at(j, "default_route", "initcwnd", NULL)), 10);
+	assert_int_equal(I(at(j, "default_route", "initrwnd", NULL)), 20);
+	assert_int_equal(I(at(j, "default_route", "mtu", NULL)), 1500);
+	/* veth reports 10000Mb/s, Full. */
+	assert_int_equal(I(at(j, "default_route", "speed_mbit", NULL)), 10000);
+	assert_str(at(j, "default_route", "speed_source", NULL), "ethtool");
+	assert_true(json_is_null(at(j, "default_route", "speed_reason",
+	    NULL)));
+	assert_str(at(j, "default_route", "duplex", NULL), "full");
+	assert_str(at(j, "default_route", "qdisc", "kind", NULL), "noqueue");
+
+	assert_str(at(j, "rtt", "198.18.0.2", "method", NULL), "ping");
+	assert_real(at(j, "rtt", "198.18.0.2", "avg_ms", NULL), 0.032);
+	assert_true(json_is_null(at(j, "rtt", "198.18.0.2", "reason", NULL)));
+	json_decref(j);
+}
+
+/* ICMP ignored by the peer: TCP connect to port 22, accepted, refused,
+ * and a silent address. Captured with bash as the shell. */
+static void
+test_rtt_tcp_fallback(void **state)
+{
+	json_t	*j, *r;
+
+	(void)state;
+	j = parse_file("netns-tcp.out");
+	r = at(j, "rtt", "198.18.0.2", NULL);
+	assert_str(at(r, "method", NULL), "tcp");
+	assert_str(at(r, "tcp_result", NULL), "ok");
+	assert_real(at(r, "min_ms", NULL), 0.033);
+	assert_real(at(r, "max_ms", NULL), 0.108);
+	assert_real(at(r, "avg_ms", NULL), (108 + 61 + 33) / 3000.0);
+	assert_real(at(r, "ping_loss_pct", NULL), 100);
+	assert_non_null(strstr(S(at(r, "ping_error", NULL)), "no reply"));
+
+	r = at(j, "rtt", "198.18.1.3", NULL);
+	assert_str(at(r, "method", NULL), "tcp");
+	assert_str(at(r, "tcp_result", NULL), "refused");
+
+	r = at(j, "rtt", "198.18.0.9", NULL);
+	assert_true(json_is_null(at(r, "method", NULL)));
+	assert_true(json_is_null(at(r, "avg_ms", NULL)));
+	assert_non_null(strstr(S(at(r, "reason", NULL)), "timed out"));
+	json_decref(j);
+}
+
+/* ---- hand-written outputs */
+
+#define HEAD "tcptune-probe 1\n@probe\nuid=0\n"
+
+static json_t *
+parse_link(const char *link_lines)
+{
+	char	*s;
+	json_t	*j;
+
+	s = tprintf(HEAD "@route\nfamily=inet\n"
+	    "line=default via 10.0.0.1 dev ens3 proto dhcp metric 100\n"
+	    "interface=ens3\n@link ens3\nmtu=9000\n%s@end\n", link_lines);
+	j = parse_str(s);
+	free(s);
+	return j;
+}
+
+static void
+test_speed(void **state)
+{
+	static const struct {
+		const char	*lines;
+		long long	 mbit;	/* -1: null */
+		const char	*source;
+		const char	*reason; /* substring */
+	} cases[] = {
+		{ "ethtool_speed=Unknown!\nethtool_duplex=Unknown! (255)\n",
+		  -1, "ethtool", "Unknown!" },
+		{ "ethtool_speed=4294967295\n", -1, "ethtool", "none known" },
+		{ "ethtool_speed=0Mb/s\n", -1, "ethtool", "none known" },
+		{ "ethtool_speed=65535Mb/s\n", -1, "ethtool", "none known" },
+		{ "ethtool_speed=25000Mb/s\nethtool_duplex=Half\n", 25000,
+		  "ethtool", NULL },
+		{ "ethtool_error=ethtool not installed\nsysfs_speed=-1\n", -1,
+		  "sysfs", "-1" },
+		{ "ethtool_error=ethtool not installed\nsysfs_speed=1000\n"
+		  "sysfs_duplex=full\n", 1000, "sysfs", NULL },
+		{ "ethtool_error=ethtool not installed\nsysfs_speed="
+		  "4294967295\n", -1, "sysfs", "none known" },
+		{ "ethtool_error=ethtool not installed\nsysfs_speed_error="
+		  "cannot read /sys/class/net/ens3/speed\n", -1, NULL,
+		  "ethtool not installed; cannot read" },
+	};
+	json_t	*j, *r;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		j = parse_link(cases[i].lines);
+		r = at(j, "default_route", NULL);
+		if (cases[i].mbit < 0) {
+			assert_true(json_is_null(at(r, "speed_mbit", NULL)));
+			assert_non_null(strstr(S(at(r, "speed_reason", NULL)),
+			    cases[i].reason));
+		} else {
+			assert_int_equal(I(at(r, "speed_mbit", NULL)),
+			    cases[i].mbit);
+			assert_true(json_is_null(at(r, "speed_reason", NULL)));
+		}
+		if (cases[i].source != NULL)
+			assert_str(at(r, "speed_source", NULL),
+			    cases[i].source);
+		else
+			assert_true(json_is_null(at(r, "speed_source", NULL)));
+		json_decref(j);
+	}
+	j = parse_link("ethtool_speed=25000Mb/s\nethtool_duplex=Half\n");
+	assert_str(at(j, "default_route", "duplex", NULL), "half");
+	assert_str(at(j, "default_route", "proto", NULL), "dhcp");
+	assert_int_equal(I(at(j, "default_route", "metric", NULL)), 100);
+	assert_int_equal(I(at(j, "default_route", "mtu", NULL)), 9000);
+	json_decref(j);
+}
+
+static void
+test_missing_tools(void **state)
+{
+	json_t	*j, *r;
+
+	(void)state;
+	j = parse_link("tx_queues=4\nethtool_error=ethtool not installed\n"
+	    "sysfs_speed_error=cannot read /sys/class/net/ens3/speed\n"
+	    "tc_error=tc not installed\n");
+	r = at(j, "default_route", NULL);
+	assert_true(json_is_null(at(r, "qdisc", NULL)));
+	assert_str(at(r, "qdisc_reason", NULL), "tc not installed");
+	assert_true(json_is_null(at(r, "speed_mbit", NULL)));
+	assert_non_null(strstr(S(at(r, "speed_reason", NULL)),
+	    "ethtool not installed"));
+	assert_int_equal(I(at(r, "tx_queues", NULL)), 4);
+	json_decref(j);
+
+	/* No ip: the interface and gateway from /proc/net/route. */
+	j = parse_str(HEAD "@route\nip_error=ip not installed\n"
+	    "procnet=eth0\t00000000\t0102000A\t0003\t0\t0\t100\t00000000\t0"
+	    "\t0\t0\ninterface=eth0\n@link eth0\nmtu=1500\n@end\n");
+	r = at(j, "default_route", NULL);
+	assert_str(at(r, "interface", NULL), "eth0");
+	assert_str(at(r, "gateway", NULL), "10.0.2.1");
+	assert_int_equal(I(at(r, "metric", NULL)), 100);
+	assert_true(json_is_null(at(r, "initcwnd", NULL)));
+	assert_str(at(r, "options_reason", NULL), "ip not installed");
+	json_decref(j);
+
+	/* No systemd-detect-virt: unknown, with a container guess. */
+	j = parse_str(HEAD "@system\nvirt_error=systemd-detect-virt not "
+	    "installed\ncontainer_guess=openvz\n@end\n");
+	assert_str(at(j, "virtualization", "type", NULL), "unknown");
+	assert_str(at(j, "virtualization", "container", NULL), "openvz");
+	assert_str(at(j, "virtualization", "reason", NULL),
+	    "systemd-detect-virt not installed");
+	json_decref(j);
+}
+
+static void
+test_no_default_route(void **state)
+{
+	json_t	*j;
+
+	(void)state;
+	j = parse_str(HEAD "@route\n@memory\nmem_total_kb=1024\n@end\n");
+	assert_true(json_is_null(at(j, "default_route", NULL)));
+	assert_str(at(j, "default_route_reason", NULL), "no default route");
+	assert_int_equal(I(at(j, "mem_total_bytes", NULL)), 1024 * 1024);
+	json_decref(j);
+}
+
+static void
+test_no_kernel_config(void **state)
+{
+	json_t	*j;
+
+	(void)state;
+	j = parse_str(HEAD "@kernel_config\nerror=no /boot/config-5.10.0 or "
+	    "/proc/config.gz\n@module tcp_bbr\nsysfs=0\nmodinfo=/lib/modules/"
+	    "5.10.0/kernel/net/ipv4/tcp_bbr.ko\n@module sch_fq\nsysfs=1\n"
+	    "modinfo_error=modinfo not installed\n@congestion\n"
+	    "available=reno cubic\ncurrent=cubic\n@end\n");
+	assert_true(json_is_null(at(j, "kernel_config", "source", NULL)));
+	assert_str(at(j, "kernel_config", "CONFIG_TCP_CONG_BBR", NULL),
+	    "unknown");
+	assert_str(at(j, "kernel_config", "CONFIG_NET_SCH_FQ", NULL),
+	    "unknown");
+	assert_non_null(strstr(S(at(j, "kernel_config", "reason", NULL)),
+	    "/proc/config.gz"));
+	assert_true(json_is_null(at(j, "modules", "tcp_bbr", "builtin",
+	    NULL)));
+	assert_true(json_is_false(at(j, "modules", "tcp_bbr", "loaded",
+	    NULL)));
+	assert_true(json_is_true(at(j, "modules", "tcp_bbr", "loadable",
+	    NULL)));
+	assert_true(json_is_true(at(j, "modules", "tcp_bbr", "available",
+	    NULL)));
+	assert_true(json_is_true(at(j, "modules", "sch_fq", "loaded", NULL)));
+	assert_true(json_is_null(at(j, "modules", "sch_fq", "loadable",
+	    NULL)));
+	assert_str(at(j, "modules", "sch_fq", "reason", NULL),
+	    "modinfo not installed");
+	json_decref(j);
+
+	/* Config says module: modinfo decides loadability. */
+	j = parse_str(HEAD "@kernel_config\nsource=/boot/config-6.1.0\n"
+	    "line=CONFIG_TCP_CONG_BBR=m\nline=CONFIG_NET_SCH_FQ=m\n"
+	    "@module tcp_bbr\nsysfs=1\nmodinfo=/x/tcp_bbr.ko\n@module sch_fq\n"
+	    "sysfs=0\nmodinfo_error=module 'sch_fq' not found\n@end\n");
+	assert_str(at(j, "kernel_config", "CONFIG_TCP_CONG_BBR", NULL), "m");
+	assert_true(json_is_true(at(j, "modules", "tcp_bbr", "loaded", NULL)));
+	assert_true(json_is_false(at(j, "modules", "tcp_bbr", "builtin",
+	    NULL)));
+	assert_true(json_is_false(at(j, "modules", "sch_fq", "available",
+	    NULL)));
+	json_decref(j);
+}
+
+static void
+test_qdisc_and_route(void **state)
+{
+	json_t	*j, *q, *c;
+
+	(void)state;
+	j = parse_str(HEAD "@route\nfamily=inet6\nline=default via fe80::1 "
+	    "dev eth1 proto ra metric 1024 mtu lock 1400 initcwnd lock 32 "
+	    "initrwnd 64 pref medium\ninterface=eth1\n@link eth1\n"
+	    "qdisc=qdisc mq 0: root\n"
+	    "qdisc=qdisc fq_codel 0: parent :2 limit 10240p flows 1024\n"
+	    "qdisc=qdisc fq_codel 0: parent :1 limit 10240p flows 1024\n"
+	    "qdisc=qdisc ingress ffff: parent ffff:fff1 ----------------\n"
+	    "tx_queues=2\n@end\n");
+	assert_str(at(j, "default_route", "family", NULL), "inet6");
+	assert_str(at(j, "default_route", "gateway", NULL), "fe80::1");
+	assert_int_equal(I(at(j, "default_route", "route_mtu", NULL)), 1400);
+	assert_int_equal(I(at(j, "default_route", "initcwnd", NULL)), 32);
+	assert_int_equal(I(at(j, "default_route", "initrwnd", NULL)), 64);
+	q = at(j, "default_route", "qdisc", NULL);
+	assert_str(at(q, "kind", NULL), "mq");
+	assert_true(json_is_true(at(q, "mq", NULL)));
+	assert_int_equal(json_array_size(at(q, "children", NULL)), 2);
+	c = json_array_get(at(q, "children", NULL), 1);
+	assert_str(at(c, "kind", NULL), "fq_codel");
+	assert_str(at(c, "parent", NULL), ":1");
+	json_decref(j);
+}
+
+/* An unprivileged probe: writability is what root could do. */
+static void
+test_unprivileged_writability(void **state)
+{
+	static const char *out = "tcptune-probe 1\n@probe\nuid=1000\n"
+	    "@sysctl net.core.rmem_max\npresent=1\nvalue=212992\nw=0\n"
+	    "@sysctl net.ipv4.tcp_rmem\npresent=1\nvalue=4096 1 2\nw=0\n"
+	    "@sysctl_modes\n"
+	    "ls=-r--r--r-- 1 0 0 0 Nov 30 09:47 /proc/sys/net/core/rmem_max\n"
+	    "ls=-rw-r--r-- 1 0 0 0 Nov 30 09:47 /proc/sys/net/ipv4/tcp_rmem\n"
+	    "@end\n";
+	static const char *ro = "tcptune-probe 1\n@probe\nuid=1000\n"
+	    "@sysctl net.ipv4.tcp_rmem\npresent=1\nvalue=4096 1 2\nw=0\n"
+	    "@sysctl_modes\n"
+	    "ls=-rw-r--r-- 1 0 0 0 Nov 30 09:47 /proc/sys/net/ipv4/tcp_rmem\n"
+	    "ro_mount=/proc/sys\n@end\n";
+	json_t	*j;
+
+	(void)state;
+	j = parse_str(out);
+	assert_true(json_is_false(at(j, "sysctl", "net.core.rmem_max",
+	    "writable", NULL)));
+	assert_true(json_is_true(at(j, "sysctl", "net.ipv4.tcp_rmem",
+	    "writable", NULL)));
+	/* Keys the script did not report at all are unknown. */
+	assert_true(json_is_null(at(j, "sysctl", "net.ipv4.tcp_wmem",
+	    "present", NULL)));
+	json_decref(j);
+	j = parse_str(ro);
+	assert_true(json_is_false(at(j, "sysctl", "net.ipv4.tcp_rmem",
+	    "writable", NULL)));
+	assert_true(json_is_true(at(j, "sysctl_readonly_mount", NULL)));
+	json_decref(j);
+}
+
+/* sysctl.d files from the probe feed the winner of each key. */
+static void
+test_sysctl_files(void **state)
+{
+	json_t	*j, *s, *f;
+
+	(void)state;
+	j = parse_str(HEAD "@sysctl net.core.rmem_max\npresent=1\n"
+	    "value=4194304\nw=1\n"
+	    "@sysctl_file /etc/sysctl.d/50-net.conf\ndir=/etc/sysctl.d\n"
+	    "line=net/core/rmem_max = 1000\nline=bogus\n"
+	    "@sysctl_file /usr/lib/sysctl.d/50-net.conf\n"
+	    "dir=/usr/lib/sysctl.d\nline=net.core.rmem_max = 5\n"
+	    "@sysctl_file /usr/lib/sysctl.d/90-z.conf\ndir=/usr/lib/sysctl.d\n"
+	    "line=-net.core.rmem_max=16777216\n"
+	    "@sysctl_file /etc/sysctl.conf\ndir=\n@end\n");
+	s = at(j, "sysctl", "net.core.rmem_max", NULL);
+	assert_str(at(s, "file", NULL), "/usr/lib/sysctl.d/90-z.conf");
+	assert_str(at(s, "file_value", NULL), "16777216");
+	f = json_array_get(at(j, "sysctl_files", NULL), 0);
+	assert_str(at(json_array_get(at(f, "entries", NULL), 0), "key", NULL),
+	    "net.core.rmem_max");
+	assert_int_equal(json_array_size(at(f, "errors", NULL)), 1);
+	f = json_array_get(at(j, "sysctl_files", NULL), 1);
+	assert_str(at(f, "masked_by", NULL), "/etc/sysctl.d/50-net.conf");
+	assert_true(json_is_true(at(json_array_get(at(json_array_get(at(j,
+	    "sysctl_files", NULL), 2), "entries", NULL), 0), "ignore_errors",
+	    NULL)));
+	assert_int_equal(json_array_size(at(j, "sysctl_order", NULL)), 3);
+	assert_true(json_is_null(at(j, "sysctl", "net.ipv4.tcp_rmem", "file",
+	    NULL)));
+	json_decref(j);
+}
+
+static void
+test_format_errors(void **state)
+{
+	static const struct {
+		const char	*out;
+		const char	*cause;
+	} cases[] = {
+		{ "", "not probe output" },
+		{ "Welcome to host!\ntcptune-probe 1\n@end\n",
+		  "not probe output" },
+		{ "tcptune-probe 2\n@end\n", "format 'tcptune-probe 2'" },
+		{ "tcptune-probe 1\n@system\nrelease=6.1\n", "cut short" },
+		{ "tcptune-probe 1\n@system\nrelease 6.1\n@end\n",
+		  "bad line 3" },
+		{ "tcptune-probe 1\n@system\nRelease=6.1\n@end\n",
+		  "bad line 3" },
+		{ "tcptune-probe 1\n@end\nrelease=6.1\n", "after '@end'" },
+	};
+	char	*cause;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cause = NULL;
+		assert_null(probe_parse(cases[i].out, strlen(cases[i].out),
+		    &cause));
+		assert_non_null(cause);
+		if (strstr(cause, cases[i].cause) == NULL)
+			fail_msg("case %zu: '%s' lacks '%s'", i, cause,
+			    cases[i].cause);
+		free(cause);
+	}
+}
+
+static void
+test_escaping(void **state)
+{
+	json_t	*j;
+
+	(void)state;
+	/* "\\" is one backslash, "\n" a newline; '=' and tabs are plain. */
+	j = parse_str(HEAD "@system\nversion=#1 a\\\\b\\nc=d\te\n"
+	    "hostname=\xff\xfeweird\n@end\n");
+	assert_str(at(j, "kernel", "version", NULL), "#1 a\\b\nc=d\te");
+	/* Bytes that are not UTF-8 are replaced, not fatal. */
+	assert_str(at(j, "hostname", NULL), "??weird");
+	json_decref(j);
+}
+
+static void
+test_command(void **state)
+{
+	const char *const	 targets[] = { "198.18.0.2", "a'b c", "" };
+	char			*cmd;
+
+	(void)state;
+	cmd = probe_command(targets, 3);
+	assert_string_equal(cmd, "sh -s -- '198.18.0.2' 'a'\\''b c' ''");
+	free(cmd);
+	cmd = probe_command(NULL, 0);
+	assert_string_equal(cmd, "sh -s --");
+	free(cmd);
+	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
+}
+
+/* The embedded script run for real by dash and by bash on this machine
+ * (read-only: it changes nothing), parsed, and checked against what this
+ * process sees. */
+static void
+run_live(const char *shell)
+{
+	struct utsname	 u;
+	struct strbuf	 sb;
+	json_t		*j;
+	FILE		*p, *script;
+	char		 tmpl[] = "/tmp/tcptune-probe-XXXXXX", *cmd, *cause = NULL;
+	char		 buf[4096];
+	size_t		 n;
+	int		 fd, status;
+
+	fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	script = fdopen(fd, "w");
+	fputs(probe_script(), script);
+	fclose(script);
+	cmd = tprintf("%s -s -- <%s", shell, tmpl);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	strbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		strbuf_add(&sb, buf, n);
+	status = pclose(p);
+	unlink(tmpl);
+	free(cmd);
+	assert_int_equal(status, 0);
+
+	j = probe_parse(sb.buf, sb.len, &cause);
+	if (j == NULL)
+		fail_msg("%s: %s", shell, cause);
+	assert_int_equal(uname(&u), 0);
+	assert_str(at(j, "kernel", "release", NULL), u.release);
+	assert_str(at(j, "kernel", "machine", NULL), u.machine);
+	assert_str(at(j, "hostname", NULL), u.nodename);
+	assert_true(json_is_boolean(at(j, "sysctl", "net.ipv4.tcp_rmem",
+	    "present", NULL)));
+	assert_int_equal(json_object_size(at(j, "rtt", NULL)), 0);
+	json_decref(j);
+	strbuf_release(&sb);
+}
+
+static void
+test_live_dash(void **state)
+{
+	(void)state;
+	if (system("command -v dash >/dev/null 2>&1") != 0)
+		skip();
+	run_live("dash");
+}
+
+static void
+test_live_bash(void **state)
+{
+	(void)state;
+	run_live("bash");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_root_namespace),
+		cmocka_unit_test(test_child_namespace),
+		cmocka_unit_test(test_rtt_tcp_fallback),
+		cmocka_unit_test(test_speed),
+		cmocka_unit_test(test_missing_tools),
+		cmocka_unit_test(test_no_default_route),
+		cmocka_unit_test(test_no_kernel_config),
+		cmocka_unit_test(test_qdisc_and_route),
+		cmocka_unit_test(test_unprivileged_writability),
+		cmocka_unit_test(test_sysctl_files),
+		cmocka_unit_test(test_format_errors),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_live_dash),
+		cmocka_unit_test(test_live_bash),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
