@@ -1,0 +1,452 @@
+/* Templates and `when`: paths, subscripts, filters, native types, errors
+ * with positions, and a truth table of expressions as Jinja2 evaluates
+ * them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "template.h"
+#include "ydoc.h"
+
+static json_t *
+test_vars(void)
+{
+	json_error_t	 err;
+	json_t		*v;
+
+	v = json_loads("{"
+	    "\"rtt_ms\": 92.5, \"peer\": \"198.18.0.2\", \"n\": 3,"
+	    "\"zero\": 0, \"empty\": \"\", \"nothing\": null, \"yes\": true,"
+	    "\"no\": false, \"name\": \"Web\", \"list\": [1, 2, 3],"
+	    "\"words\": [\"a\", \"b\", \"c\"], \"ten\": \"10\","
+	    "\"facts\": {\"mem_total_bytes\": 1073741824,"
+	    "  \"kernel\": {\"release\": \"6.18.0\"},"
+	    "  \"congestion_available\": [\"reno\", \"cubic\", \"bbr\"]},"
+	    "\"groups\": {\"web\": [\"w1\", \"w2\"], \"all\": [\"w1\", \"w2\","
+	    "  \"db\"]},"
+	    "\"inventory_hostname\": \"w1\""
+	    "}", 0, &err);
+	assert_non_null(v);
+	return v;
+}
+
+static const struct ypos pos = { "playbooks/x.yml", 9, 15 };
+
+static char *
+render_text(const char *tmpl)
+{
+	json_t	*vars = test_vars(), *out;
+	char	*cause = NULL, *s;
+
+	out = template_render_string(tmpl, vars, &pos, &cause);
+	if (out == NULL)
+		fail_msg("render '%s': %s", tmpl, cause);
+	s = json_dumps(out, JSON_ENCODE_ANY | JSON_COMPACT);
+	json_decref(out);
+	json_decref(vars);
+	return s;
+}
+
+static void
+check_render(const char *tmpl, const char *want_json)
+{
+	char *got = render_text(tmpl);
+
+	if (strcmp(got, want_json) != 0)
+		fail_msg("'%s': got %s, want %s", tmpl, got, want_json);
+	free(got);
+}
+
+static void
+check_render_error(const char *tmpl, const char *want)
+{
+	json_t	*vars = test_vars(), *out;
+	char	*cause = NULL;
+
+	out = template_render_string(tmpl, vars, &pos, &cause);
+	if (out != NULL)
+		fail_msg("'%s' rendered, want error %s", tmpl, want);
+	if (strcmp(cause, want) != 0)
+		fail_msg("'%s': got error\n  %s\nwant\n  %s", tmpl, cause,
+		    want);
+	free(cause);
+	json_decref(vars);
+}
+
+static void
+test_plain_strings(void **state)
+{
+	(void)state;
+	check_render("no template here", "\"no template here\"");
+	check_render("", "\"\"");
+	check_render("a { b } c", "\"a { b } c\"");
+}
+
+static void
+test_native_types(void **state)
+{
+	(void)state;
+	/* exactly one {{ }} keeps the type */
+	check_render("{{ rtt_ms }}", "92.5");
+	check_render("{{ n }}", "3");
+	check_render("{{ yes }}", "true");
+	check_render("{{ nothing }}", "null");
+	check_render("{{ list }}", "[1,2,3]");
+	check_render("{{ facts.kernel }}", "{\"release\":\"6.18.0\"}");
+	check_render("{{n}}", "3");
+	/* mixed text makes a string, Python-style */
+	check_render("rtt={{ rtt_ms }}ms", "\"rtt=92.5ms\"");
+	check_render(" {{ n }}", "\" 3\"");
+	check_render("{{ n }}{{ n }}", "\"33\"");
+	check_render("{{ yes }}/{{ nothing }}", "\"True/None\"");
+	check_render("{{ 2.0 }} {{ 1e20 }} {{ 0.1 }}", "\"2.0 1e+20 0.1\"");
+	check_render("{{ words }}!", "\"[\\\"a\\\",\\\"b\\\",\\\"c\\\"]!\"");
+	/* "}}" inside a quoted string does not end the block */
+	check_render("{{ '}}' }}", "\"}}\"");
+}
+
+static void
+test_paths(void **state)
+{
+	(void)state;
+	check_render("{{ facts.mem_total_bytes }}", "1073741824");
+	check_render("{{ facts.kernel.release }}", "\"6.18.0\"");
+	check_render("{{ facts['kernel']['release'] }}", "\"6.18.0\"");
+	check_render("{{ groups.web[0] }}", "\"w1\"");
+	check_render("{{ groups.web.1 }}", "\"w2\"");
+	check_render("{{ groups['web'][-1] }}", "\"w2\"");
+	check_render("{{ groups[inventory_hostname == 'w1' and 'web' or 'all']"
+	    "[0] }}", "\"w1\"");
+	check_render("{{ list[n - 1] }}", "3");
+}
+
+static void
+test_filters(void **state)
+{
+	(void)state;
+	check_render("{{ missing | default(5) }}", "5");
+	check_render("{{ missing | d('x') }}", "\"x\"");
+	check_render("{{ facts.nope | default(1) }}", "1");
+	check_render("{{ missing.deeper.still | default(2) }}", "2");
+	check_render("{{ n | default(5) }}", "3");
+	check_render("{{ empty | default('e') }}", "\"\"");
+	check_render("{{ empty | default('e', true) }}", "\"e\"");
+	check_render("{{ missing | default }}", "\"\"");
+	check_render("{{ ten | int }}", "10");
+	check_render("{{ '12.7' | int }}", "12");
+	check_render("{{ 'ten' | int }}", "0");
+	check_render("{{ 'ten' | int(7) }}", "7");
+	check_render("{{ rtt_ms | int }}", "92");
+	check_render("{{ ten | float }}", "10.0");
+	check_render("{{ n | float }}", "3.0");
+	check_render("{{ n | string }}", "\"3\"");
+	check_render("{{ rtt_ms | string }}", "\"92.5\"");
+	check_render("{{ 'yes' | bool }}", "true");
+	check_render("{{ 'On' | bool }}", "true");
+	check_render("{{ 'no' | bool }}", "false");
+	check_render("{{ 1 | bool }}", "true");
+	check_render("{{ name | lower }}", "\"web\"");
+	check_render("{{ name | upper }}", "\"WEB\"");
+	check_render("{{ '  x ' | trim }}", "\"x\"");
+	check_render("{{ list | length }}", "3");
+	check_render("{{ name | length }}", "3");
+	check_render("{{ 'caf\xc3\xa9' | length }}", "4");
+	check_render("{{ facts | length }}", "3");
+	check_render("{{ words | join(',') }}", "\"a,b,c\"");
+	check_render("{{ list | join }}", "\"123\"");
+	check_render("{{ words | first }}", "\"a\"");
+	check_render("{{ words | last }}", "\"c\"");
+	check_render("{{ list | max }}", "3");
+	check_render("{{ list | min }}", "1");
+	check_render("{{ -3 | abs }}", "3");
+	check_render("{{ 2.345 | round(1) | string }}", "\"2.3\"");
+	check_render("{{ name | replace('W', 'w') }}", "\"web\"");
+	check_render("{{ (rtt_ms * 2) | int | string | length }}", "3");
+	check_render("{{ facts.mem_total_bytes // 64 }}", "16777216");
+}
+
+static void
+test_operators(void **state)
+{
+	(void)state;
+	check_render("{{ 1 + 2 * 3 }}", "7");
+	check_render("{{ (1 + 2) * 3 }}", "9");
+	check_render("{{ 7 / 2 }}", "3.5");
+	check_render("{{ 7 // 2 }}", "3");
+	check_render("{{ -7 // 2 }}", "-4");
+	check_render("{{ -7 % 3 }}", "2");
+	check_render("{{ 'a' ~ n ~ 'b' }}", "\"a3b\"");
+	check_render("{{ 'a' + 'b' }}", "\"ab\"");
+	check_render("{{ [1] + [2] }}", "[1,2]");
+	check_render("{{ {'k': n} }}", "{\"k\":3}");
+	check_render("{{ 'big' if n > 2 else 'small' }}", "\"big\"");
+	check_render("{{ n or 5 }}", "3");
+	check_render("{{ zero or 5 }}", "5");
+	check_render("{{ n and 'x' }}", "\"x\"");
+}
+
+static void
+test_errors(void **state)
+{
+	(void)state;
+	check_render_error("{{ rtt_msx }}",
+	    "playbooks/x.yml:9:15: undefined variable 'rtt_msx'");
+	check_render_error("rtt {{ rtt_msx }} ms",
+	    "playbooks/x.yml:9:15: undefined variable 'rtt_msx'");
+	check_render_error("{{ facts.mem_totl }}",
+	    "playbooks/x.yml:9:15: undefined variable 'facts.mem_totl'");
+	check_render_error("{{ groups.web[5] }}",
+	    "playbooks/x.yml:9:15: undefined variable 'groups.web[5]'");
+	check_render_error("{{ groups['db'][0] }}",
+	    "playbooks/x.yml:9:15: undefined variable 'groups['db']'");
+	check_render_error("{{ missing.deeper }}",
+	    "playbooks/x.yml:9:15: undefined variable 'missing'");
+	check_render_error("{{ missing | int }}",
+	    "playbooks/x.yml:9:15: undefined variable 'missing'");
+	check_render_error("{{ x",
+	    "playbooks/x.yml:9:15: invalid template '{{ x': missing '}}'");
+	check_render_error("{{ x + }}",
+	    "playbooks/x.yml:9:15: invalid template '{{ x + }}': unexpected "
+	    "end of expression");
+	check_render_error("{{ }}",
+	    "playbooks/x.yml:9:15: invalid template '{{ }}': empty "
+	    "expression");
+	check_render_error("{{ n | nosuch }}",
+	    "playbooks/x.yml:9:15: invalid template '{{ n | nosuch }}': "
+	    "unknown filter 'nosuch' at character 8");
+	check_render_error("{{ n | join(',', 2, 3) }}",
+	    "playbooks/x.yml:9:15: invalid template '{{ n | join(',', 2, 3) "
+	    "}}': filter 'join' takes 0 to 1 arguments, got 3 at "
+	    "character 8");
+	check_render_error("{% if x %}y{% endif %}",
+	    "playbooks/x.yml:9:15: invalid template '{% if x %}y{% endif %}': "
+	    "'{%' blocks are not supported");
+	check_render_error("{{ 'a' + 1 }}",
+	    "playbooks/x.yml:9:15: unsupported operand types for +: string and "
+	    "int in '{{ 'a' + 1 }}'");
+	check_render_error("{{ n / 0 }}",
+	    "playbooks/x.yml:9:15: division by zero in '{{ n / 0 }}'");
+	check_render_error("{{ 'it }}",
+	    "playbooks/x.yml:9:15: invalid template '{{ 'it }}': missing '}}'");
+}
+
+static void
+test_render_recursive(void **state)
+{
+	json_t	*vars = test_vars(), *in, *out;
+	char	*cause = NULL, *s;
+
+	(void)state;
+	in = json_loads("{\"a\": \"{{ n }}\", \"b\": [\"{{ peer }}\", 1, "
+	    "{\"c\": \"x{{ n }}\"}], \"{{ key }}\": true}", 0, NULL);
+	out = template_render(in, vars, &pos, &cause);
+	assert_non_null(out);
+	s = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(s, "{\"a\":3,\"b\":[\"198.18.0.2\",1,{\"c\":\"x3\"}],"
+	    "\"{{ key }}\":true}");
+	free(s);
+	json_decref(out);
+	json_decref(in);
+
+	in = json_loads("[\"ok\", {\"k\": \"{{ nope }}\"}]", 0, NULL);
+	assert_null(template_render(in, vars, &pos, &cause));
+	assert_string_equal(cause,
+	    "playbooks/x.yml:9:15: undefined variable 'nope'");
+	free(cause);
+	json_decref(in);
+	json_decref(vars);
+}
+
+/* The truth table: each expression and what Jinja2 makes of it. */
+static const struct {
+	const char	*expr;
+	int		 want;
+} truth[] = {
+	{ "true", 1 }, { "True", 1 }, { "false", 0 }, { "none", 0 },
+	{ "n", 1 }, { "zero", 0 }, { "empty", 0 }, { "nothing", 0 },
+	{ "list", 1 }, { "[]", 0 }, { "{}", 0 }, { "'0'", 1 }, { "0.0", 0 },
+	{ "n == 3", 1 }, { "n == 3.0", 1 }, { "n != 3", 0 },
+	{ "n < 4", 1 }, { "n <= 3", 1 }, { "n > 3", 0 }, { "n >= 3", 1 },
+	{ "rtt_ms > 90", 1 }, { "rtt_ms < 90.1", 0 },
+	{ "'abc' < 'abd'", 1 }, { "[1, 2] < [1, 3]", 1 },
+	{ "name == 'Web'", 1 }, { "name == 'web'", 0 },
+	{ "ten == 10", 0 }, { "ten | int == 10", 1 },
+	{ "yes and n", 1 }, { "yes and zero", 0 }, { "no or n", 1 },
+	{ "no or zero", 0 }, { "not no", 1 }, { "not n", 0 },
+	{ "not not n", 1 }, { "no and missing", 0 }, { "yes or missing", 1 },
+	{ "(no or yes) and not (zero or empty)", 1 },
+	{ "not n == 4", 1 }, { "not (n == 3 or no)", 0 },
+	{ "'bbr' in facts.congestion_available", 1 },
+	{ "'fq' in facts.congestion_available", 0 },
+	{ "'fq' not in facts.congestion_available", 1 },
+	{ "'eb' in name", 1 }, { "'kernel' in facts", 1 },
+	{ "2 in list", 1 }, { "inventory_hostname in groups.web", 1 },
+	{ "inventory_hostname in groups['db'] | default([])", 0 },
+	{ "n is defined", 1 }, { "missing is defined", 0 },
+	{ "missing is not defined", 1 }, { "missing is undefined", 1 },
+	{ "facts.kernel.release is defined", 1 },
+	{ "facts.nope is defined", 0 }, { "missing.x is not defined", 1 },
+	{ "groups.web[9] is defined", 0 },
+	{ "nothing is none", 1 }, { "n is number", 1 },
+	{ "n is integer", 1 }, { "rtt_ms is float", 1 },
+	{ "name is string", 1 }, { "facts is mapping", 1 },
+	{ "list is sequence", 1 }, { "yes is boolean", 1 },
+	{ "n is odd", 1 }, { "n is even", 0 }, { "n is not even", 1 },
+	{ "missing | default(3) == n", 1 },
+	{ "facts.mem_total_bytes >= 1024 * 1024 * 1024", 1 },
+	{ "list | length > 2 and words | join == 'abc'", 1 },
+	{ "{{ n == 3 }}", 1 }, { "  {{ zero }} ", 0 },
+};
+
+static void
+test_when_truth_table(void **state)
+{
+	json_t	*vars = test_vars();
+	char	*cause = NULL;
+	size_t	 i;
+	int	 got;
+
+	(void)state;
+	for (i = 0; i < sizeof truth / sizeof truth[0]; i++) {
+		got = -1;
+		if (template_eval_bool(truth[i].expr, vars, &pos, &got,
+		    &cause) != 0)
+			fail_msg("'%s': %s", truth[i].expr, cause);
+		if (got != truth[i].want)
+			fail_msg("'%s': got %d, want %d", truth[i].expr, got,
+			    truth[i].want);
+		assert_int_equal(template_check_when(truth[i].expr, NULL), 0);
+	}
+	json_decref(vars);
+}
+
+static const struct {
+	const char	*expr;
+	const char	*want;
+} when_errors[] = {
+	{ "rtt_msx > 50", "playbooks/x.yml:9:15: undefined variable "
+	    "'rtt_msx'" },
+	{ "missing", "playbooks/x.yml:9:15: undefined variable 'missing'" },
+	{ "not facts.nope", "playbooks/x.yml:9:15: undefined variable "
+	    "'facts.nope'" },
+	{ "n = 3", "playbooks/x.yml:9:15: invalid when expression 'n = 3': "
+	    "unexpected '=' at character 3" },
+	{ "n ==", "playbooks/x.yml:9:15: invalid when expression 'n ==': "
+	    "unexpected end of expression" },
+	{ "(n == 3", "playbooks/x.yml:9:15: invalid when expression "
+	    "'(n == 3': unexpected end of expression" },
+	{ "n == 3)", "playbooks/x.yml:9:15: invalid when expression "
+	    "'n == 3)': unexpected ')' at character 7" },
+	{ "n is frobbed", "playbooks/x.yml:9:15: invalid when expression "
+	    "'n is frobbed': unknown test 'frobbed' at character 6" },
+	{ "name == 'x", "playbooks/x.yml:9:15: invalid when expression "
+	    "'name == 'x': unterminated string at character 9" },
+	{ "n && yes", "playbooks/x.yml:9:15: invalid when expression "
+	    "'n && yes': unexpected '&' at character 3" },
+	{ "n < 'a'", "playbooks/x.yml:9:15: '<' not supported between int "
+	    "and string in when expression 'n < 'a''" },
+	{ "3 in n", "playbooks/x.yml:9:15: argument of type int is not "
+	    "iterable in when expression '3 in n'" },
+};
+
+static void
+test_when_errors(void **state)
+{
+	json_t	*vars = test_vars();
+	char	*cause = NULL;
+	size_t	 i;
+	int	 got;
+
+	(void)state;
+	for (i = 0; i < sizeof when_errors / sizeof when_errors[0]; i++) {
+		cause = NULL;
+		if (template_eval_bool(when_errors[i].expr, vars, &pos, &got,
+		    &cause) == 0)
+			fail_msg("'%s' evaluated to %d", when_errors[i].expr,
+			    got);
+		if (strcmp(cause, when_errors[i].want) != 0)
+			fail_msg("'%s': got\n  %s\nwant\n  %s",
+			    when_errors[i].expr, cause, when_errors[i].want);
+		free(cause);
+	}
+	/* lint sees syntax errors only; undefined names are for run time */
+	assert_int_equal(template_check_when("rtt_msx > 50", NULL), 0);
+	assert_int_equal(template_check_when("n = 3", &cause), -1);
+	assert_string_equal(cause, "invalid when expression 'n = 3': "
+	    "unexpected '=' at character 3");
+	free(cause);
+	json_decref(vars);
+}
+
+static void
+test_check(void **state)
+{
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(template_check("a {{ b }} {{ c | default(1) }}",
+	    NULL), 0);
+	assert_int_equal(template_check("plain", NULL), 0);
+	assert_int_equal(template_check("{{ undefined_is_fine_here }}", NULL),
+	    0);
+	assert_int_equal(template_check("ok {{ b }} {{ c", &cause), -1);
+	assert_string_equal(cause, "invalid template 'ok {{ b }} {{ c': "
+	    "missing '}}'");
+	free(cause);
+	assert_true(template_has("x {{ y }}"));
+	assert_false(template_has("x { y }"));
+}
+
+static void
+test_to_text(void **state)
+{
+	static const struct {
+		const char *json, *text;
+	} cases[] = {
+		{ "1.5", "1.5" }, { "2.0", "2.0" }, { "0.1", "0.1" },
+		{ "1e16", "1e+16" }, { "123456.789", "123456.789" },
+		{ "0.0001", "0.0001" }, { "0.00001", "1e-05" },
+		{ "-3", "-3" }, { "true", "True" }, { "null", "None" },
+		{ "\"s\"", "s" }, { "[1,\"a\"]", "[1,\"a\"]" },
+	};
+	size_t	 i;
+	json_t	*v;
+	char	*s;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = json_loads(cases[i].json, JSON_DECODE_ANY, NULL);
+		assert_non_null(v);
+		s = template_to_text(v);
+		if (strcmp(s, cases[i].text) != 0)
+			fail_msg("%s: got '%s', want '%s'", cases[i].json, s,
+			    cases[i].text);
+		free(s);
+		json_decref(v);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_strings),
+		cmocka_unit_test(test_native_types),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_operators),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_render_recursive),
+		cmocka_unit_test(test_when_truth_table),
+		cmocka_unit_test(test_when_errors),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_to_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
