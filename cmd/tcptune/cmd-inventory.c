@@ -1,0 +1,100 @@
+/* tcptune inventory --list | --host NAME | --graph [GROUP]: the inventory as
+ * tcptune reads it, in the shapes ansible-inventory prints, so the two can
+ * be compared with `jq -S`. -l/--limit narrows hosts. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "inventory.h"
+#include "pattern.h"
+
+static int
+print_json(json_t *j)
+{
+	char *s = json_dumps(j, JSON_INDENT(4) | JSON_SORT_KEYS);
+
+	if (s == NULL)
+		return cmd_error("cannot encode JSON output");
+	puts(s);
+	free(s);
+	return 0;
+}
+
+static int
+cmd_inventory_exec(struct options *opts)
+{
+	struct inventory	*inv = inventory_new();
+	char			*cause = NULL, *text, **hosts = NULL;
+	size_t			 i, n = 0;
+	json_t			*j;
+	int			 r = EXIT_COULD_NOT_RUN;
+
+	if (opts->list + (opts->host != NULL) + opts->graph != 1) {
+		cmd_error("inventory: give one of --list, --host NAME or "
+		    "--graph");
+		goto out;
+	}
+	if (opts->ninventories == 0) {
+		cmd_error("inventory: no inventory given (use -i)");
+		goto out;
+	}
+	for (i = 0; i < opts->ninventories; i++) {
+		if (inventory_add_source(inv, opts->inventories[i],
+		    &cause) != 0)
+			goto fail;
+	}
+	if (inventory_finish(inv, &cause) != 0)
+		goto fail;
+	for (i = 0; i < inv->nwarnings; i++)
+		fprintf(stderr, "tcptune: warning: %s\n", inv->warnings[i]);
+	if (opts->limit != NULL) {
+		if (inventory_select(inv, opts->limit, &hosts, &n,
+		    &cause) != 0)
+			goto fail;
+		if (n == 0) {
+			cmd_error("--limit '%s' matches no hosts", opts->limit);
+			goto out;
+		}
+	}
+	if (opts->host != NULL) {
+		if ((j = inventory_host_vars(inv, opts->host)) == NULL) {
+			cmd_error("unknown host '%s'", opts->host);
+			goto out;
+		}
+		inv_remove_internal_vars(j);
+		r = print_json(j);
+		json_decref(j);
+	} else if (opts->graph) {
+		text = inventory_graph(inv, opts->nargs > 0 ? opts->args[0] :
+		    NULL, 0, opts->limit, &cause);
+		if (text == NULL)
+			goto fail;
+		fputs(text, stdout);
+		free(text);
+		r = 0;
+	} else {
+		if ((j = inventory_list_json(inv, opts->limit, &cause)) == NULL)
+			goto fail;
+		r = print_json(j);
+		json_decref(j);
+	}
+	goto out;
+fail:
+	r = cmd_error("%s", cause);
+out:
+	free(cause);
+	pattern_hosts_free(hosts, n);
+	inventory_free(inv);
+	return r;
+}
+
+const struct cmd_entry cmd_inventory_entry = {
+	.name = "inventory",
+	.alias = NULL,
+	.usage = "-i INVENTORY (--list | --host NAME | --graph [GROUP])",
+	.summary = "show the inventory as ansible-inventory does",
+	.accepts = OPT_INVENTORY_VIEW,
+	.min_args = 0,
+	.max_args = 1,
+	.exec = cmd_inventory_exec,
+};
