@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const struct module mod_ping;
 extern const struct module mod_probe;
 extern const struct module mod_tcp_buffers;
 extern const struct module mod_congestion;
@@ -14,6 +15,7 @@ extern const struct module mod_command;
 extern const struct module mod_rollback;
 
 const struct module *const module_table[] = {
+	&mod_ping,
 	&mod_probe,
 	&mod_tcp_buffers,
 	&mod_congestion,

@@ -14,10 +14,18 @@ extern const struct cmd_entry cmd_version_entry;
 extern const struct cmd_entry cmd_modules_entry;
 extern const struct cmd_entry cmd_inventory_entry;
 extern const struct cmd_entry cmd_lint_entry;
+extern const struct cmd_entry cmd_ping_entry;
+extern const struct cmd_entry cmd_play_entry;
+extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_probe_entry;
 
 const struct cmd_entry *const cmd_table[] = {
-	/* &cmd_inventory_entry, */
-	/* &cmd_lint_entry, */
+	&cmd_inventory_entry,
+	&cmd_lint_entry,
+	&cmd_play_entry,
+	&cmd_plan_entry,
+	&cmd_ping_entry,
+	&cmd_probe_entry,
 	&cmd_modules_entry,
 	&cmd_version_entry,
 	&cmd_help_entry,

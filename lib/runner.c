@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bind.h"
 #include "inventory.h"
+#include "pattern.h"
 #include "playbook.h"
 #include "serial.h"
 #include "template.h"
@@ -114,9 +114,7 @@ runner_init(struct runner *r, const struct run_config *cfg,
 			break;
 		r->nhosts++;
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	pattern_hosts_free(names, n);
 	return r->nhosts == n ? 0 : -1;
 }
 
@@ -220,27 +218,17 @@ ctx_transport_failed(struct module_result *res, enum tp_status st,
 	res->msg = cause != NULL ? cause : xstrdup(tp_strerror(st));
 }
 
-/* The variables a task on this host sees, lowest precedence first:
- * inventory vars, play vars (and vars_files), registered results, facts,
- * then extra vars, which win over everything as in Ansible. */
+/* The variables a task on this host sees (precedence in playbook.h). */
 static json_t *
-host_vars(struct runner *r, struct host_state *h, const json_t *play_vars,
-    json_t *groups)
+host_vars(struct runner *r, struct host_state *h, const struct play *play,
+    const json_t *groups)
 {
-	json_t *vars = inventory_host_vars(r->inv, h->name);
+	json_t *inv = inventory_host_vars(r->inv, h->name);
+	json_t *vars;
 
-	if (vars == NULL)
-		vars = json_object();
-	if (play_vars != NULL)
-		json_object_update(vars, (json_t *)play_vars);
-	json_object_update(vars, h->registered);
-	json_object_set(vars, "facts", h->facts != NULL ? h->facts :
-	    json_object());
-	json_object_set_new(vars, "inventory_hostname", json_string(h->name));
-	if (groups != NULL)
-		json_object_set(vars, "groups", groups);
-	if (r->cfg->extra_vars != NULL)
-		json_object_update(vars, r->cfg->extra_vars);
+	vars = playbook_host_vars(play, inv, h->registered, r->cfg->extra_vars,
+	    h->facts, h->name, groups);
+	json_decref(inv);
 	return vars;
 }
 
@@ -286,7 +274,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 {
 	struct module_result	 res;
 	struct module_ctx	 ctx;
-	json_t			*rendered = NULL, *args = NULL;
+	json_t			*args = NULL;
 	char			*cause = NULL;
 	int			 when = 1;
 	double			 start = now_seconds();
@@ -303,9 +291,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 		res.msg = xstrdup("condition was false");
 		goto done;
 	}
-	if ((rendered = template_render(t->args, vars, &t->pos, &cause)) ==
-	    NULL || bind_rendered_args(t->module, rendered, &t->pos, &args,
-	    &cause) != 0) {
+	if ((args = task_render_args(t, vars, &cause)) == NULL) {
 		res.status = RESULT_FAILED;
 		res.msg = cause;
 		goto done;
@@ -345,7 +331,6 @@ done:
 	record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,
 	    now_seconds() - start);
-	json_decref(rendered);
 	json_decref(args);
 	module_result_clear(&res);
 }
@@ -357,7 +342,6 @@ struct batch {
 	struct host_state	**hosts;
 	size_t			  n;
 	size_t			  next;		/* under r->lock */
-	json_t			 *play_vars;
 	json_t			 *groups;
 	const struct module	 *gather;	/* probe, when gather_facts */
 };
@@ -380,7 +364,7 @@ run_host_play(struct batch *b, struct host_state *h)
 		gather.pos = b->play->pos;
 		gather.check_mode = -1;
 		gather.diff = -1;
-		vars = host_vars(r, h, b->play_vars, b->groups);
+		vars = host_vars(r, h, b->play, b->groups);
 		run_task(r, h, b->play, b->play_index, &gather, vars);
 		json_decref(vars);
 		json_decref(gather.args);
@@ -398,7 +382,7 @@ run_host_play(struct batch *b, struct host_state *h)
 		if (!task_selected(b->play, t, r->cfg->tags,
 		    r->cfg->skip_tags))
 			continue;
-		vars = host_vars(r, h, b->play_vars, b->groups);
+		vars = host_vars(r, h, b->play, b->groups);
 		run_task(r, h, b->play, b->play_index, t, vars);
 		json_decref(vars);
 		last = &h->results[h->nresults - 1];
@@ -465,15 +449,32 @@ run_batch(struct batch *b)
 	free(threads);
 }
 
+/* The `groups` variable: every group name -> its hosts, as in Ansible. */
 static json_t *
 groups_var(const struct runner *r)
 {
-	return inventory_groups_json(r->inv);
+	json_t	*groups = json_object();
+	size_t	 i, j, n;
+
+	for (i = 0; i < r->inv->ngroups; i++) {
+		const char	**hosts = NULL;
+		json_t		 *list = json_array();
+
+		if (inventory_group_hosts(r->inv, r->inv->groups[i]->name,
+		    &hosts, &n) == 0) {
+			for (j = 0; j < n; j++)
+				json_array_append_new(list,
+				    json_string(hosts[j]));
+		}
+		free(hosts);
+		json_object_set_new(groups, r->inv->groups[i]->name, list);
+	}
+	return groups;
 }
 
 static int
 run_one_play(struct runner *r, const struct play *play, size_t play_index,
-    json_t *play_vars, char **cause)
+    char **cause)
 {
 	struct host_state	**hosts;
 	char			**names = NULL;
@@ -481,9 +482,15 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	json_t			 *groups;
 	int			  ret = -1;
 
-	if (inventory_select_limited(r->inv, play->hosts, r->cfg->limit,
+	if (inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
 	    &names, &n, cause) != 0)
 		return -1;
+	if (n == 0) {
+		if (r->cfg->limit != NULL)
+			return fail(cause, "no hosts match '%s' with --limit "
+			    "'%s'", play->hosts, r->cfg->limit);
+		return fail(cause, "no hosts match '%s'", play->hosts);
+	}
 	hosts = xcalloc(n, sizeof *hosts);
 	for (i = 0; i < n; i++)
 		hosts[i] = runner_host(r, names[i]);
@@ -519,7 +526,6 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 		b.play_index = play_index;
 		b.hosts = live;
 		b.n = k;
-		b.play_vars = play_vars;
 		b.groups = groups;
 		b.gather = play->gather_facts ? module_find("probe") : NULL;
 		run_batch(&b);
@@ -546,9 +552,7 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	}
 	ret = 0;
 	json_decref(groups);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	pattern_hosts_free(names, n);
 	free(hosts);
 	return ret;
 }
@@ -568,12 +572,7 @@ runner_play(struct runner *r, const struct playbook *pb, char **cause)
 	}
 	for (i = 0; i < pb->nplays && !r->stopped && !runner_interrupted;
 	    i++) {
-		json_t	*play_vars = playbook_play_vars(&pb->plays[i]);
-		int	 rc;
-
-		rc = run_one_play(r, &pb->plays[i], i, play_vars, cause);
-		json_decref(play_vars);
-		if (rc != 0)
+		if (run_one_play(r, &pb->plays[i], i, cause) != 0)
 			return -1;
 	}
 	return 0;
@@ -593,6 +592,7 @@ runner_adhoc(struct runner *r, const char *pattern, const struct module *m,
 	play.hosts = (char *)pattern;
 	play.max_fail_percentage = -1;
 	play.become = -1;
+	play.vars = json_object();
 	play.pos.file = "<command line>";
 	play.pos.line = 1;
 	play.pos.col = 1;
@@ -604,8 +604,9 @@ runner_adhoc(struct runner *r, const char *pattern, const struct module *m,
 	task.diff = -1;
 	play.tasks = &task;
 	play.ntasks = 1;
-	rc = run_one_play(r, &play, 0, NULL, cause);
+	rc = run_one_play(r, &play, 0, cause);
 	json_decref(task.args);
+	json_decref(play.vars);
 	return rc;
 }
 

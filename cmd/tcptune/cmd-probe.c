@@ -14,17 +14,20 @@ static const char *
 str(const json_t *obj, const char *key)
 {
 	const json_t	*v = json_object_get(obj, key);
-	static __thread char buf[64];
+	/* A few rotating buffers: one printf may format several numbers. */
+	static char	 bufs[8][64];
+	static unsigned	 next;
+	char		*buf = bufs[next++ % 8];
 
 	if (json_is_string(v))
 		return json_string_value(v);
 	if (json_is_integer(v)) {
-		snprintf(buf, sizeof buf, "%lld",
+		snprintf(buf, sizeof bufs[0], "%lld",
 		    (long long)json_integer_value(v));
 		return buf;
 	}
 	if (json_is_real(v)) {
-		snprintf(buf, sizeof buf, "%.2f", json_real_value(v));
+		snprintf(buf, sizeof bufs[0], "%.2f", json_real_value(v));
 		return buf;
 	}
 	if (json_is_boolean(v))
@@ -76,6 +79,10 @@ print_facts(const char *host, const json_t *f)
 	json_object_foreach((json_t *)sys, key, v) {
 		const json_t *file = json_object_get(v, "file");
 
+		if (json_is_false(json_object_get(v, "present"))) {
+			printf("  %-38s %-24s\n", key, "(absent here)");
+			continue;
+		}
 		printf("  %-38s %-24s%s%s%s\n", key, str(v, "value"),
 		    json_is_false(json_object_get(v, "writable")) ?
 		    " [read-only here]" : "",

@@ -1,0 +1,136 @@
+/* tcptune play PLAYBOOK: run a playbook; `plan` is play --check --diff. */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-common.h"
+#include "diag.h"
+#include "inventory.h"
+#include "output.h"
+#include "playbook.h"
+#include "runner.h"
+#include "transport.h"
+#include "xalloc.h"
+
+static struct playbook *
+load_playbook(const char *path)
+{
+	struct playbook	*pb = NULL;
+	struct diag	 d = DIAG_INIT;
+	size_t		 i;
+
+	if (playbook_load(path, &pb, &d) != 0) {
+		for (i = 0; i < diag_count(&d); i++)
+			fprintf(stderr, "%s\n", diag_get(&d, i));
+		fprintf(stderr, "tcptune: '%s' has %zu error%s; nothing was "
+		    "run\n", path, diag_count(&d), diag_count(&d) == 1 ? "" :
+		    "s");
+	}
+	diag_clear(&d);
+	return pb;
+}
+
+/* Whether any host would change (check mode) or changed. */
+static int
+any_changed(const struct runner *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhosts; i++) {
+		if (r->hosts[i]->stats.changed > 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+run_playbook(struct options *opts)
+{
+	struct inventory	*inv = NULL;
+	struct playbook		*pb = NULL;
+	struct runner		 r;
+	struct run_config	 cfg;
+	struct output		 out;
+	json_t			*extra = NULL;
+	char			*cause = NULL, *dir;
+	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
+
+	if ((pb = load_playbook(opts->args[0])) == NULL)
+		return EXIT_COULD_NOT_RUN;
+	if ((inv = cmd_load_inventory(opts)) == NULL)
+		goto out;
+	/* group_vars/ and host_vars/ next to the playbook, as in Ansible. */
+	dir = xstrdup(opts->args[0]);
+	if (inventory_add_vars_root(inv, dirname(dir), &cause) != 0) {
+		cmd_error("%s", cause);
+		free(dir);
+		goto out;
+	}
+	free(dir);
+	if ((extra = cmd_extra_vars(opts)) == NULL)
+		goto out;
+	transport_global_init();
+	run_config_from_options(&cfg, opts);
+	cfg.extra_vars = extra;
+	cfg.playbook_path = opts->args[0];
+	output_init(&out, opts);
+	output_attach(&out, &cfg);
+	cmd_catch_interrupt();
+	started = 1;
+	if (runner_init(&r, &cfg, inv, &cause) != 0 ||
+	    runner_play(&r, pb, &cause) != 0) {
+		cmd_error("%s", cause);
+		goto out;
+	}
+	output_finish(&out, &r);
+	rc = runner_exit_bits(&r);
+	if (opts->check && opts->detailed_exitcode && any_changed(&r))
+		rc |= EXIT_CHANGES;
+out:
+	if (started) {
+		runner_free(&r);
+		output_free(&out);
+	}
+	free(cause);
+	json_decref(extra);
+	inventory_free(inv);
+	playbook_free(pb);
+	return rc;
+}
+
+static int
+cmd_play_exec(struct options *opts)
+{
+	return run_playbook(opts);
+}
+
+static int
+cmd_plan_exec(struct options *opts)
+{
+	opts->check = 1;
+	opts->diff = 1;
+	return run_playbook(opts);
+}
+
+const struct cmd_entry cmd_play_entry = {
+	.name = "play",
+	.alias = "playbook",
+	.usage = "PLAYBOOK [-C] [-D] [--detailed-exitcode]",
+	.summary = "run a playbook over the inventory",
+	.accepts = OPT_CHECK | OPT_TAGS,
+	.min_args = 1,
+	.max_args = 1,
+	.exec = cmd_play_exec,
+};
+
+const struct cmd_entry cmd_plan_entry = {
+	.name = "plan",
+	.usage = "PLAYBOOK [--detailed-exitcode]",
+	.summary = "what play would change (play --check --diff): changes "
+		   "nothing",
+	.accepts = OPT_CHECK | OPT_TAGS,
+	.min_args = 1,
+	.max_args = 1,
+	.exec = cmd_plan_exec,
+};

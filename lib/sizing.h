@@ -1,0 +1,182 @@
+/* Sizing policy: pure functions from a host's facts to the values tcptune
+ * plans, each with a human reason. No I/O. The policy and worked examples
+ * are in docs/sizing.md.
+ *
+ * Buffers:
+ * - BDP = bandwidth x RTT (bytes = Mbit/s x 1e6 / 8 x ms / 1000).
+ * - The ceilings tcp_rmem[2] and tcp_wmem[2] = BDP x headroom (default 2:
+ *   the kernel counts its own per-packet overhead against the buffer),
+ *   rounded up to a power of two, then capped by the RAM budget (MemTotal /
+ *   ram_divisor, default 1/64, rounded down to a whole MiB) and by
+ *   max_buffer (default 256 MiB), and never below the middle (default)
+ *   value.
+ * - net.core.rmem_max / wmem_max are at least the ceilings (they cap
+ *   setsockopt(SO_RCVBUF/SO_SNDBUF); autotuning uses tcp_rmem/tcp_wmem).
+ * - The middle values are kept unless rmem_default/wmem_default are given;
+ *   the minimums are kept.
+ * - Never lower: per value, a host value that is already higher is kept
+ *   unless allow_decrease.
+ * - A key the host cannot set (read-only or absent, as in a network
+ *   namespace or a container) is not planned; its reason says why.
+ *
+ * Congestion control and qdisc: see cc_plan_compute. */
+#ifndef TCPTUNE_SIZING_H
+#define TCPTUNE_SIZING_H
+
+#include <stdint.h>
+
+#define SIZING_DEFAULT_HEADROOM		2.0
+#define SIZING_DEFAULT_RAM_DIVISOR	64
+#define SIZING_DEFAULT_MAX_BUFFER	((uint64_t)256 * 1024 * 1024)
+
+/* Linux's defaults, assumed for the minimum and middle value when the
+ * host's current triple is unknown. */
+#define SIZING_KERNEL_RMEM	{ 4096, 131072, 6291456 }
+#define SIZING_KERNEL_WMEM	{ 4096, 16384, 4194304 }
+
+/* The modules-load.d file a modular congestion control or qdisc is
+ * persisted in. */
+#define SIZING_MODULES_LOAD_FILE	"/etc/modules-load.d/tcptune.conf"
+
+struct tcp_triple {
+	uint64_t	min;
+	uint64_t	def;
+	uint64_t	max;
+};
+
+/* Parse "4096 131072 6291456" (any blanks around and between, as sysctl
+ * prints tabs). Returns 0, or -1 if it is not exactly three unsigned
+ * integers. */
+int	 tcp_triple_parse(const char *s, struct tcp_triple *out);
+/* "4096 131072 6291456", a new string. */
+char	*tcp_triple_format(const struct tcp_triple *t);
+
+/* What the host has for one key. */
+enum sizing_state {
+	SIZING_UNKNOWN = 0,	/* not probed or unreadable: value not known */
+	SIZING_PRESENT,		/* exists, writable, value known */
+	SIZING_READONLY,	/* exists, value known, cannot be set here */
+	SIZING_ABSENT,		/* does not exist here */
+};
+
+struct sizing_input {
+	double			 rtt_ms;	/* > 0, else the plan fails */
+	double			 bandwidth_mbit; /* <= 0: unknown: fails */
+	uint64_t		 mem_total;	/* bytes; 0: unknown: fails */
+	double			 headroom;	/* 0: default 2 */
+	unsigned		 ram_divisor;	/* 0: default 64 */
+	uint64_t		 max_buffer;	/* 0: default 256 MiB */
+	int			 allow_decrease;
+
+	enum sizing_state	 st_rmem, st_wmem, st_rmem_max, st_wmem_max;
+	struct tcp_triple	 cur_rmem, cur_wmem;
+	uint64_t		 cur_rmem_max, cur_wmem_max;
+
+	uint64_t		 rmem_default;	/* 0: keep the host's */
+	uint64_t		 wmem_default;	/* 0: keep the host's */
+};
+
+struct sizing_plan {
+	struct tcp_triple	 rmem, wmem;
+	uint64_t		 rmem_max, wmem_max;
+	/* 1: write the key; 0: it cannot be set here (the reason says
+	 * why) and the value above is the host's, or 0 if unknown. */
+	int			 set_rmem, set_wmem, set_rmem_max, set_wmem_max;
+	char			*reason_rmem, *reason_wmem;
+	char			*reason_rmem_max, *reason_wmem_max;
+
+	uint64_t		 bdp_bytes;	/* bandwidth x RTT */
+	uint64_t		 wanted;	/* BDP x headroom, power of two */
+	uint64_t		 ram_cap;	/* MemTotal / ram_divisor, MiB */
+	uint64_t		 ceiling;	/* wanted after the caps */
+};
+
+/* Compute the plan. Returns 0, or -1 with *cause set when a host cannot be
+ * sized: no bandwidth ("no bandwidth: set bandwidth_mbit (the NIC reports
+ * no speed)"), no RTT, no MemTotal, or bad settings. The plan is zeroed
+ * first; free it with sizing_plan_clear (also after a failure). */
+int	 sizing_plan_compute(const struct sizing_input *,
+	    struct sizing_plan *, char **cause);
+void	 sizing_plan_clear(struct sizing_plan *);
+
+/* BDP in bytes, rounded to the nearest byte (0 for non-positive inputs). */
+uint64_t sizing_bdp(double bandwidth_mbit, double rtt_ms);
+/* The smallest power of two >= v (1 for 0; UINT64_MAX's answer saturates
+ * at 2^63). */
+uint64_t sizing_pow2_ceil(uint64_t v);
+/* The most one flow can carry when buffer_bytes is its window: buffer x 8
+ * / RTT, in Mbit/s (0 if rtt_ms <= 0). 212992 B at 105 ms: 16.2. */
+double	 sizing_flow_cap_mbit(uint64_t buffer_bytes, double rtt_ms);
+
+/* Kernel config symbol states, as the probe reads /proc/config.gz or
+ * /boot/config-*. */
+enum kconfig {
+	KCONFIG_UNKNOWN = 0,	/* no kernel config found */
+	KCONFIG_ABSENT,		/* "# CONFIG_X is not set" or missing */
+	KCONFIG_MODULE,		/* =m */
+	KCONFIG_BUILTIN,	/* =y */
+};
+
+/* Map "y"/"m"/"n"/"absent"/NULL... to enum kconfig: "y" builtin, "m"
+ * module, "n", "", "absent", "not set" absent, NULL or anything else
+ * unknown. */
+enum kconfig kconfig_from_string(const char *);
+
+struct cc_input {
+	const char	*want_cc;	/* e.g. "bbr"; NULL: leave as is */
+	const char	*want_qdisc;	/* e.g. "fq"; NULL or "keep": leave */
+	/* CONFIG_TCP_CONG_<WANT_CC> and CONFIG_NET_SCH_<WANT_QDISC>. */
+	enum kconfig	 kconf_cc;
+	enum kconfig	 kconf_qdisc;
+	/* net.ipv4.tcp_available_congestion_control (space separated), or
+	 * NULL if unknown. */
+	const char	*available_cc;
+	/* The host's current tcp_congestion_control, or NULL if unknown
+	 * (only used in reasons). */
+	const char	*current_cc;
+	/* 1 if net.core.default_qdisc exists here (it does not in a child
+	 * network namespace). */
+	int		 have_default_qdisc;
+	/* 1 if tcp_congestion_control can be written here. */
+	int		 cc_writable;
+	/* Whether modprobe may be used for modular algorithms/qdiscs. */
+	int		 load_module;
+	/* Kernel version, 0.0 if unknown: BBR paces by itself only since
+	 * 4.13, so before that BBR without fq gets a warning. */
+	int		 kernel_major, kernel_minor;
+};
+
+struct cc_plan {
+	/* The algorithm to set, or NULL to leave it as is. */
+	char	*cc;
+	/* Module to modprobe now (e.g. "tcp_bbr"), or NULL. */
+	char	*cc_modprobe;
+	/* Module to list in SIZING_MODULES_LOAD_FILE so it loads at boot,
+	 * or NULL. */
+	char	*cc_persist;
+	/* The default_qdisc to set, or NULL to leave it as is. */
+	char	*qdisc;
+	char	*qdisc_modprobe;
+	char	*qdisc_persist;
+	/* 1 when the wanted setting is not done because this host cannot
+	 * have it (a kernel without it, a key that does not exist here):
+	 * not an error, but something to show. */
+	int	 cc_skipped, qdisc_skipped;
+	char	*reason_cc, *reason_qdisc;
+};
+
+/* Decide congestion control and default_qdisc. Never fails: what cannot be
+ * done is left as is with a reason. Free with cc_plan_clear. */
+void	 cc_plan_compute(const struct cc_input *, struct cc_plan *);
+void	 cc_plan_clear(struct cc_plan *);
+
+struct dropin;
+/* Put the planned buffer keys into a drop-in, with their reasons, in the
+ * order tcp_rmem, tcp_wmem, rmem_max, wmem_max; keys that cannot be set
+ * here are left out. */
+void	 sizing_plan_to_dropin(const struct sizing_plan *, struct dropin *);
+/* The same for net.core.default_qdisc and net.ipv4.tcp_congestion_control
+ * (qdisc first: it must exist before a new socket paces). */
+void	 cc_plan_to_dropin(const struct cc_plan *, struct dropin *);
+
+#endif
