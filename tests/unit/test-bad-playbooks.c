@@ -134,7 +134,7 @@ static const struct {
 		    " string 'maybe'",
 		NULL } },
 	{ "25-no-module.yml", {
-		B "25-no-module.yml:3:7: task has no module (one of probe,"
+		B "25-no-module.yml:3:7: task has no module (one of ping, probe,"
 		    " tcp_buffers, congestion, sysctl, route, iperf3_verify,"
 		    " command, rollback)",
 		NULL } },
