@@ -22,7 +22,8 @@ apply_command(const struct apply_request *req)
 	shquote_add(&sb, embedded_apply_sh);
 	strbuf_addstr(&sb, " tcptune-apply ");
 	shquote_add(&sb, req->mode == APPLY_CHECK ? "check" :
-	    req->mode == APPLY_APPLY ? "apply" : "rollback");
+	    req->mode == APPLY_APPLY ? "apply" :
+	    req->mode == APPLY_ROLLBACK ? "rollback" : "rollback-check");
 	strbuf_addch(&sb, ' ');
 	shquote_add(&sb, req->file);
 	strbuf_addch(&sb, ' ');
@@ -75,12 +76,13 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 {
 	const char		*p = out, *end = out + len, *nl;
 	char			 section[32] = "";
-	struct strbuf		 old = STRBUF_INIT;
+	struct strbuf		 old = STRBUF_INIT, backup = STRBUF_INIT;
 	struct apply_key	*key = NULL;
 	int			 first = 1, no_newline = 0;
 
 	memset(res, 0, sizeof *res);
 	strbuf_init(&old);
+	strbuf_init(&backup);
 	while (p < end) {
 		size_t		 n;
 		const char	*eq;
@@ -90,6 +92,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 		if (first) {
 			if (n != 15 || memcmp(p, "tcptune-apply 1", 15) != 0) {
 				strbuf_release(&old);
+				strbuf_release(&backup);
 				return fail(cause, "unexpected output from the "
 				    "apply script: '%.60s'", p);
 			}
@@ -101,20 +104,25 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 			pe = strstr(q, "\n@end\n");
 			if (pe == NULL) {
 				strbuf_release(&old);
+				strbuf_release(&backup);
 				return fail(cause, "the probe after apply was "
 				    "cut short");
 			}
 			res->facts = probe_parse(q, (size_t)(pe - q) + 6, cause);
 			if (res->facts == NULL) {
 				strbuf_release(&old);
+				strbuf_release(&backup);
 				return -1;
 			}
 			nl = pe + 5;
 		} else if (n == 5 && memcmp(p, "@done", 5) == 0) {
 			res->done = 1;
-		} else if (n > 0 && p[0] == '|' && strcmp(section, "old") == 0) {
-			strbuf_add(&old, p + 1, n - 1);
-			strbuf_addch(&old, '\n');
+		} else if (n > 0 && p[0] == '|') {
+			struct strbuf *sb = strcmp(section, "old") == 0 ?
+			    &old : &backup;
+
+			strbuf_add(sb, p + 1, n - 1);
+			strbuf_addch(sb, '\n');
 		} else if (n > 0 && p[0] == '@') {
 			const char *sp = memchr(p, ' ', n);
 			size_t sl = sp != NULL ? (size_t)(sp - p - 1) : n - 1;
@@ -153,9 +161,18 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->write_error, v, vl);
 				else if (IS("backup"))
 					set(&res->backup, v, vl);
+			} else if (strcmp(section, "backup") == 0) {
+				if (IS("exists"))
+					res->backup_exists = (*v == '1');
+				else if (IS("orig") && *v == '1')
+					res->backup_text = xstrdup("");
 			} else if (key != NULL) {
 				if (IS("want"))
 					set(&key->want, v, vl);
+				else if (IS("before"))
+					set(&key->before, v, vl);
+				else if (IS("changed"))
+					key->changed = (*v == '1');
 				else if (IS("live"))
 					set(&key->live, v, vl);
 				else if (IS("error"))
@@ -191,7 +208,12 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 			old.len--, old.buf[old.len] = '\0';
 		res->old_text = strbuf_detach(&old, NULL);
 	}
+	if (res->backup_text != NULL) {
+		free(res->backup_text);
+		res->backup_text = strbuf_detach(&backup, NULL);
+	}
 	strbuf_release(&old);
+	strbuf_release(&backup);
 	if (!res->done)
 		return fail(cause, "the apply script was cut short (no "
 		    "'@done')");
@@ -206,9 +228,11 @@ apply_result_clear(struct apply_result *res)
 	free(res->old_text);
 	free(res->write_error);
 	free(res->backup);
+	free(res->backup_text);
 	for (i = 0; i < res->nkeys; i++) {
 		free(res->keys[i].key);
 		free(res->keys[i].want);
+		free(res->keys[i].before);
 		free(res->keys[i].live);
 		free(res->keys[i].error);
 	}

@@ -9,7 +9,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-enum apply_mode { APPLY_CHECK, APPLY_APPLY, APPLY_ROLLBACK };
+enum apply_mode { APPLY_CHECK, APPLY_APPLY, APPLY_ROLLBACK,
+	APPLY_ROLLBACK_CHECK };
 
 struct apply_request {
 	enum apply_mode	 mode;
@@ -26,7 +27,9 @@ struct apply_request {
 struct apply_key {
 	char	*key;
 	char	*want;
+	char	*before;	/* the value before, NULL if unreadable */
 	char	*live;		/* NULL if it could not be read */
+	int	 changed;	/* the script wrote it */
 	char	*error;		/* the kernel's refusal, or NULL */
 };
 
@@ -37,6 +40,9 @@ struct apply_result {
 	int		 unchanged;	/* same bytes: nothing written */
 	char		*write_error;
 	char		*backup;	/* set when the first backup was made */
+	int		 backup_exists;	/* rollback-check: a backup is there */
+	char		*backup_text;	/* rollback-check: the original file,
+					 * NULL if there was none */
 	struct apply_key *keys;
 	size_t		 nkeys;
 	char		*qdisc_live;

@@ -31,6 +31,7 @@ NL='
 '
 MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
 PROBE=$9
+CHECK=
 
 esc() {
 	E=$1
@@ -56,7 +57,8 @@ file_keys() {
 	sed -n -e 's/^[[:space:]]*-\{0,1\}\([^#;=[:space:]][^=]*[^=[:space:]]\)[[:space:]]*=[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$/\1\t\2/p' "$1" 2>/dev/null
 }
 
-# Write value $2 to key $1 and read it back: "@key" section.
+# Set key $1 to value $2 unless it already has it, and read it back:
+# an "@key" section. With CHECK set, only read.
 set_key() {
 	kp=$(keypath "$1")
 	printf '@key %s\n' "$1"
@@ -65,11 +67,18 @@ set_key() {
 		kv error "no such key on this kernel"
 		return
 	fi
-	if ! err=$( { printf '%s\n' "$2" >"$kp"; } 2>&1 ); then
-		kv error "${err##*: }"
+	cur=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
+	want=$(printf '%s' "$2" | tr -s ' \t' '  ')
+	kv before "$cur"
+	if [ "$cur" != "$want" ] && [ -z "$CHECK" ]; then
+		if err=$( { printf '%s\n' "$2" >"$kp"; } 2>&1 ); then
+			kv changed 1
+		else
+			kv error "${err##*: }"
+		fi
+		cur=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
 	fi
-	live=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
-	kv live "$live"
+	kv live "$cur"
 }
 
 backup_dir() {
@@ -246,13 +255,50 @@ do_rollback() {
 		fi
 	fi
 	rm -rf "$b"
+	printf '@rollback\n'
 	kv status restored
 }
 
 printf 'tcptune-apply 1\n'
 case $MODE in
 check)
+	# Read only: no temp file, no write. The new content is held in a
+	# variable so each key's live value can be shown beside it.
+	CHECK=1
 	old_file
+	new=$(cat)
+	printf '%s\n' "$new" | file_keys /dev/stdin | while IFS='	' read -r k v; do
+		set_key "${k#-}" "$v"
+	done
+	if [ -n "$QDISC" ]; then
+		printf '@qdisc\n'
+		kv dev "$DEV"
+		kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
+	fi
+	if [ -n "$ROUTE" ]; then
+		printf '@route\n'
+		kv live "$(ip route show default 2>/dev/null | head -n 1)"
+	fi
+	;;
+rollback-check)
+	old_file
+	b=$(backup_dir)
+	printf '@backup\n'
+	if [ ! -d "$b" ]; then
+		kv exists 0
+	else
+		kv exists 1
+		if [ -f "$b/orig" ]; then
+			kv orig 1
+			sed -e 's/^/|/' "$b/orig"
+		else
+			kv orig 0
+		fi
+		CHECK=1
+		while IFS='	' read -r k v; do
+			set_key "$k" "$v"
+		done <"$b/live"
+	fi
 	;;
 apply)
 	old_file

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "hostrange.h"
+#include "http.h"
+#include "inventory-dynamic.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "ydoc.h"
@@ -394,6 +396,8 @@ add_file(struct inventory *inv, const char *path, char **cause)
 	char		*ycause = NULL;
 	int		 r = -1;
 
+	if (inventory_source_is_script(path))
+		return inventory_add_script(inv, path, cause);
 	if (strcmp(ext, ".yml") == 0 || strcmp(ext, ".yaml") == 0 ||
 	    strcmp(ext, ".json") == 0) {
 		if ((doc = ydoc_load_file(path, cause)) == NULL)
@@ -494,6 +498,8 @@ inventory_add_source(struct inventory *inv, const char *source, char **cause)
 	char	*dir, *slash;
 	int	 r;
 
+	if (http_url_scheme(source) != HTTP_SCHEME_NONE)
+		return inventory_add_url(inv, source, cause);
 	if (access(source, F_OK) != 0) {
 		if (strchr(source, ',') != NULL)
 			return add_host_list(inv, source);

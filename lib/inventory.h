@@ -13,7 +13,8 @@
  * Where we differ from ansible-core 2.14 on purpose: things Ansible skips
  * with a warning (unknown keys in a YAML group, a group or section of the
  * wrong type, a source that does not exist or cannot be parsed) are errors
- * here; executable inventory scripts are not run. */
+ * here. Executable inventory scripts are run with --list only when they
+ * start with "#!" or are ELF binaries (lib/inventory-dynamic.h). */
 #ifndef TCPTUNE_INVENTORY_H
 #define TCPTUNE_INVENTORY_H
 
@@ -81,10 +82,12 @@ struct host_conn {
 struct inventory	*inventory_new(void);
 void			 inventory_free(struct inventory *inv);
 
-/* A YAML or INI file, a directory of inventory files (read in name order,
- * recursively; hidden files, group_vars/, host_vars/ and *.ini, *.cfg, *.md,
- * *.txt, *~ ... skipped as Ansible does), or an inline list containing a
- * comma that is not an existing path ("web1,web2:2222,"). */
+/* A YAML or INI file, an executable inventory script, a directory of
+ * inventory files (read in name order, recursively; hidden files,
+ * group_vars/, host_vars/ and *.ini, *.cfg, *.md, *.txt, *~ ... skipped as
+ * Ansible does), an http:// or https:// URL of a dynamic inventory, or an
+ * inline list containing a comma that is not an existing path
+ * ("web1,web2:2222,"). Scripts and URLs: lib/inventory-dynamic.h. */
 int	inventory_add_source(struct inventory *inv, const char *source,
 	    char **cause);
 /* The dynamic inventory `--list` shape: {"group": {"hosts": [...],

@@ -10,6 +10,7 @@
 #include "playbook.h"
 #include "serial.h"
 #include "template.h"
+#include "tune.h"
 #include "xalloc.h"
 
 volatile sig_atomic_t runner_interrupted;
@@ -65,6 +66,7 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	h->tp.become_user = keep(h, 4, conn.become_user);
 	host_conn_clear(&conn);
 	h->registered = json_object();
+	h->memo = json_object();
 	*out = h;
 	return 0;
 }
@@ -87,6 +89,8 @@ host_state_free(struct host_state *h)
 	free(h->results);
 	json_decref(h->facts);
 	json_decref(h->registered);
+	json_decref(h->memo);
+	stage_free(h->stage);
 	free(h->unreachable_msg);
 	free(h->warning);
 	pthread_mutex_destroy(&h->lock);
@@ -346,6 +350,38 @@ struct batch {
 	const struct module	 *gather;	/* probe, when gather_facts */
 };
 
+/* The name the staged apply shows under; one pointer, so that the output
+ * groups every host's flush as one task. */
+static const char apply_task_name[] = "apply tuning (sysctl drop-in, qdisc, "
+    "route)";
+
+/* Apply what the tuning modules staged, as its own task result. */
+static void
+flush_stage(struct runner *r, struct host_state *h, const struct play *play,
+    size_t play_index)
+{
+	struct module_result	res;
+	struct module_ctx	ctx;
+	double			start = now_seconds();
+
+	if (h->stage == NULL)
+		return;
+	memset(&res, 0, sizeof res);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.run = r;
+	ctx.host = h;
+	ctx.play = play;
+	ctx.check = r->cfg->check;
+	ctx.diff = r->cfg->diff;
+	tune_flush(&ctx, &res);
+	record(h, play_index, apply_task_name, "tune", &res, 0,
+	    now_seconds() - start);
+	if (h->results[h->nresults - 1].status == RESULT_FAILED ||
+	    h->results[h->nresults - 1].status == RESULT_UNREACHABLE)
+		h->failed = 1;
+	module_result_clear(&res);
+}
+
 static void
 run_host_play(struct batch *b, struct host_state *h)
 {
@@ -382,6 +418,11 @@ run_host_play(struct batch *b, struct host_state *h)
 		if (!task_selected(b->play, t, r->cfg->tags,
 		    r->cfg->skip_tags))
 			continue;
+		if (!t->module->stages) {
+			flush_stage(r, h, b->play, b->play_index);
+			if (h->failed)
+				break;
+		}
 		vars = host_vars(r, h, b->play, b->groups);
 		run_task(r, h, b->play, b->play_index, t, vars);
 		json_decref(vars);
@@ -390,6 +431,12 @@ run_host_play(struct batch *b, struct host_state *h)
 		    last->status == RESULT_UNREACHABLE)
 			h->failed = 1;
 	}
+	if (!h->failed && !h->unreachable && !runner_interrupted)
+		flush_stage(r, h, b->play, b->play_index);
+	/* A stage that was not applied (a failure, Ctrl-C) is dropped: a
+	 * half-planned drop-in is never written. */
+	stage_free(h->stage);
+	h->stage = NULL;
 	pthread_mutex_lock(&r->lock);
 	r->done++;
 	if (h->failed || h->unreachable)
@@ -623,4 +670,20 @@ runner_exit_bits(const struct runner *r)
 			bits |= 4;
 	}
 	return bits;
+}
+
+char *
+runner_traffic_address(const struct runner *r, const char *host)
+{
+	json_t		*vars = inventory_host_vars(r->inv, host);
+	const char	*a;
+	char		*addr;
+
+	if ((a = json_string_value(json_object_get(vars, "iperf_address"))) ==
+	    NULL && (a = json_string_value(json_object_get(vars,
+	    "ansible_host"))) == NULL)
+		a = host;
+	addr = xstrdup(a);
+	json_decref(vars);
+	return addr;
 }

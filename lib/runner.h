@@ -27,6 +27,7 @@ struct inventory;
 struct play;
 struct task;
 struct playbook;
+struct stage;
 
 /* One task's outcome on one host. */
 struct task_result {
@@ -56,6 +57,11 @@ struct host_state {
 	int			 failed;	/* failed in the current play */
 	json_t			*facts;		/* from probe, or NULL */
 	json_t			*registered;	/* register: results */
+	json_t			*memo;		/* module state kept across
+						 * tasks (e.g. the iperf3
+						 * baseline); under lock */
+	struct stage		*stage;		/* tuning staged by modules,
+						 * flushed by the runner */
 	struct task_result	*results;
 	size_t			 nresults;
 	struct host_stats	 stats;
@@ -131,6 +137,11 @@ int		 runner_play(struct runner *r, const struct playbook *pb,
 /* Run one ad-hoc module over the hosts matching pattern (ping, probe). */
 int		 runner_adhoc(struct runner *r, const char *pattern,
 		    const struct module *m, json_t *args, char **cause);
+
+/* The address measurements use to reach an inventory host: its
+ * iperf_address var, else ansible_host, else its name. Allocated. */
+char		*runner_traffic_address(const struct runner *r,
+		    const char *host);
 
 /* Exit-status bits (2 failed, 4 unreachable) for the hosts of the run. */
 int		 runner_exit_bits(const struct runner *r);

@@ -193,15 +193,11 @@ plan_triple(const struct family *f, uint64_t ceiling, const char *base,
 			strbuf_addstr(&sb, "; raised to the default value ");
 			add_bytes(&sb, target);
 		}
-		if (known && from.max > target) {
-			strbuf_addstr(&sb, "; lowered from ");
-			add_bytes(&sb, from.max);
-			strbuf_addstr(&sb, " (allow_decrease is true)");
-		} else if (known && from.max < target) {
-			strbuf_addstr(&sb, "; up from ");
-			add_bytes(&sb, from.max);
-		} else if (known)
-			strbuf_addstr(&sb, "; the host already has it");
+		/* Nothing here depends on the host's current value: the
+		 * rendered file must be the same bytes before and after the
+		 * apply, or a second run would rewrite it. The before value is
+		 * in the plan's live table instead. */
+		(void)known;
 	}
 
 	strbuf_addstr(&sb, "; min ");
@@ -267,17 +263,6 @@ plan_max(const struct family *f, uint64_t target, int allow_decrease,
 	add_bytes(&sb, target);
 	strbuf_addf(&sb, "): setsockopt(%s) is capped by %s", f->sockopt,
 	    f->max_key);
-	if (f->st_max == SIZING_PRESENT && *out == target) {
-		if (f->cur_max > target) {
-			strbuf_addstr(&sb, "; lowered from ");
-			add_bytes(&sb, f->cur_max);
-			strbuf_addstr(&sb, " (allow_decrease is true)");
-		} else if (f->cur_max < target) {
-			strbuf_addstr(&sb, "; up from ");
-			add_bytes(&sb, f->cur_max);
-		} else
-			strbuf_addstr(&sb, "; the host already has it");
-	}
 	*reason = strbuf_detach(&sb, NULL);
 }
 

@@ -1,18 +1,68 @@
 /* command: run a command on the host. */
 #include "module.h"
 
+#include <stdlib.h>
+
+#include "runner.h"
+#include "xalloc.h"
+
 static const struct module_param command_params[] = {
 	{ .name = "cmd", .type = PARAM_STR, .required = 1,
 	  .help = "shell command line to run" },
 	{ .name = "safe", .type = PARAM_BOOL, .def = "false",
-	  .help = "the command only reads: run it in check mode too" },
+	  .help = "the command only reads: run it in check mode too, and "
+		  "report ok rather than changed" },
 	{ .name = "expect_rc", .type = PARAM_INT, .def = "0", .min = 0,
 	  .max = 255, .help = "exit status that means success" },
 	{ .name = NULL },
 };
 
+static int
+command_run(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	const char		*cmd = json_string_value(json_object_get(args,
+	    "cmd"));
+	int			 safe = json_is_true(json_object_get(args,
+	    "safe"));
+	int			 expect = (int)json_integer_value(
+	    json_object_get(args, "expect_rc"));
+	struct tp_result	 out;
+	enum tp_status		 st;
+	char			*cause = NULL;
+
+	if (ctx->check && !safe) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup("skipped in check mode (mark it safe: true "
+		    "if it only reads)");
+		return 0;
+	}
+	/* The command is the play author's own shell text: it is passed as
+	 * written, like Ansible's shell module. */
+	st = ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
+	if (st != TP_OK) {
+		ctx_transport_failed(res, st, cause);
+		tp_result_clear(&out);
+		return 0;
+	}
+	res->data = json_pack("{s:i, s:s%, s:s%}", "rc", out.exit_status,
+	    "stdout", out.out, out.out_len, "stderr", out.err, out.err_len);
+	if (out.exit_status != expect) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("exit %d (expected %d): %.200s",
+		    out.exit_status, expect, out.err_len > 0 ? out.err :
+		    out.out);
+	} else {
+		res->status = safe ? RESULT_OK : RESULT_CHANGED;
+		res->msg = xprintf("exit %d", out.exit_status);
+	}
+	tp_result_clear(&out);
+	return 0;
+}
+
 const struct module mod_command = {
 	.name = "command",
 	.summary = "run a shell command (skipped in check mode unless safe)",
 	.params = command_params,
+	.run = command_run,
 };

@@ -16,7 +16,7 @@ static const struct module_param probe_params[] = {
 };
 
 static void
-add_target(const char ***targets, size_t *n, const char *addr)
+add_target(char ***targets, size_t *n, const char *addr)
 {
 	size_t i;
 
@@ -25,30 +25,12 @@ add_target(const char ***targets, size_t *n, const char *addr)
 			return;
 	}
 	*targets = xreallocarray(*targets, *n + 1, sizeof **targets);
-	(*targets)[(*n)++] = addr;
-}
-
-/* The address measurements use to reach a host: its iperf_address var, else
- * its ansible_host, else its name. */
-static const char *
-traffic_address(struct module_ctx *ctx, const char *peer)
-{
-	const json_t *hv = json_object_get(ctx->vars, "hostvars");
-	const json_t *pv = json_object_get(hv, peer);
-	const char *a;
-
-	if ((a = json_string_value(json_object_get(pv, "iperf_address"))) !=
-	    NULL)
-		return a;
-	if ((a = json_string_value(json_object_get(pv, "ansible_host"))) !=
-	    NULL)
-		return a;
-	return peer;
+	(*targets)[(*n)++] = xstrdup(addr);
 }
 
 static void
-collect_targets(struct module_ctx *ctx, const json_t *args,
-    const char ***targets, size_t *n)
+collect_targets(struct module_ctx *ctx, const json_t *args, char ***targets,
+    size_t *n)
 {
 	const json_t	*list = json_object_get(args, "rtt_to");
 	const json_t	*v;
@@ -65,8 +47,12 @@ collect_targets(struct module_ctx *ctx, const json_t *args,
 	}
 	if (json_object_get(args, "rtt_to") == NULL &&
 	    (peer = json_string_value(json_object_get(ctx->vars,
-	    "iperf_peer"))) != NULL)
-		add_target(targets, n, traffic_address(ctx, peer));
+	    "iperf_peer"))) != NULL) {
+		char *addr = runner_traffic_address(ctx->run, peer);
+
+		add_target(targets, n, addr);
+		free(addr);
+	}
 }
 
 static char *
@@ -92,8 +78,8 @@ summary(const json_t *f)
 static int
 probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 {
-	const char		**targets = NULL;
-	size_t			  n = 0;
+	char			**targets = NULL;
+	size_t			  n = 0, i;
 	char			 *cmd, *cause = NULL;
 	struct tp_result	  out;
 	enum tp_status		  st;
@@ -101,7 +87,9 @@ probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 	const char		 *script = probe_script();
 
 	collect_targets(ctx, args, &targets, &n);
-	cmd = probe_command(targets, n);
+	cmd = probe_command((const char *const *)targets, n);
+	for (i = 0; i < n; i++)
+		free(targets[i]);
 	free(targets);
 	st = ctx_exec(ctx, cmd, script, strlen(script), 0, &out, &cause);
 	free(cmd);

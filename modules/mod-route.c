@@ -1,8 +1,15 @@
-/* route: initcwnd/initrwnd on the default route. */
+/* route: initcwnd/initrwnd on the default route, set live. */
 #include "module.h"
 
-static const char *const route_persist[] = { "none", "networkd", "unit",
-	NULL };
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+#include "tune-facts.h"
+#include "tune.h"
+#include "xalloc.h"
+
+static const char *const route_persist[] = { "none", NULL };
 
 static const struct module_param route_params[] = {
 	{ .name = "initcwnd", .type = PARAM_INT, .min = 1, .max = 1000,
@@ -11,13 +18,73 @@ static const struct module_param route_params[] = {
 	  .help = "initial receive window (segments)" },
 	{ .name = "persist", .type = PARAM_CHOICE, .def = "none",
 	  .choices = route_persist,
-	  .help = "make it survive reboots via systemd-networkd or a oneshot "
-		  "unit" },
+	  .help = "only 'none' for now: the options are set live and a reboot "
+		  "or a networkd reload drops them (docs/sizing.md)" },
 	{ .name = NULL },
 };
+
+static int
+route_validate(const json_t *args, char **cause)
+{
+	if (json_object_get(args, "initcwnd") == NULL &&
+	    json_object_get(args, "initrwnd") == NULL)
+		return fail(cause, "route needs initcwnd or initrwnd");
+	return 0;
+}
+
+static int
+route_run(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	const json_t	*rt = json_object_get(ctx->host->facts,
+	    "default_route");
+	const json_t	*cw = json_object_get(args, "initcwnd");
+	const json_t	*rw = json_object_get(args, "initrwnd");
+	struct stage	*st;
+	char		*cause = NULL;
+	int		 same;
+
+	if (json_string_value(json_object_get(rt, "interface")) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("no default route on this host");
+		return 0;
+	}
+	same = (cw == NULL || json_integer_value(cw) ==
+	    json_integer_value(json_object_get(rt, "initcwnd"))) &&
+	    (rw == NULL || json_integer_value(rw) ==
+	    json_integer_value(json_object_get(rt, "initrwnd")));
+	if (same) {
+		res->status = RESULT_OK;
+		res->msg = xstrdup("default route already has these options");
+		return 0;
+	}
+	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return 0;
+	}
+	free(st->route_opts);
+	if (cw != NULL && rw != NULL)
+		st->route_opts = xprintf("initcwnd %lld initrwnd %lld",
+		    (long long)json_integer_value(cw),
+		    (long long)json_integer_value(rw));
+	else if (cw != NULL)
+		st->route_opts = xprintf("initcwnd %lld",
+		    (long long)json_integer_value(cw));
+	else
+		st->route_opts = xprintf("initrwnd %lld",
+		    (long long)json_integer_value(rw));
+	res->status = RESULT_OK;
+	res->msg = xprintf("staged: %s on the default route", st->route_opts);
+	return 0;
+}
 
 const struct module mod_route = {
 	.name = "route",
 	.summary = "set initcwnd/initrwnd on the default route",
 	.params = route_params,
+	.validate = route_validate,
+	.run = route_run,
+	.check_safe = 1,
+	.stages = 1,
 };

@@ -1,16 +1,114 @@
 /* sysctl: explicit keys into our drop-in. */
 #include "module.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+#include "sysctld.h"
+#include "template.h"
+#include "tune-facts.h"
+#include "tune.h"
+#include "xalloc.h"
+
 static const struct module_param sysctl_params[] = {
 	{ .name = "values", .type = PARAM_MAP, .required = 1,
 	  .help = "mapping of sysctl key to value" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
-	  .def = "/etc/sysctl.d/90-tcptune.conf", .help = "the drop-in to manage" },
+	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
 	{ .name = NULL },
 };
+
+/* Keys that are the whole machine's in every network namespace; setting
+ * them from a tuning play is almost always a mistake in a container. */
+static int
+validate_key(const char *key, char **cause)
+{
+	const char *p;
+
+	if (*key == '\0')
+		return fail(cause, "empty sysctl key");
+	for (p = key; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._-/*", *p) != NULL))
+			return fail(cause, "invalid sysctl key '%s'", key);
+	}
+	return 0;
+}
+
+static int
+sysctl_validate(const json_t *args, char **cause)
+{
+	const json_t	*values = json_object_get(args, "values");
+	const json_t	*v;
+	const char	*key;
+
+	json_object_foreach((json_t *)values, key, v) {
+		if (validate_key(key, cause) != 0)
+			return -1;
+		if (json_is_object(v) || json_is_array(v))
+			return fail(cause, "value of '%s' must be a scalar",
+			    key);
+	}
+	return 0;
+}
+
+static int
+sysctl_run(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	const json_t	*values = json_object_get(args, "values");
+	const json_t	*v;
+	const char	*key;
+	struct stage	*st;
+	char		*cause = NULL;
+	size_t		 n = 0;
+
+	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return 0;
+	}
+	json_object_foreach((json_t *)values, key, v) {
+		char *norm = sysctld_key_normalise(key);
+		char *text = template_to_text(v);
+		const char *cur;
+
+		/* A key the probe saw as read-only or absent here is kept out
+		 * of the file and said so, never silently dropped. */
+		switch (facts_sysctl(ctx->host->facts, norm, &cur)) {
+		case SIZING_READONLY:
+			stage_note(st, "%s: cannot be set here: read-only on "
+			    "this host (network namespace or container)",
+			    norm);
+			break;
+		case SIZING_ABSENT:
+			stage_note(st, "%s: cannot be set here: the key does "
+			    "not exist on this host", norm);
+			break;
+		default:
+			dropin_set(&st->dropin, norm, text, "set explicitly "
+			    "by the play");
+			n++;
+			break;
+		}
+		free(norm);
+		free(text);
+	}
+	res->status = RESULT_OK;
+	res->msg = xprintf("%zu key%s staged for %s", n, n == 1 ? "" : "s",
+	    st->file);
+	return 0;
+}
 
 const struct module mod_sysctl = {
 	.name = "sysctl",
 	.summary = "set explicit sysctl keys through the managed drop-in",
 	.params = sysctl_params,
+	.validate = sysctl_validate,
+	.run = sysctl_run,
+	.check_safe = 1,
+	.stages = 1,
 };

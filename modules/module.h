@@ -61,6 +61,10 @@ struct module {
 		    struct module_result *res);
 	/* Whether the module is safe to run in check mode (it reads only). */
 	int	check_safe;
+	/* A tuning module: it only stages changes (lib/tune.h); the runner
+	 * applies the stage in one round trip before the next task that is
+	 * not a tuning module, and at the end of the play. */
+	int	stages;
 };
 
 /* NULL-terminated table of every module, in modules/modules.c. */

@@ -324,7 +324,7 @@ test_plan_rendered(void **state)
 	text = dropin_render(&d, "playbooks/wan-tuning.yml", NULL);
 	assert_non_null(strstr(text, "\n\n# BDP 500 Mbit/s \xc3\x97 105 ms = "
 	    "6.6 MB, \xc3\x97" "2 headroom \xe2\x86\x92 16 MiB; RAM cap 1/64 "
-	    "of 1 GiB = 16 MiB; up from 6 MiB; min 4 KiB kept, default "
+	    "of 1 GiB = 16 MiB; min 4 KiB kept, default "
 	    "128 KiB kept\nnet.ipv4.tcp_rmem = 4096 131072 16777216\n"));
 	assert_non_null(strstr(text, "\nnet.core.wmem_max = 16777216\n"));
 	free(text);

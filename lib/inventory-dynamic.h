@@ -1,0 +1,54 @@
+/* Dynamic inventories: the `--list` JSON of Ansible's script inventory
+ * plugin, fetched over HTTP(S) or printed by an executable script, then
+ * read by inventory_add_list_json (inventory.h).
+ *
+ * URL sources (http_url_scheme != NONE): GET with the timeouts and retries
+ * of http.h (connect 10 s, whole transfer 30 s, 3 attempts), a bearer token
+ * from TCPTUNE_INVENTORY_TOKEN if set (never logged, never sent over plain
+ * http to a host that is not loopback). Plain http to a host that is not
+ * loopback works with a warning (inv_warn); so does https with
+ * TCPTUNE_INSECURE_TLS=1.
+ *
+ * Script sources: an executable regular file starting with "#!" or an ELF
+ * header. It runs as `PATH --list` without a shell (fork/exec, stdin from
+ * /dev/null, 30 s then SIGKILL to its process group). As in Ansible, when
+ * the output has no "_meta" key it runs `PATH --host NAME` for each host to
+ * get host variables. An executable file holding YAML or INI is read as
+ * such, not run. */
+#ifndef TCPTUNE_INVENTORY_DYNAMIC_H
+#define TCPTUNE_INVENTORY_DYNAMIC_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct inventory;
+
+#define INVENTORY_SCRIPT_TIMEOUT	30	/* seconds */
+#define INVENTORY_TOKEN_ENV		"TCPTUNE_INVENTORY_TOKEN"
+
+/* path is an executable regular file that starts with "#!" or "\177ELF". */
+int	inventory_source_is_script(const char *path);
+
+int	inventory_add_url(struct inventory *inv, const char *url,
+	    char **cause);
+int	inventory_add_script(struct inventory *inv, const char *path,
+	    char **cause);
+
+/* Parse a dynamic-inventory document: a JSON object, or -1 with
+ * "ORIGIN: invalid JSON at line L column C: TEXT" (also for an empty
+ * answer or one that is not an object). */
+json_t	*inventory_parse_list_json(const char *buf, size_t len,
+	    const char *origin, char **cause);
+
+/* Run argv[0] with argv (no shell), stdin from /dev/null; collect stdout
+ * and stderr (each capped at 64 MiB) and wait up to timeout seconds, then
+ * kill its process group. Returns 0 when it ran and exited 0; otherwise -1
+ * and *cause: "'PATH' exited with status N: first line of stderr", "'PATH'
+ * was killed by signal N", "'PATH' timed out after N s", "cannot run
+ * 'PATH': strerror". *out and *err (NUL-terminated, allocated) are set
+ * whenever it exited by itself (status 0 or not), else NULL; either may be
+ * NULL if not wanted. */
+int	inventory_run_script(char *const argv[], int timeout, char **out,
+	    size_t *outlen, char **err, char **cause);
+
+#endif

@@ -1,0 +1,426 @@
+#include "tune.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "runner.h"
+#include "strbuf.h"
+#include "sysctld.h"
+#include "udiff.h"
+#include "xalloc.h"
+
+void
+stage_free(struct stage *st)
+{
+	size_t i;
+
+	if (st == NULL)
+		return;
+	free(st->file);
+	dropin_free(&st->dropin);
+	free(st->qdisc);
+	free(st->modules);
+	free(st->route_opts);
+	for (i = 0; i < st->nnotes; i++)
+		free(st->notes[i]);
+	free(st->notes);
+	free(st);
+}
+
+struct stage *
+tune_stage(struct module_ctx *ctx, const char *file, char **cause)
+{
+	struct host_state *h = ctx->host;
+
+	if (h->stage == NULL) {
+		h->stage = xcalloc(1, sizeof *h->stage);
+		h->stage->file = xstrdup(file);
+		dropin_init(&h->stage->dropin);
+	} else if (strcmp(h->stage->file, file) != 0) {
+		fail(cause, "this play already manages '%s'; one drop-in per "
+		    "play (got sysctl_file '%s')", h->stage->file, file);
+		return NULL;
+	}
+	return h->stage;
+}
+
+void
+stage_note(struct stage *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	st->notes = xreallocarray(st->notes, st->nnotes + 1,
+	    sizeof *st->notes);
+	va_start(ap, fmt);
+	st->notes[st->nnotes++] = xvprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* The sysctl.d model of a host, rebuilt from its probe facts. */
+static void
+sysctld_from_facts(const json_t *facts, struct sysctld_set *set)
+{
+	const json_t	*files = json_object_get(facts, "sysctl_files");
+	const json_t	*f, *e;
+	size_t		 i, j;
+
+	sysctld_init(set);
+	json_array_foreach(files, i, f) {
+		struct sysctld_file	*sf;
+		const char		*path, *dir;
+
+		path = json_string_value(json_object_get(f, "path"));
+		dir = json_string_value(json_object_get(f, "dir"));
+		if (path == NULL)
+			continue;
+		sf = sysctld_add_file(set, path, dir);
+		json_array_foreach(json_object_get(f, "entries"), j, e) {
+			char *line, *cause = NULL;
+
+			line = xprintf("%s%s = %s",
+			    json_is_true(json_object_get(e, "ignore_errors")) ?
+			    "-" : "",
+			    json_string_value(json_object_get(e, "key")) ?: "",
+			    json_string_value(json_object_get(e, "value")) ?: "");
+			sysctld_add_line(sf, line, &cause);
+			free(cause);
+			free(line);
+		}
+	}
+}
+
+/* The file whose assignment of key wins at boot, or NULL. */
+static char *
+winning_file(const json_t *facts, const char *key)
+{
+	struct sysctld_set	 set;
+	const char		*file = NULL, *value = NULL;
+	char			*r = NULL;
+
+	sysctld_from_facts(facts, &set);
+	if (sysctld_winner(&set, key, &file, &value) == 0 && file != NULL)
+		r = xstrdup(file);
+	sysctld_free(&set);
+	return r;
+}
+
+static int
+values_equal(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return 0;
+	return sysctl_value_equal(a, b);
+}
+
+static const char *
+fact_str(const json_t *facts, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(facts, a);
+
+	if (b != NULL)
+		v = json_object_get(v, b);
+	return json_string_value(v);
+}
+
+static void
+fill_request(struct apply_request *req, const struct module_ctx *ctx,
+    const struct stage *st)
+{
+	const json_t *facts = ctx->host->facts;
+	const json_t *rt = json_object_get(facts, "default_route");
+
+	memset(req, 0, sizeof *req);
+	req->file = st != NULL ? st->file : NULL;
+	req->state_dir = TUNE_STATE_DIR;
+	req->dev = json_string_value(json_object_get(rt, "interface"));
+	req->tx_queues = (int)json_integer_value(json_object_get(rt,
+	    "tx_queues"));
+	if (!json_is_true(json_object_get(json_object_get(rt, "qdisc"),
+	    "mq")))
+		req->tx_queues = 0;
+	if (st != NULL) {
+		req->qdisc = st->qdisc;
+		req->modules = st->modules;
+		req->route_opts = st->route_opts;
+	}
+}
+
+/* Run the apply script on the context's host and parse what it says. */
+static int
+run_apply(struct module_ctx *ctx, const struct apply_request *req,
+    const char *input, struct apply_result *ar, struct module_result *res)
+{
+	struct tp_result	 out;
+	enum tp_status		 st;
+	char			*cmd, *cause = NULL;
+
+	cmd = apply_command(req);
+	st = ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) : 0, 0,
+	    &out, &cause);
+	free(cmd);
+	if (st != TP_OK) {
+		ctx_transport_failed(res, st, cause);
+		tp_result_clear(&out);
+		return -1;
+	}
+	if (apply_parse(out.out, out.out_len, ar, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("%s (exit %d%s%.200s)", cause,
+		    out.exit_status, out.err_len > 0 ? ": " : "", out.err);
+		free(cause);
+		tp_result_clear(&out);
+		return -1;
+	}
+	tp_result_clear(&out);
+	return 0;
+}
+
+/* Replace the host's facts with the probe taken after a change. */
+static void
+refresh_facts(struct module_ctx *ctx, struct apply_result *ar)
+{
+	if (ar->facts == NULL)
+		return;
+	pthread_mutex_lock(&ctx->host->lock);
+	json_decref(ctx->host->facts);
+	ctx->host->facts = json_incref(ar->facts);
+	pthread_mutex_unlock(&ctx->host->lock);
+}
+
+/* "key: live -> planned (set by FILE)" lines for --diff. */
+static void
+add_key_table(struct strbuf *sb, const struct stage *st,
+    const struct apply_result *ar, const json_t *facts)
+{
+	size_t i, j;
+
+	strbuf_addf(sb, "live values (before -> planned), and the file that "
+	    "sets each key at boot now:\n");
+	for (i = 0; i < st->dropin.n; i++) {
+		const struct dropin_entry	*e = &st->dropin.entries[i];
+		const char			*before = NULL;
+		char				*winner;
+
+		for (j = 0; j < ar->nkeys; j++) {
+			if (strcmp(ar->keys[j].key, e->key) == 0)
+				before = ar->keys[j].before != NULL ?
+				    ar->keys[j].before : ar->keys[j].live;
+		}
+		winner = winning_file(facts, e->key);
+		strbuf_addf(sb, "  %-36s %s -> %s%s   (boot: %s)\n", e->key,
+		    before != NULL ? before : "?", e->value,
+		    values_equal(before, e->value) ? " (same)" : "",
+		    winner != NULL ? winner : "no file");
+		free(winner);
+	}
+	for (i = 0; i < st->nnotes; i++)
+		strbuf_addf(sb, "  note: %s\n", st->notes[i]);
+}
+
+/* Which keys of ours another file overrides (it would win at boot). */
+static void
+check_overrides(const struct stage *st, const json_t *facts,
+    struct strbuf *errors)
+{
+	size_t i;
+
+	for (i = 0; i < st->dropin.n; i++) {
+		char *winner = winning_file(facts, st->dropin.entries[i].key);
+
+		if (winner != NULL && strcmp(winner, st->file) != 0)
+			strbuf_addf(errors, "%s%s: '%s' overrides '%s' (it "
+			    "would win at the next boot)", errors->len > 0 ?
+			    "; " : "", st->dropin.entries[i].key, winner,
+			    st->file);
+		free(winner);
+	}
+}
+
+int
+tune_flush(struct module_ctx *ctx, struct module_result *res)
+{
+	struct stage		*st = ctx->host->stage;
+	struct apply_request	 req;
+	struct apply_result	 ar;
+	struct strbuf		 diff = STRBUF_INIT, errors = STRBUF_INIT;
+	char			*text, *d;
+	const char		*playbook = ctx->run->cfg->playbook_path;
+	int			 changed = 0;
+	size_t			 i;
+
+	if (st == NULL)
+		return 0;
+	strbuf_init(&diff);
+	strbuf_init(&errors);
+	memset(&ar, 0, sizeof ar);
+	text = dropin_render(&st->dropin, playbook != NULL ? playbook :
+	    "(ad hoc)", st->file);
+	fill_request(&req, ctx, st);
+	req.mode = ctx->check ? APPLY_CHECK : APPLY_APPLY;
+	req.reprobe = !ctx->check;
+	if (run_apply(ctx, &req, text, &ar, res) != 0)
+		goto out;
+
+	/* The file: a unified diff from what is there to what we render. */
+	if (!ar.old_exists || strcmp(ar.old_text, text) != 0)
+		changed = 1;
+	d = udiff(ar.old_exists ? ar.old_text : NULL, text, st->file,
+	    st->file, 3);
+	strbuf_addstr(&diff, d);
+	free(d);
+	add_key_table(&diff, st, &ar, ctx->host->facts);
+	for (i = 0; i < ar.nkeys; i++) {
+		const struct apply_key *k = &ar.keys[i];
+
+		if (!values_equal(k->before, k->want))
+			changed = 1;
+		if (ctx->check)
+			continue;
+		if (k->error != NULL || !values_equal(k->live, k->want))
+			strbuf_addf(&errors, "%sthe kernel did not take %s = "
+			    "%s from '%s' (live: %s%s%s)", errors.len > 0 ?
+			    "; " : "", k->key, k->want, st->file,
+			    k->live != NULL ? k->live : "unreadable",
+			    k->error != NULL ? ", " : "",
+			    k->error != NULL ? k->error : "");
+	}
+	if (st->qdisc != NULL) {
+		const char *kind = fact_str(json_object_get(ctx->host->facts,
+		    "default_route"), "qdisc", "kind");
+
+		if (kind == NULL || strcmp(kind, st->qdisc) != 0)
+			changed = 1;
+		strbuf_addf(&diff, "  live qdisc on %s: %s -> %s\n",
+		    req.dev != NULL ? req.dev : "?", kind != NULL ? kind : "?",
+		    st->qdisc);
+	}
+	if (!ctx->check) {
+		if (ar.write_error != NULL)
+			strbuf_addf(&errors, "%swriting '%s': %s", errors.len >
+			    0 ? "; " : "", st->file, ar.write_error);
+		if (ar.qdisc_error != NULL)
+			strbuf_addf(&errors, "%sqdisc %s on %s: %s",
+			    errors.len > 0 ? "; " : "", st->qdisc, req.dev,
+			    ar.qdisc_error);
+		if (ar.route_error != NULL)
+			strbuf_addf(&errors, "%sroute %s: %s", errors.len > 0 ?
+			    "; " : "", st->route_opts, ar.route_error);
+		if (ar.module_error != NULL)
+			strbuf_addf(&errors, "%smodules %s: %s", errors.len >
+			    0 ? "; " : "", st->modules, ar.module_error);
+		if (ar.facts != NULL)
+			check_overrides(st, ar.facts, &errors);
+		refresh_facts(ctx, &ar);
+	}
+	res->diff = strbuf_detach(&diff, NULL);
+	if (errors.len > 0) {
+		res->status = RESULT_FAILED;
+		res->msg = strbuf_detach(&errors, NULL);
+	} else if (changed) {
+		res->status = RESULT_CHANGED;
+		res->msg = xprintf("%s %s (%zu key%s)%s", ctx->check ?
+		    "would write" : ar.written ? "wrote" : "loaded", st->file,
+		    st->dropin.n, st->dropin.n == 1 ? "" : "s",
+		    ar.backup != NULL ? "; backup kept under "
+		    TUNE_STATE_DIR : "");
+	} else {
+		res->status = RESULT_OK;
+		res->msg = xprintf("%s is up to date (%zu key%s)", st->file,
+		    st->dropin.n, st->dropin.n == 1 ? "" : "s");
+	}
+	res->data = json_pack("{s:s, s:b, s:s}", "file", st->file, "written",
+	    ar.written, "content", text);
+out:
+	free(text);
+	strbuf_release(&diff);
+	strbuf_release(&errors);
+	apply_result_clear(&ar);
+	stage_free(st);
+	ctx->host->stage = NULL;
+	return 0;
+}
+
+int
+tune_rollback(struct module_ctx *ctx, const char *file,
+    struct module_result *res)
+{
+	struct apply_request	req;
+	struct apply_result	ar;
+	struct strbuf		errors = STRBUF_INIT;
+	size_t			i, restored = 0;
+	char			*d;
+
+	strbuf_init(&errors);
+	memset(&ar, 0, sizeof ar);
+	fill_request(&req, ctx, NULL);
+	req.file = file;
+	req.mode = ctx->check ? APPLY_ROLLBACK_CHECK : APPLY_ROLLBACK;
+	req.reprobe = !ctx->check;
+	if (run_apply(ctx, &req, NULL, &ar, res) != 0)
+		goto out;
+	if (ctx->check) {
+		if (!ar.backup_exists) {
+			res->status = RESULT_OK;
+			res->msg = xprintf("nothing to roll back for '%s' (no "
+			    "backup)", file);
+			goto out;
+		}
+		d = udiff(ar.old_exists ? ar.old_text : NULL, ar.backup_text,
+		    file, file, 3);
+		res->diff = d;
+		for (i = 0; i < ar.nkeys; i++) {
+			char *line = xprintf("  %-36s %s -> %s\n",
+			    ar.keys[i].key, ar.keys[i].before ?: "?",
+			    ar.keys[i].want);
+
+			d = xprintf("%s%s", res->diff, line);
+			free(res->diff);
+			free(line);
+			res->diff = d;
+		}
+		res->status = RESULT_CHANGED;
+		res->msg = xprintf("would %s '%s' and restore %zu live "
+		    "value%s", ar.backup_text != NULL ? "restore" : "remove",
+		    file, ar.nkeys, ar.nkeys == 1 ? "" : "s");
+		goto out;
+	}
+	if (ar.rollback_status == NULL || strcmp(ar.rollback_status,
+	    "nothing") == 0) {
+		res->status = RESULT_OK;
+		res->msg = xprintf("nothing to roll back for '%s' (no backup)",
+		    file);
+		goto out;
+	}
+	for (i = 0; i < ar.nkeys; i++) {
+		const struct apply_key *k = &ar.keys[i];
+
+		/* A read-only key that already has the value is fine. */
+		if (values_equal(k->live, k->want)) {
+			restored += k->changed;
+			continue;
+		}
+		strbuf_addf(&errors, "%scould not restore %s = %s (live: %s%s%s)",
+		    errors.len > 0 ? "; " : "", k->key, k->want,
+		    k->live != NULL ? k->live : "unreadable",
+		    k->error != NULL ? ", " : "", k->error != NULL ? k->error :
+		    "");
+	}
+	refresh_facts(ctx, &ar);
+	if (errors.len > 0) {
+		res->status = RESULT_FAILED;
+		res->msg = strbuf_detach(&errors, NULL);
+	} else {
+		res->status = RESULT_CHANGED;
+		res->msg = xprintf("%s '%s', restored %zu live value%s",
+		    ar.rollback_file != NULL && strcmp(ar.rollback_file,
+		    "removed") == 0 ? "removed" : "restored", file, restored,
+		    restored == 1 ? "" : "s");
+	}
+out:
+	strbuf_release(&errors);
+	apply_result_clear(&ar);
+	return 0;
+}

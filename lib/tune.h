@@ -1,0 +1,52 @@
+/* Tuning: what the tcp_buffers, congestion, sysctl and route modules stage
+ * for a host, and the one round trip that applies it (or, in check mode,
+ * shows it).
+ *
+ * Tuning modules never write anything themselves: they add keys (each with
+ * its reason), a live qdisc, kernel modules and route options to the host's
+ * stage. The runner flushes the stage -- once per play, before the first
+ * task that is not a tuning module and at the end of the play -- with
+ * tune_flush, so that one drop-in per play is written in one round trip
+ * however many tuning tasks there are, and a verification task that
+ * follows sees the new values. */
+#ifndef TCPTUNE_TUNE_H
+#define TCPTUNE_TUNE_H
+
+#include <jansson.h>
+
+#include "dropin.h"
+#include "module.h"
+
+struct module_ctx;
+
+#define TUNE_DEFAULT_FILE	"/etc/sysctl.d/90-tcptune.conf"
+#define TUNE_STATE_DIR		"/var/lib/tcptune"
+
+struct stage {
+	char		*file;		/* the drop-in path */
+	struct dropin	 dropin;	/* keys with reasons, in order */
+	char		*qdisc;		/* live root qdisc to set, or NULL */
+	char		*modules;	/* "tcp_bbr sch_fq", or NULL */
+	char		*route_opts;	/* "initcwnd 10 initrwnd 10", or NULL */
+	char		**notes;	/* "cannot be set here" and skips */
+	size_t		 nnotes;
+};
+
+void	stage_free(struct stage *st);
+/* The host's stage for file, created on first use. Fails when a play
+ * stages two different files ("one drop-in per play"). */
+struct stage *tune_stage(struct module_ctx *ctx, const char *file,
+	    char **cause);
+void	stage_note(struct stage *st, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Apply (or in check mode, diff) the host's stage; clears it. */
+int	tune_flush(struct module_ctx *ctx, struct module_result *res);
+
+/* Restore the drop-in backup and the previous live values on the context's
+ * host (used by the rollback module and by iperf3_verify's on_regression:
+ * rollback). res gets changed/ok/failed and a message. */
+int	tune_rollback(struct module_ctx *ctx, const char *file,
+	    struct module_result *res);
+
+#endif
