@@ -196,7 +196,11 @@ do_apply() {
 	tmp=$(mktemp "$dir/.${FILE##*/}.XXXXXX") || { printf '@write\n'; kv error "cannot create a temp file in $dir"; return; }
 	cat >"$tmp"
 	printf '@write\n'
-	if [ -f "$FILE" ] && cmp -s "$tmp" "$FILE"; then
+	# Same keys and values: leave the file alone even if its comments
+	# differ (they quote the RTT measured on the day it was written), so
+	# a rerun changes nothing.
+	if [ -f "$FILE" ] && { cmp -s "$tmp" "$FILE" ||
+	    [ "$(file_keys "$tmp")" = "$(file_keys "$FILE")" ]; }; then
 		rm -f "$tmp"
 		kv status unchanged
 	else

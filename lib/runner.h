@@ -85,6 +85,8 @@ struct run_config {
 	const char		*tags;
 	const char		*skip_tags;
 	const char		*playbook_path;	/* for the drop-in header */
+	int			 drift;		/* check mode that reports drift
+						 * items (tcptune drift) */
 	json_t			*extra_vars;	/* borrowed */
 	/* Called (from worker threads, under the runner's lock) when a host
 	 * finishes a play: for a live progress line. */

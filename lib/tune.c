@@ -101,7 +101,7 @@ winning_file(const json_t *facts, const char *key)
 	char			*r = NULL;
 
 	sysctld_from_facts(facts, &set);
-	if (sysctld_winner(&set, key, &file, &value) == 0 && file != NULL)
+	if (sysctld_winner(&set, key, &file, &value) == 1 && file != NULL)
 		r = xstrdup(file);
 	sysctld_free(&set);
 	return r;
@@ -190,6 +190,24 @@ refresh_facts(struct module_ctx *ctx, struct apply_result *ar)
 	pthread_mutex_unlock(&ctx->host->lock);
 }
 
+/* Whether the file on the host has exactly our keys and values. */
+static int
+same_file_values(const struct apply_result *ar, const struct stage *st)
+{
+	struct dropin	 old;
+	char		*cause = NULL;
+	int		 same;
+
+	if (!ar->old_exists)
+		return 0;
+	dropin_init(&old);
+	same = dropin_parse(ar->old_text, &old, &cause) == 0 &&
+	    dropin_same_values(&old, &st->dropin);
+	free(cause);
+	dropin_free(&old);
+	return same;
+}
+
 /* "key: live -> planned (set by FILE)" lines for --diff. */
 static void
 add_key_table(struct strbuf *sb, const struct stage *st,
@@ -239,6 +257,101 @@ check_overrides(const struct stage *st, const json_t *facts,
 	}
 }
 
+static void
+add_item(json_t *items, const char *key, const char *expected,
+    const char *live, const char *cause, const char *detail)
+{
+	json_t *item = json_pack("{s:s, s:s?, s:s?, s:s}", "key", key,
+	    "expected", expected, "live", live, "cause", cause);
+
+	if (detail != NULL)
+		json_object_set_new(item, "detail", json_string(detail));
+	json_array_append_new(items, item);
+}
+
+/*
+ * What differs between the host and what the play would make of it, each
+ * with its cause where it can be known: the file is missing or was edited,
+ * another file overrides ours, a value was changed at runtime, the live
+ * qdisc is not the configured one, a module is not loaded.
+ */
+static json_t *
+drift_items(const struct stage *st, const struct apply_result *ar,
+    const json_t *facts)
+{
+	json_t		*items = json_array();
+	struct dropin	 old;
+	char		*cause = NULL;
+	size_t		 i, j, n_keys;
+	int		 parsed = 0;
+
+	dropin_init(&old);
+	if (!ar->old_exists)
+		add_item(items, st->file, "present", "missing", "file missing",
+		    NULL);
+	else {
+		parsed = dropin_parse(ar->old_text, &old, &cause) == 0;
+		free(cause);
+	}
+	for (i = 0; i < st->dropin.n; i++) {
+		const struct dropin_entry	*e = &st->dropin.entries[i];
+		const char			*live = NULL, *in_file;
+		char				*winner;
+
+		for (j = 0; j < ar->nkeys; j++) {
+			if (strcmp(ar->keys[j].key, e->key) == 0)
+				live = ar->keys[j].before;
+		}
+		winner = winning_file(facts, e->key);
+		in_file = parsed ? dropin_get(&old, e->key) : NULL;
+		if (winner != NULL && strcmp(winner, st->file) != 0 &&
+		    ar->old_exists)
+			add_item(items, e->key, in_file != NULL ? in_file :
+			    e->value, live, "overridden", winner);
+		else if (!ar->old_exists) {
+			if (!values_equal(live, e->value))
+				add_item(items, e->key, e->value, live,
+				    "file missing", NULL);
+		} else if (in_file != NULL && !values_equal(live, in_file))
+			/* Our file says one thing, the kernel another. */
+			add_item(items, e->key, in_file, live,
+			    "changed at runtime", NULL);
+		else if (!values_equal(in_file, e->value))
+			add_item(items, e->key, e->value, in_file != NULL ?
+			    in_file : "(not in the file)", "file edited",
+			    st->file);
+		free(winner);
+	}
+	n_keys = json_array_size(items);
+	if (ar->old_exists && n_keys == 0 && !same_file_values(ar, st))
+		add_item(items, st->file, "as rendered", "differs",
+		    "file edited", NULL);
+	if (st->qdisc != NULL) {
+		const json_t *rt = json_object_get(facts, "default_route");
+
+		add_item(items, "qdisc", st->qdisc, fact_str(json_object_get(rt,
+		    "qdisc"), "kind", NULL), "qdisc differs from the config",
+		    json_string_value(json_object_get(rt, "interface")));
+	}
+	if (st->modules != NULL) {
+		char *mods = xstrdup(st->modules), *m, *save = NULL;
+
+		for (m = strtok_r(mods, " ", &save); m != NULL;
+		    m = strtok_r(NULL, " ", &save)) {
+			const json_t *mod = json_object_get(json_object_get(
+			    facts, "modules"), m);
+
+			if (!json_is_true(json_object_get(mod, "loaded")) &&
+			    !json_is_true(json_object_get(mod, "builtin")))
+				add_item(items, m, "loaded", "not loaded",
+				    "module not loaded", NULL);
+		}
+		free(mods);
+	}
+	dropin_free(&old);
+	return items;
+}
+
 int
 tune_flush(struct module_ctx *ctx, struct module_result *res)
 {
@@ -264,13 +377,15 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 	if (run_apply(ctx, &req, text, &ar, res) != 0)
 		goto out;
 
-	/* The file: a unified diff from what is there to what we render. */
-	if (!ar.old_exists || strcmp(ar.old_text, text) != 0)
+	/* The file: a unified diff from what is there to what we render,
+	 * when its keys or values differ (comments alone never rewrite it). */
+	if (!same_file_values(&ar, st)) {
 		changed = 1;
-	d = udiff(ar.old_exists ? ar.old_text : NULL, text, st->file,
-	    st->file, 3);
-	strbuf_addstr(&diff, d);
-	free(d);
+		d = udiff(ar.old_exists ? ar.old_text : NULL, text, st->file,
+		    st->file, 3);
+		strbuf_addstr(&diff, d);
+		free(d);
+	}
 	add_key_table(&diff, st, &ar, ctx->host->facts);
 	for (i = 0; i < ar.nkeys; i++) {
 		const struct apply_key *k = &ar.keys[i];
@@ -316,6 +431,17 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 		refresh_facts(ctx, &ar);
 	}
 	res->diff = strbuf_detach(&diff, NULL);
+	if (ctx->run->cfg->drift) {
+		json_t *items = drift_items(st, &ar, ctx->host->facts);
+		size_t n = json_array_size(items);
+
+		res->status = n > 0 ? RESULT_CHANGED : RESULT_OK;
+		res->msg = n > 0 ? xprintf("%zu drifted item%s", n, n == 1 ?
+		    "" : "s") : xprintf("%s in sync", st->file);
+		res->data = json_pack("{s:s, s:o}", "file", st->file, "drift",
+		    items);
+		goto out;
+	}
 	if (errors.len > 0) {
 		res->status = RESULT_FAILED;
 		res->msg = strbuf_detach(&errors, NULL);

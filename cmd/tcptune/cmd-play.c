@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd-common.h"
 #include "diag.h"
@@ -12,6 +13,15 @@
 #include "runner.h"
 #include "transport.h"
 #include "xalloc.h"
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static struct playbook *
 load_playbook(const char *path)
@@ -44,8 +54,9 @@ any_changed(const struct runner *r)
 	return 0;
 }
 
-static int
-run_playbook(struct options *opts)
+int
+cmd_run_playbook(struct options *opts, int drift,
+    int (*report)(const struct options *, const struct runner *, double))
 {
 	struct inventory	*inv = NULL;
 	struct playbook		*pb = NULL;
@@ -55,6 +66,7 @@ run_playbook(struct options *opts)
 	json_t			*extra = NULL;
 	char			*cause = NULL, *dir;
 	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
+	double			 start = now_seconds();
 
 	if ((pb = load_playbook(opts->args[0])) == NULL)
 		return EXIT_COULD_NOT_RUN;
@@ -74,13 +86,23 @@ run_playbook(struct options *opts)
 	run_config_from_options(&cfg, opts);
 	cfg.extra_vars = extra;
 	cfg.playbook_path = opts->args[0];
+	cfg.drift = drift;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
+	if (report != NULL && opts->verbose == 0) {
+		/* The report prints its own result; keep only the progress. */
+		cfg.batch_done = NULL;
+		cfg.play_start = NULL;
+	}
 	cmd_catch_interrupt();
 	started = 1;
 	if (runner_init(&r, &cfg, inv, &cause) != 0 ||
 	    runner_play(&r, pb, &cause) != 0) {
 		cmd_error("%s", cause);
+		goto out;
+	}
+	if (report != NULL) {
+		rc = report(opts, &r, now_seconds() - start);
 		goto out;
 	}
 	output_finish(&out, &r);
@@ -102,7 +124,7 @@ out:
 static int
 cmd_play_exec(struct options *opts)
 {
-	return run_playbook(opts);
+	return cmd_run_playbook(opts, 0, NULL);
 }
 
 static int
@@ -110,7 +132,7 @@ cmd_plan_exec(struct options *opts)
 {
 	opts->check = 1;
 	opts->diff = 1;
-	return run_playbook(opts);
+	return cmd_run_playbook(opts, 0, NULL);
 }
 
 const struct cmd_entry cmd_play_entry = {

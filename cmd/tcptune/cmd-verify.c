@@ -1,0 +1,145 @@
+/* tcptune verify [PATTERN] [KEY=VALUE...]: run iperf3_verify ad hoc on the
+ * hosts matching PATTERN (default all) that have an iperf3 peer, and print
+ * each host's table before the recap.
+ *
+ * KEY=VALUE are the module's parameters (`tcptune modules iperf3_verify`),
+ * e.g. `tcptune verify web duration=5 parallel=8 reverse=no`; a value
+ * starting with '[' or '{' is read as JSON (pairs='[{"host": "a", "peer":
+ * "b"}]'). They are checked before any host is contacted. One ad-hoc run
+ * has no earlier baseline, so it measures and shows the figures (phase
+ * auto = before); the gate applies within a play. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bind.h"
+#include "cmd-common.h"
+#include "inventory.h"
+#include "module.h"
+#include "output.h"
+#include "runner.h"
+#include "transport.h"
+#include "verify-table.h"
+#include "xalloc.h"
+#include "ydoc.h"
+
+extern const struct module mod_iperf3_verify;
+
+/* The KEY=VALUE arguments as a parameter object; -1 on a bad one. */
+static int
+parse_params(struct options *opts, int first, json_t **out)
+{
+	json_t		*args = json_object(), *v;
+	json_error_t	 jerr;
+	const char	*a, *eq;
+	char		*key;
+	int		 i;
+
+	for (i = first; i < opts->nargs; i++) {
+		a = opts->args[i];
+		if ((eq = strchr(a, '=')) == NULL || eq == a) {
+			cmd_error("expected KEY=VALUE, got '%s'", a);
+			goto bad;
+		}
+		key = xstrndup(a, eq - a);
+		if (eq[1] == '[' || eq[1] == '{') {
+			if ((v = json_loads(eq + 1, 0, &jerr)) == NULL) {
+				cmd_error("'%s': not JSON: %s", key, jerr.text);
+				free(key);
+				goto bad;
+			}
+		} else
+			v = json_string(eq + 1);
+		json_object_set_new(args, key, v);
+		free(key);
+	}
+	*out = args;
+	return 0;
+bad:
+	json_decref(args);
+	return -1;
+}
+
+static void
+report_tables(const struct runner *r)
+{
+	char *t;
+
+	if ((t = verify_tables_text(r)) != NULL) {
+		printf("\n%s", t);
+		free(t);
+	}
+}
+
+static int
+cmd_verify_exec(struct options *opts)
+{
+	struct inventory	*inv = NULL;
+	struct runner		 r;
+	struct run_config	 cfg;
+	struct output		 out;
+	struct ypos		 pos = { "<command line>", 1, 1 };
+	const char		*pattern = "all";
+	json_t			*params = NULL, *args = NULL;
+	char			*cause = NULL;
+	int			 first = 0, rc, started = 0;
+
+	if (opts->nargs > 0 && strchr(opts->args[0], '=') == NULL) {
+		pattern = opts->args[0];
+		first = 1;
+	}
+	if (parse_params(opts, first, &params) != 0)
+		return EXIT_COULD_NOT_RUN;
+	if (bind_rendered_args(&mod_iperf3_verify, params, NULL, &pos, &args,
+	    &cause) != 0) {
+		rc = cmd_error("%s", cause);
+		free(cause);
+		json_decref(params);
+		return rc;
+	}
+	json_decref(args);
+	if ((inv = cmd_load_inventory(opts)) == NULL) {
+		json_decref(params);
+		return EXIT_COULD_NOT_RUN;
+	}
+	transport_global_init();
+	run_config_from_options(&cfg, opts);
+	output_init(&out, opts);
+	output_attach(&out, &cfg);
+	cmd_catch_interrupt();
+	if (runner_init(&r, &cfg, inv, &cause) != 0) {
+		rc = cmd_error("%s", cause);
+		free(cause);
+		goto out;
+	}
+	started = 1;
+	/* The runner binds (and fills defaults) per host, from the same
+	 * parameters checked above. */
+	if (runner_adhoc(&r, pattern, &mod_iperf3_verify, params,
+	    &cause) != 0) {
+		rc = cmd_error("%s", cause);
+		free(cause);
+		goto out;
+	}
+	if (opts->format == FORMAT_TEXT)
+		report_tables(&r);
+	output_finish(&out, &r);
+	rc = runner_exit_bits(&r);
+out:
+	if (started)
+		runner_free(&r);
+	output_free(&out);
+	inventory_free(inv);
+	json_decref(params);
+	return rc;
+}
+
+const struct cmd_entry cmd_verify_entry = {
+	.name = "verify",
+	.usage = "[PATTERN] [KEY=VALUE...]",
+	.summary = "measure each host against its iperf3 peer (iperf3_verify "
+		   "ad hoc)",
+	.min_args = 0,
+	.max_args = -1,
+	.exec = cmd_verify_exec,
+};
