@@ -346,6 +346,8 @@ struct batch {
 	struct host_state	**hosts;
 	size_t			  n;
 	size_t			  next;		/* under r->lock */
+	long			  step;		/* -1 gather, task index, ntasks
+						 * for the final apply */
 	json_t			 *groups;
 	const struct module	 *gather;	/* probe, when gather_facts */
 };
@@ -382,15 +384,24 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	module_result_clear(&res);
 }
 
+/*
+ * One step of the play on one host. Steps run in lock-step over the batch,
+ * like Ansible's linear strategy: gathering facts (step -1), then each task,
+ * then the final apply of anything staged (step ntasks). So every host of a
+ * batch has its baseline measured before any host of it is tuned, and the
+ * output groups by task. A host that failed takes no further step.
+ */
 static void
-run_host_play(struct batch *b, struct host_state *h)
+run_host_step(struct batch *b, struct host_state *h)
 {
-	struct runner	*r = b->r;
-	json_t		*vars;
-	size_t		 i;
+	struct runner		*r = b->r;
+	const struct task	*t;
+	struct task_result	*last;
+	json_t			*vars;
 
-	h->failed = 0;
-	if (b->gather != NULL) {
+	if (h->failed || h->unreachable)
+		return;
+	if (b->step < 0) {
 		struct task gather;
 
 		memset(&gather, 0, sizeof gather);
@@ -404,71 +415,62 @@ run_host_play(struct batch *b, struct host_state *h)
 		run_task(r, h, b->play, b->play_index, &gather, vars);
 		json_decref(vars);
 		json_decref(gather.args);
-		if (h->results[h->nresults - 1].status == RESULT_FAILED ||
-		    h->results[h->nresults - 1].status == RESULT_UNREACHABLE)
-			h->failed = 1;
-	}
-	for (i = 0; i < b->play->ntasks && !h->failed && !h->unreachable;
-	    i++) {
-		const struct task	*t = &b->play->tasks[i];
-		struct task_result	*last;
-
-		if (runner_interrupted)
-			break;
-		if (!task_selected(b->play, t, r->cfg->tags,
-		    r->cfg->skip_tags))
-			continue;
+	} else if ((size_t)b->step == b->play->ntasks) {
+		flush_stage(r, h, b->play, b->play_index);
+		return;
+	} else {
+		t = &b->play->tasks[b->step];
 		if (!t->module->stages) {
 			flush_stage(r, h, b->play, b->play_index);
 			if (h->failed)
-				break;
+				return;
 		}
 		vars = host_vars(r, h, b->play, b->groups);
 		run_task(r, h, b->play, b->play_index, t, vars);
 		json_decref(vars);
-		last = &h->results[h->nresults - 1];
-		if ((last->status == RESULT_FAILED && !last->ignored) ||
-		    last->status == RESULT_UNREACHABLE)
-			h->failed = 1;
 	}
-	if (!h->failed && !h->unreachable && !runner_interrupted)
-		flush_stage(r, h, b->play, b->play_index);
-	/* A stage that was not applied (a failure, Ctrl-C) is dropped: a
-	 * half-planned drop-in is never written. */
-	stage_free(h->stage);
-	h->stage = NULL;
-	pthread_mutex_lock(&r->lock);
-	r->done++;
-	if (h->failed || h->unreachable)
-		r->nfailed++;
-	if (r->cfg->progress != NULL)
-		r->cfg->progress(r->cfg->cb_arg, r->done, r->total, r->nfailed);
-	pthread_mutex_unlock(&r->lock);
+	last = &h->results[h->nresults - 1];
+	if ((last->status == RESULT_FAILED && !last->ignored) ||
+	    last->status == RESULT_UNREACHABLE)
+		h->failed = 1;
 }
 
 static void *
 batch_worker(void *arg)
 {
 	struct batch	*b = arg;
+	struct runner	*r = b->r;
 	size_t		 i;
 
 	for (;;) {
-		pthread_mutex_lock(&b->r->lock);
+		pthread_mutex_lock(&r->lock);
 		i = b->next++;
-		pthread_mutex_unlock(&b->r->lock);
+		pthread_mutex_unlock(&r->lock);
 		if (i >= b->n || runner_interrupted)
 			break;
-		run_host_play(b, b->hosts[i]);
+		run_host_step(b, b->hosts[i]);
+		if ((size_t)b->step != b->play->ntasks)
+			continue;
+		pthread_mutex_lock(&r->lock);
+		r->done++;
+		if (b->hosts[i]->failed || b->hosts[i]->unreachable)
+			r->nfailed++;
+		if (r->cfg->progress != NULL)
+			r->cfg->progress(r->cfg->cb_arg, r->done, r->total,
+			    r->nfailed);
+		pthread_mutex_unlock(&r->lock);
 	}
 	return NULL;
 }
 
+/* Run the current step over every host of the batch with the fork pool. */
 static void
-run_batch(struct batch *b)
+run_step(struct batch *b)
 {
 	pthread_t	*threads;
 	size_t		 nthreads, i, started = 0;
 
+	b->next = 0;
 	nthreads = (size_t)b->r->cfg->forks;
 	if (nthreads > b->n)
 		nthreads = b->n;
@@ -496,7 +498,46 @@ run_batch(struct batch *b)
 	free(threads);
 }
 
-/* The `groups` variable: every group name -> its hosts, as in Ansible. */
+static int
+any_failed(const struct batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		if (b->hosts[i]->failed || b->hosts[i]->unreachable)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+run_batch(struct batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		b->hosts[i]->failed = 0;
+	for (b->step = b->gather != NULL ? -1 : 0;
+	    b->step <= (long)b->play->ntasks && !runner_interrupted;
+	    b->step++) {
+		if (b->step >= 0 && (size_t)b->step < b->play->ntasks &&
+		    !task_selected(b->play, &b->play->tasks[b->step],
+		    b->r->cfg->tags, b->r->cfg->skip_tags))
+			continue;
+		run_step(b);
+		/* any_errors_fatal: the first failure ends the play for
+		 * every host, before the next step starts. */
+		if (b->play->any_errors_fatal && any_failed(b))
+			break;
+	}
+	/* A stage that was not applied (a failure, Ctrl-C) is dropped: a
+	 * half-planned drop-in is never written. */
+	for (i = 0; i < b->n; i++) {
+		stage_free(b->hosts[i]->stage);
+		b->hosts[i]->stage = NULL;
+	}
+}
+
 static json_t *
 groups_var(const struct runner *r)
 {
