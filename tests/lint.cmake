@@ -1,0 +1,14 @@
+# Every shipped playbook and inventory lints clean, and every malformed
+# playbook makes lint exit 1 with file:line:col.
+add_test(NAME lint/examples
+  COMMAND $<TARGET_FILE:tcptune> lint
+          -i ${PROJECT_SOURCE_DIR}/inventory-examples/fleet.yml
+          -i ${PROJECT_SOURCE_DIR}/inventory-examples/fleet.ini
+          ${PROJECT_SOURCE_DIR}/playbooks/wan-tuning.yml
+          ${PROJECT_SOURCE_DIR}/playbooks/drift-check.yml
+          ${PROJECT_SOURCE_DIR}/playbooks/rollback.yml)
+set_tests_properties(lint/examples PROPERTIES LABELS lint)
+add_test(NAME lint/malformed-playbooks
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/lint-malformed.sh $<TARGET_FILE:tcptune>
+          ${PROJECT_SOURCE_DIR})
+set_tests_properties(lint/malformed-playbooks PROPERTIES LABELS lint)
