@@ -275,8 +275,8 @@ add_item(json_t *items, const char *key, const char *expected,
  * another file overrides ours, a value was changed at runtime, the live
  * qdisc is not the configured one, a module is not loaded.
  */
-static json_t *
-drift_items(const struct stage *st, const struct apply_result *ar,
+json_t *
+tune_drift_items(const struct stage *st, const struct apply_result *ar,
     const json_t *facts)
 {
 	json_t		*items = json_array();
@@ -432,7 +432,7 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 	}
 	res->diff = strbuf_detach(&diff, NULL);
 	if (ctx->run->cfg->drift) {
-		json_t *items = drift_items(st, &ar, ctx->host->facts);
+		json_t *items = tune_drift_items(st, &ar, ctx->host->facts);
 		size_t n = json_array_size(items);
 
 		res->status = n > 0 ? RESULT_CHANGED : RESULT_OK;

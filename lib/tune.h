@@ -43,6 +43,16 @@ void	stage_note(struct stage *st, const char *fmt, ...)
 /* Apply (or in check mode, diff) the host's stage; clears it. */
 int	tune_flush(struct module_ctx *ctx, struct module_result *res);
 
+struct apply_result;
+/* Drift of one host, pure: st is what the play would make, ar what the
+ * check-mode apply script read (the file, each key's live value), facts the
+ * probe's. An array of {key, expected, live, cause[, detail]} where cause is
+ * "file missing", "file edited", "changed at runtime", "overridden" (detail:
+ * the winning file), "qdisc differs from the config" (detail: interface) or
+ * "module not loaded". */
+json_t	*tune_drift_items(const struct stage *st,
+	    const struct apply_result *ar, const json_t *facts);
+
 /* Restore the drop-in backup and the previous live values on the context's
  * host (used by the rollback module and by iperf3_verify's on_regression:
  * rollback). res gets changed/ok/failed and a message. */

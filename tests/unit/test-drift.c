@@ -1,0 +1,174 @@
+/* Drift causes, from a staged plan, what the check script read, and facts. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "apply.h"
+#include "dropin.h"
+#include "tune.h"
+
+#define FILE_PATH "/etc/sysctl.d/90-tcptune.conf"
+
+static struct stage *
+make_stage(void)
+{
+	struct stage *st = calloc(1, sizeof *st);
+
+	st->file = strdup(FILE_PATH);
+	dropin_init(&st->dropin);
+	dropin_set(&st->dropin, "net.ipv4.tcp_rmem", "4096 131072 4194304",
+	    "r");
+	dropin_set(&st->dropin, "net.ipv4.tcp_congestion_control", "bbr",
+	    "c");
+	return st;
+}
+
+static const char rendered[] =
+    "net.ipv4.tcp_rmem = 4096 131072 4194304\n"
+    "net.ipv4.tcp_congestion_control = bbr\n";
+
+static void
+set_keys(struct apply_result *ar, const char *rmem, const char *cc)
+{
+	ar->nkeys = 2;
+	ar->keys = calloc(2, sizeof *ar->keys);
+	ar->keys[0].key = strdup("net.ipv4.tcp_rmem");
+	ar->keys[0].before = strdup(rmem);
+	ar->keys[1].key = strdup("net.ipv4.tcp_congestion_control");
+	ar->keys[1].before = strdup(cc);
+}
+
+/* Facts with our file and optionally a later file setting tcp_rmem. */
+static json_t *
+facts(int override, const char *qdisc_kind, int bbr_loaded)
+{
+	json_t *files = json_pack("[{s:s, s:s, s:[{s:s, s:s}, {s:s, s:s}]}]",
+	    "path", FILE_PATH, "dir", "/etc/sysctl.d", "entries",
+	    "key", "net.ipv4.tcp_rmem", "value", "4096 131072 4194304",
+	    "key", "net.ipv4.tcp_congestion_control", "value", "bbr");
+
+	if (override)
+		json_array_append_new(files, json_pack("{s:s, s:s, s:[{s:s, "
+		    "s:s}]}", "path", "/etc/sysctl.d/99-zzz.conf", "dir",
+		    "/etc/sysctl.d", "entries", "key", "net.ipv4.tcp_rmem",
+		    "value", "4096 87380 6291456"));
+	return json_pack("{s:o, s:{s:s, s:{s:s}}, s:{s:{s:b, s:b}}}",
+	    "sysctl_files", files, "default_route", "interface", "eth0",
+	    "qdisc", "kind", qdisc_kind, "modules", "tcp_bbr", "loaded",
+	    bbr_loaded, "builtin", 0);
+}
+
+static const char *
+item_field(const json_t *items, size_t i, const char *f)
+{
+	return json_string_value(json_object_get(json_array_get(items, i), f));
+}
+
+static void
+test_in_sync(void **state)
+{
+	struct stage		*st = make_stage();
+	struct apply_result	 ar;
+	json_t			*f = facts(0, "fq_codel", 1), *items;
+
+	(void)state;
+	memset(&ar, 0, sizeof ar);
+	ar.old_exists = 1;
+	ar.old_text = strdup(rendered);
+	set_keys(&ar, "4096 131072 4194304", "bbr");
+	items = tune_drift_items(st, &ar, f);
+	assert_int_equal(json_array_size(items), 0);
+	json_decref(items);
+	json_decref(f);
+	apply_result_clear(&ar);
+	stage_free(st);
+}
+
+static void
+test_runtime_and_override(void **state)
+{
+	struct stage		*st = make_stage();
+	struct apply_result	 ar;
+	json_t			*f = facts(1, "fq_codel", 1), *items;
+
+	(void)state;
+	memset(&ar, 0, sizeof ar);
+	ar.old_exists = 1;
+	ar.old_text = strdup(rendered);
+	/* rmem overridden by 99-zzz.conf; cc changed with sysctl -w */
+	set_keys(&ar, "4096 131072 4194304", "cubic");
+	items = tune_drift_items(st, &ar, f);
+	assert_int_equal(json_array_size(items), 2);
+	assert_string_equal(item_field(items, 0, "key"), "net.ipv4.tcp_rmem");
+	assert_string_equal(item_field(items, 0, "cause"), "overridden");
+	assert_string_equal(item_field(items, 0, "detail"),
+	    "/etc/sysctl.d/99-zzz.conf");
+	assert_string_equal(item_field(items, 1, "cause"),
+	    "changed at runtime");
+	assert_string_equal(item_field(items, 1, "expected"), "bbr");
+	assert_string_equal(item_field(items, 1, "live"), "cubic");
+	json_decref(items);
+	json_decref(f);
+	apply_result_clear(&ar);
+	stage_free(st);
+}
+
+static void
+test_missing_edited_qdisc_module(void **state)
+{
+	struct stage		*st = make_stage();
+	struct apply_result	 ar;
+	json_t			*f = facts(0, "fq_codel", 0), *items;
+
+	(void)state;
+	/* The file is gone and the live values are stock. */
+	memset(&ar, 0, sizeof ar);
+	set_keys(&ar, "4096 131072 212992", "reno");
+	items = tune_drift_items(st, &ar, f);
+	assert_int_equal(json_array_size(items), 3);
+	assert_string_equal(item_field(items, 0, "cause"), "file missing");
+	assert_string_equal(item_field(items, 1, "cause"), "file missing");
+	json_decref(items);
+	apply_result_clear(&ar);
+
+	/* Someone edited our file and loaded it; the config wants fq on the
+	 * interface but fq_codel runs; tcp_bbr is a module, not loaded. */
+	memset(&ar, 0, sizeof ar);
+	ar.old_exists = 1;
+	ar.old_text = strdup("net.ipv4.tcp_rmem = 4096 131072 1048576\n"
+	    "net.ipv4.tcp_congestion_control = bbr\n");
+	set_keys(&ar, "4096 131072 1048576", "bbr");
+	st->qdisc = strdup("fq");
+	st->modules = strdup("tcp_bbr");
+	items = tune_drift_items(st, &ar, f);
+	assert_int_equal(json_array_size(items), 3);
+	assert_string_equal(item_field(items, 0, "cause"), "file edited");
+	assert_string_equal(item_field(items, 0, "live"), "4096 131072 1048576");
+	assert_string_equal(item_field(items, 1, "key"), "qdisc");
+	assert_string_equal(item_field(items, 1, "cause"),
+	    "qdisc differs from the config");
+	assert_string_equal(item_field(items, 1, "expected"), "fq");
+	assert_string_equal(item_field(items, 1, "live"), "fq_codel");
+	assert_string_equal(item_field(items, 1, "detail"), "eth0");
+	assert_string_equal(item_field(items, 2, "cause"), "module not loaded");
+	json_decref(items);
+	json_decref(f);
+	apply_result_clear(&ar);
+	stage_free(st);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_in_sync),
+		cmocka_unit_test(test_runtime_and_override),
+		cmocka_unit_test(test_missing_edited_qdisc_module),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
