@@ -29,6 +29,10 @@ inventory_parse_list_json(const char *buf, size_t len, const char *origin,
 	json_error_t	 e;
 	json_t		*j;
 
+	if (len == 0) {
+		fail(cause, "%s: empty answer, expected a JSON object", origin);
+		return NULL;
+	}
 	if ((j = json_loadb(buf, len, 0, &e)) == NULL) {
 		fail(cause, "%s: invalid JSON at line %d column %d: %s", origin,
 		    e.line, e.column, e.text);
@@ -145,11 +149,13 @@ inventory_run_script(char *const argv[], int timeout, char **out,
 	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1 ||
 	    pipe2(opipe, O_CLOEXEC) != 0 || pipe2(epipe, O_CLOEXEC) != 0 ||
 	    pipe2(xpipe, O_CLOEXEC) != 0) {
-		fail(cause, "cannot run '%s': %s", argv[0], strerror(errno));
+		fail(cause, "'%s' cannot be run: %s", argv[0],
+		    strerror(errno));
 		goto out;
 	}
 	if ((pid = fork()) == -1) {
-		fail(cause, "cannot run '%s': %s", argv[0], strerror(errno));
+		fail(cause, "'%s' cannot be run: %s", argv[0],
+		    strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -177,7 +183,7 @@ child_fail:
 	if (read(xpipe[0], &xerr, sizeof xerr) == (ssize_t)sizeof xerr) {
 		waitpid(pid, NULL, 0);
 		pid = -1;
-		fail(cause, "cannot run '%s': %s", argv[0], strerror(xerr));
+		fail(cause, "'%s' cannot be run: %s", argv[0], strerror(xerr));
 		goto out;
 	}
 

@@ -35,8 +35,9 @@ int	inventory_add_script(struct inventory *inv, const char *path,
 	    char **cause);
 
 /* Parse a dynamic-inventory document: a JSON object, or -1 with
- * "ORIGIN: invalid JSON at line L column C: TEXT" (also for an empty
- * answer or one that is not an object). */
+ * "ORIGIN: invalid JSON at line L column C: TEXT", "ORIGIN: empty answer,
+ * expected a JSON object" or "ORIGIN: dynamic inventory must be a JSON
+ * object". */
 json_t	*inventory_parse_list_json(const char *buf, size_t len,
 	    const char *origin, char **cause);
 
@@ -44,8 +45,8 @@ json_t	*inventory_parse_list_json(const char *buf, size_t len,
  * and stderr (each capped at 64 MiB) and wait up to timeout seconds, then
  * kill its process group. Returns 0 when it ran and exited 0; otherwise -1
  * and *cause: "'PATH' exited with status N: first line of stderr", "'PATH'
- * was killed by signal N", "'PATH' timed out after N s", "cannot run
- * 'PATH': strerror". *out and *err (NUL-terminated, allocated) are set
+ * was killed by signal N", "'PATH' timed out after N s", "'PATH' cannot
+ * be run: strerror". *out and *err (NUL-terminated, allocated) are set
  * whenever it exited by itself (status 0 or not), else NULL; either may be
  * NULL if not wanted. */
 int	inventory_run_script(char *const argv[], int timeout, char **out,

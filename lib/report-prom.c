@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +47,29 @@ host_sample(struct strbuf *sb, const char *metric, const char *host,
 	free(h);
 }
 
+static int
+same(const char *a, const char *b)
+{
+	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+/* Whether item i repeats an earlier host+key+cause: it is then neither
+ * written nor counted, as a repeated series would make the collector drop
+ * the whole file. */
+static int
+repeated(const struct prom_metrics *m, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		if (same(m->items[j].host, m->items[i].host) &&
+		    same(m->items[j].key, m->items[i].key) &&
+		    same(m->items[j].cause, m->items[i].cause))
+			return 1;
+	}
+	return 0;
+}
+
 static size_t
 host_items(const struct prom_metrics *m, const char *host)
 {
@@ -55,7 +77,7 @@ host_items(const struct prom_metrics *m, const char *host)
 
 	for (i = 0; i < m->nitems; i++) {
 		if (m->items[i].host != NULL &&
-		    strcmp(m->items[i].host, host) == 0)
+		    strcmp(m->items[i].host, host) == 0 && !repeated(m, i))
 			n++;
 	}
 	return n;
@@ -73,9 +95,8 @@ prom_render(const struct prom_metrics *m)
 	static const char *const states[] = { "in_sync", "drifted",
 	    "unreachable", "failed" };
 	struct strbuf	 sb;
-	json_t		*seen = json_object();
 	size_t		 i, count[4] = { 0, 0, 0, 0 };
-	char		*h, *k, *c, *labels;
+	char		*h, *k, *c;
 
 	strbuf_init(&sb);
 
@@ -91,20 +112,16 @@ prom_render(const struct prom_metrics *m)
 	family(&sb, "tcptune_drift_item", "1 for each drifted item of the "
 	    "last check, by host, key and cause.");
 	for (i = 0; i < m->nitems; i++) {
+		if (repeated(m, i))
+			continue;
 		h = prom_escape_label(m->items[i].host != NULL ?
 		    m->items[i].host : "");
 		k = prom_escape_label(m->items[i].key != NULL ?
 		    m->items[i].key : "");
 		c = prom_escape_label(m->items[i].cause != NULL ?
 		    m->items[i].cause : "");
-		labels = xprintf("host=\"%s\",key=\"%s\",cause=\"%s\"", h, k,
-		    c);
-		/* a repeated series would make the collector drop the file */
-		if (json_object_get(seen, labels) == NULL) {
-			json_object_set_new(seen, labels, json_true());
-			strbuf_addf(&sb, "tcptune_drift_item{%s} 1\n", labels);
-		}
-		free(labels);
+		strbuf_addf(&sb, "tcptune_drift_item{host=\"%s\",key=\"%s\","
+		    "cause=\"%s\"} 1\n", h, k, c);
 		free(h);
 		free(k);
 		free(c);
@@ -140,7 +157,6 @@ prom_render(const struct prom_metrics *m)
 	strbuf_addf(&sb, "tcptune_last_run_duration_seconds %.3f\n",
 	    m->duration);
 
-	json_decref(seen);
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -6,7 +6,7 @@
  *   tcptune_drift_items{host}		drifted items of a checked host
  *					(absent for unreachable/failed hosts)
  *   tcptune_drift_item{host,key,cause}	1 per drifted item (a repeated
- *					host+key+cause is written once)
+ *					host+key+cause is written and counted once)
  *   tcptune_host_reachable{host}	1, or 0 when SSH could not reach it
  *   tcptune_host_in_sync{host}		1 when checked and nothing drifted
  *   tcptune_hosts{state}		host count per state: in_sync,

@@ -12,6 +12,7 @@
 #include "playbook.h"
 #include "runner.h"
 #include "transport.h"
+#include "verify-table.h"
 #include "xalloc.h"
 
 static double
@@ -106,6 +107,15 @@ cmd_run_playbook(struct options *opts, int drift,
 		goto out;
 	}
 	output_finish(&out, &r);
+	if (opts->format == FORMAT_TEXT) {
+		/* The before/after iperf3 tables, like the seeds'. */
+		char *t = verify_tables_text(&r);
+
+		if (t != NULL) {
+			printf("\n%s", t);
+			free(t);
+		}
+	}
 	rc = runner_exit_bits(&r);
 	if (opts->check && opts->detailed_exitcode && any_changed(&r))
 		rc |= EXIT_CHANGES;

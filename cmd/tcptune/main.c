@@ -15,6 +15,7 @@ extern const struct cmd_entry cmd_modules_entry;
 extern const struct cmd_entry cmd_inventory_entry;
 extern const struct cmd_entry cmd_lint_entry;
 extern const struct cmd_entry cmd_ping_entry;
+extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_drift_entry;
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_plan_entry;
@@ -28,6 +29,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_drift_entry,
 	&cmd_ping_entry,
 	&cmd_probe_entry,
+	&cmd_verify_entry,
 	&cmd_modules_entry,
 	&cmd_version_entry,
 	&cmd_help_entry,
@@ -137,7 +139,10 @@ print_usage(FILE *fp)
 		const struct cmd_entry *c = cmd_table[i];
 		char *left = xprintf("%s %s", c->name, c->usage);
 
-		fprintf(fp, "  %-32s %s\n", left, c->summary);
+		if (strlen(left) > 32)
+			fprintf(fp, "  %s\n  %-32s %s\n", left, "", c->summary);
+		else
+			fprintf(fp, "  %-32s %s\n", left, c->summary);
 		free(left);
 	}
 	fputc('\n', fp);

@@ -1,0 +1,60 @@
+#!/bin/bash
+# fleet-become.sh - a non-root user with passwordless sudo works with become
+# (facts gathered as uid 0), and a user whose sudo needs a password fails
+# clearly (failed, exit bit 2, "sudo requires a password") and never hangs.
+# Usage: fleet-become.sh [TCPTUNE]. Exit 77 when not root.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+e2e_init fleet-become "${1:-}"
+e2e_lab_up 8 e2b 198.18.206
+
+uid_sudo=$(id -u ttl-sudo)
+uid_pw=$(id -u ttl-pw)
+n=${#HOSTS[@]}
+
+# uids HOST... of the last JSON run, as "u u u ..." in host order.
+uids() {
+	jq_out '[.plays[0].results[][0].data.uid | tostring] | join(" ")'
+}
+repeat() {
+	local i out=
+	for ((i = 0; i < n; i++)); do out+="$1 "; done
+	echo "${out% }"
+}
+
+e2e_run 30 tt probe -u ttl-sudo -b --format json
+assert_rc "[ttl-sudo -b] probe exits 0" 0
+assert_eq "[ttl-sudo -b] facts gathered as uid 0 on every host" "$(repeat 0)" "$(uids)"
+assert_eq "[ttl-sudo -b] rmem_max seen read-only (root's view)" "$(repeat false)" \
+    "$(jq_out '[.plays[0].results[][0].data.sysctl["net.core.rmem_max"].writable | tostring] | join(" ")')"
+
+e2e_run 30 tt probe -u ttl-sudo --format json
+assert_rc "[ttl-sudo] probe without become exits 0" 0
+assert_eq "[ttl-sudo] without become the probe runs as ttl-sudo ($uid_sudo)" \
+    "$(repeat "$uid_sudo")" "$(uids)"
+
+e2e_run 30 tt ping -u ttl-sudo -b
+assert_rc "[ttl-sudo -b] ping exits 0" 0
+assert_eq "[ttl-sudo -b] $n 'ok:' lines" "$n" "$(grep -c '^ok: \[' <<<"$RUN_OUT")"
+
+# ttl-pw logs in fine, but sudo -n asks for a password.
+e2e_run 30 tt probe -u ttl-pw -l lab01 --format json
+assert_rc "[ttl-pw] login without become works" 0
+assert_eq "[ttl-pw] probe runs as ttl-pw ($uid_pw)" "$uid_pw" "$(uids)"
+
+for cmd in ping probe; do
+	e2e_run 30 tt "$cmd" -u ttl-pw -b --timeout 5 --format json
+	assert_not_timed_out "[ttl-pw -b $cmd] never hangs"
+	assert_lt "[ttl-pw -b $cmd] fails fast" "$RUN_SECS" 10
+	assert_rc_bit "[ttl-pw -b $cmd] exit status has the failed bit" 2
+	assert_eq "[ttl-pw -b $cmd] failed on every host" "$(repeat failed)" \
+	    "$(jq_out '[.plays[0].results[][0].status] | join(" ")')"
+	m=$(json_msg lab03)
+	assert_match "[ttl-pw -b $cmd] message says sudo requires a password" \
+	    'sudo.*(requires|needs|required).*password|password.*required' "${m,,}"
+done
+e2e_run 30 tt ping -u ttl-pw -b --timeout 5
+assert_match "[ttl-pw -b text] FAILED line names the user" \
+    "fatal: \[lab01\]: FAILED! => .*password.*ttl-pw" "$RUN_OUT"
+
+e2e_finish

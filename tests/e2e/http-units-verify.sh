@@ -1,0 +1,54 @@
+#!/bin/sh
+# systemd-analyze verify of contrib/systemd/tcptune-drift.{service,timer} in
+# a throw-away root (the host's unit directory copied, a stub
+# /usr/local/bin/tcptune), failing on any message it prints: verify exits
+# 0 even for values it ignores. Also checks the cron example's schedule
+# line has the six fields of /etc/cron.d. Nothing is installed on the
+# machine. Exit 77 (skipped) without systemd-analyze.
+# usage: http-units-verify.sh SOURCE_DIR
+set -u
+src=${1:?usage: http-units-verify.sh SOURCE_DIR}
+fails=0
+
+line=$(grep -v '^#' "$src/contrib/cron/tcptune-drift" | grep -E '^[0-9*]' )
+set -f
+# shellcheck disable=SC2086
+set -- $line
+set +f
+if [ "$6" = tcptune ] && [ "$1" = 17 ] && [ "$2" = '*' ]; then
+	echo "ok - cron line: minute 17, every hour, user tcptune"
+else
+	echo "not ok - cron line: '$line'"; fails=$((fails + 1))
+fi
+if grep -q '%' "$src/contrib/cron/tcptune-drift"; then
+	echo "not ok - cron file has a % (cron turns it into a newline)"
+	fails=$((fails + 1))
+fi
+
+units=/usr/lib/systemd/system
+[ -d "$units" ] || units=/lib/systemd/system
+if ! command -v systemd-analyze >/dev/null 2>&1 || [ ! -d "$units" ]; then
+	echo "systemd-analyze not installed: units not verified"
+	[ $fails -eq 0 ] && exit 77
+	exit 1
+fi
+root=$(mktemp -d /tmp/tcptune-units-XXXXXX)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/usr/local/bin" "$root/etc/systemd/system" "$root/usr/lib/systemd"
+cp -r "$units" "$root/usr/lib/systemd/"
+printf '#!/bin/sh\n' >"$root/usr/local/bin/tcptune"
+chmod +x "$root/usr/local/bin/tcptune"
+cp "$src/contrib/systemd/tcptune-drift.service" \
+    "$src/contrib/systemd/tcptune-drift.timer" "$root/etc/systemd/system/"
+out=$(systemd-analyze verify --root="$root" \
+    /etc/systemd/system/tcptune-drift.service \
+    /etc/systemd/system/tcptune-drift.timer 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$out" ]; then
+	echo "ok - systemd-analyze verify: clean"
+else
+	echo "not ok - systemd-analyze verify (rc $rc):"
+	echo "$out"
+	fails=$((fails + 1))
+fi
+[ $fails -eq 0 ]

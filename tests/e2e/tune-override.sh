@@ -1,0 +1,57 @@
+#!/bin/bash
+# tune-override.sh - another sysctl.d file that would override our drop-in
+# at boot (issue 4, item 9): lab03 has /etc/sysctl.d/99-zzz.conf setting
+# net.ipv4.tcp_rmem, which sorts after 90-tcptune.conf and wins. The play
+# (no serial) must fail lab03 (exit bit 2) naming that file and the key,
+# and succeed on the 7 other hosts. The plan names 99-zzz.conf as the file
+# that sets tcp_rmem at boot.
+# Usage: tune-override.sh [TCPTUNE]. Exit 77 when not root.
+set -uo pipefail
+. "$(dirname "$0")/tune-lib.sh"
+e2e_init tune-override "${1:-}"
+e2e_lab_up 8 t42 198.18.42
+PB=$TUNE_DATA/tune-parallel.yml
+BAD=lab03
+ZZZ=/etc/sysctl.d/99-zzz.conf
+
+lab "$BAD" sh -c "printf '# a hand-made override\nnet.ipv4.tcp_rmem = 4096 87380 6291456\n' >$ZZZ"
+
+e2e_run 40 tt plan "$PB" "${TUNE_VARS[@]}" -l "$BAD"
+assert_rc "plan of the override host exits 0" 0
+assert_match "plan names 99-zzz.conf as the file that sets tcp_rmem at boot" \
+    "net.ipv4.tcp_rmem .*\(boot: /etc/sysctl.d/99-zzz.conf\)" "$RUN_OUT"
+
+e2e_run 40 tt play "$PB" "${TUNE_VARS[@]}" --format json
+assert_rc_bit "play fails a host" 2
+assert_eq "no host unreachable (exit has no bit 4)" 0 $((RUN_RC & 4))
+assert_eq "$BAD's apply step failed" failed \
+    "$(apply_result "$BAD" | jq -r '.status // "none"')"
+msg=$(apply_result "$BAD" | jq -r '.msg // ""')
+assert_match "$BAD's message names $ZZZ" "'?$ZZZ'?" "$msg"
+assert_match "$BAD's message names the key" "net.ipv4.tcp_rmem" "$msg"
+assert_match "$BAD's message says it overrides our drop-in" \
+    "overrides '?$DROPIN" "$msg"
+assert_eq "stats: $BAD failed=1" 1 \
+    "$(jq_out --arg h "$BAD" '.stats[$h].failed')"
+assert_eq "stats: the 7 other hosts changed=1 failed=0" 7 \
+    "$(jq_out --arg h "$BAD" '[.stats | to_entries[] | select(.key != $h and .value.changed == 1 and .value.failed == 0 and .value.unreachable == 0)] | length')"
+for h in "${HOSTS[@]}"; do
+	[[ $h == "$BAD" ]] && continue
+	expect_tuned "$h"
+done
+assert_eq "$BAD: the override file is left alone" \
+    "$(printf '# a hand-made override\nnet.ipv4.tcp_rmem = 4096 87380 6291456\n' | sha256sum | cut -d' ' -f1)" \
+    "$(file_sha "$BAD" "$ZZZ")"
+
+# Text output of a rerun: the override host still fails (nothing to write,
+# but the override is still there), the others are up to date.
+e2e_run 40 tt play "$PB" "${TUNE_VARS[@]}"
+assert_rc_bit "rerun still fails the override host" 2
+assert_match "text: fatal line for $BAD names $ZZZ" \
+    "fatal: \[$BAD\]: FAILED! => .*$ZZZ" "$RUN_OUT"
+assert_match "recap: $BAD failed=1" \
+    "$BAD +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=1" "$RUN_OUT"
+assert_eq "recap: 7 hosts changed=0 failed=0" 7 \
+    "$(grep -cE '^lab0[1-8] +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0' <<<"$RUN_OUT")"
+
+tune_finish

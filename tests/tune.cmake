@@ -1,0 +1,15 @@
+# End-to-end tests of tuning (issue 4): plan changes nothing, apply sets the
+# live per-namespace values and is idempotent, overriding sysctl.d files and
+# refused/read-only keys are reported, rollback restores, a connection killed
+# mid-apply never leaves a partial drop-in, serial/max_fail_percentage stop a
+# rollout. Each script brings up a lab of its own (DIR /tmp/tcptune-e2e-t4N,
+# prefix t4N, 198.18.4N.0/24, N = 0..6), so they may run in parallel. They
+# need root and skip (77) otherwise. Helpers: tests/e2e/tune-lib.sh.
+foreach(t plan apply override keys rollback kill serial)
+  add_test(NAME e2e/tune-${t}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/tune-${t}.sh
+            $<TARGET_FILE:tcptune>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e/tune-${t} PROPERTIES
+    LABELS "e2e;tune" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()

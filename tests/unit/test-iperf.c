@@ -1,0 +1,400 @@
+/* iperf3 -J parsing (real outputs captured in the lab over the WAN
+ * emulator, 52 ms each way, 100 Mbit/s: tests/data/iperf/), command lines,
+ * the before/after table and the gate. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Before cmocka.h: its fail() macro would rewrite xalloc's prototype. */
+#include "iperf.h"
+#include "verify-table.h"
+#include "xalloc.h"
+
+#include <cmocka.h>
+
+static char *
+slurp(const char *name, size_t *len)
+{
+	const char	*src = getenv("TCPTUNE_SRC");
+	char		*path, *buf;
+	FILE		*f;
+	long		 n;
+
+	path = xprintf("%s/tests/data/iperf/%s", src != NULL ? src : ".",
+	    name);
+	f = fopen(path, "rb");
+	if (f == NULL)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = xmalloc(n + 1);
+	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	free(path);
+	*len = n;
+	return buf;
+}
+
+static void
+parse_file(const char *name, struct iperf_run *r)
+{
+	size_t	 len;
+	char	*text = slurp(name, &len), *cause = NULL;
+
+	if (iperf_parse(text, len, r, &cause) != 0)
+		fail_msg("%s: %s", name, cause);
+	free(text);
+}
+
+static void
+test_single_up(void **state)
+{
+	struct iperf_run r;
+
+	(void)state;
+	parse_file("single-up.json", &r);
+	assert_float_equal(r.mbps, 96.3213, 0.001);
+	assert_float_equal(r.sent_mbps, 94.3712, 0.001);
+	assert_int_equal(r.retransmits, 1698);
+	assert_float_equal(r.rtt_mean_ms, 116.893, 0.0005);
+	assert_float_equal(r.rtt_min_ms, 104.969, 0.0005);
+	assert_float_equal(r.rtt_max_ms, 151.489, 0.0005);
+	assert_string_equal(r.congestion, "bbr");
+	assert_int_equal(r.streams, 1);
+	assert_false(r.reverse);
+	assert_true(r.seconds > 2.9 && r.seconds < 3.2);
+}
+
+/* -R: the server sent; its figures come from server_output_json (the
+ * client's own streams carry RTT 0). */
+static void
+test_single_down(void **state)
+{
+	struct iperf_run r;
+
+	(void)state;
+	parse_file("single-down.json", &r);
+	assert_true(r.reverse);
+	assert_float_equal(r.mbps, 96.2460, 0.001);
+	assert_int_equal(r.retransmits, 1687);
+	assert_float_equal(r.rtt_mean_ms, 124.639, 0.0005);
+	assert_float_equal(r.rtt_min_ms, 104.829, 0.0005);
+	assert_float_equal(r.rtt_max_ms, 142.972, 0.0005);
+	assert_string_equal(r.congestion, "bbr");
+}
+
+/* -R with a server not run with -J: only server_output_text; the client's
+ * sum_sent still carries the sender's retransmits, RTT is unknown. */
+static void
+test_down_text_server(void **state)
+{
+	struct iperf_run r;
+
+	(void)state;
+	parse_file("single-down-textserver.json", &r);
+	assert_true(r.reverse);
+	assert_float_equal(r.mbps, 96.2535, 0.001);
+	assert_int_equal(r.retransmits, 1698);
+	assert_true(r.rtt_mean_ms < 0);
+	assert_string_equal(r.congestion, "");
+}
+
+static void
+test_multi(void **state)
+{
+	struct iperf_run r;
+
+	(void)state;
+	parse_file("multi-up.json", &r);
+	assert_int_equal(r.streams, 2);
+	assert_float_equal(r.mbps, 96.5317, 0.001);
+	assert_int_equal(r.retransmits, 1751);
+	/* mean of the means, smallest min, largest max */
+	assert_float_equal(r.rtt_mean_ms, (139.428 + 138.741) / 2, 0.0005);
+	assert_float_equal(r.rtt_min_ms, 110.053, 0.0005);
+	assert_float_equal(r.rtt_max_ms, 198.702, 0.0005);
+
+	parse_file("multi-down.json", &r);
+	assert_int_equal(r.streams, 2);
+	assert_true(r.reverse);
+	assert_int_equal(r.retransmits, 2105);
+	assert_float_equal(r.rtt_mean_ms, (180.508 + 180.572) / 2, 0.0005);
+	assert_float_equal(r.rtt_min_ms, 122.610, 0.0005);
+	assert_float_equal(r.rtt_max_ms, 209.032, 0.0005);
+}
+
+static void
+test_errors(void **state)
+{
+	struct iperf_run	 r;
+	size_t			 len;
+	char			*text, *cause = NULL;
+
+	(void)state;
+	text = slurp("refused.json", &len);
+	assert_int_equal(iperf_parse(text, len, &r, &cause), -1);
+	assert_string_equal(cause, "iperf3: unable to connect to server: "
+	    "Connection refused");
+	free(cause);
+	free(text);
+
+	cause = NULL;
+	assert_int_equal(iperf_parse("", 0, &r, &cause), -1);
+	assert_string_equal(cause, "iperf3 printed nothing");
+	free(cause);
+
+	cause = NULL;
+	assert_int_equal(iperf_parse("iperf3: error", 13, &r, &cause), -1);
+	assert_non_null(strstr(cause, "not JSON"));
+	free(cause);
+
+	cause = NULL;
+	assert_int_equal(iperf_parse("{\"end\": {}}", 11, &r, &cause), -1);
+	assert_non_null(strstr(cause, "sum_sent"));
+	free(cause);
+}
+
+static void
+test_set_json_round_trip(void **state)
+{
+	struct iperf_set	 s, t;
+	json_t			*j;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	parse_file("single-up.json", &s.run[IPERF_SINGLE_UP]);
+	s.have[IPERF_SINGLE_UP] = 1;
+	parse_file("multi-down.json", &s.run[IPERF_MULTI_DOWN]);
+	s.have[IPERF_MULTI_DOWN] = 1;
+	j = iperf_set_json(&s);
+	assert_non_null(json_object_get(j, "single_up"));
+	assert_null(json_object_get(j, "single_down"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j,
+	    "multi_down"), "retransmits")), 2105);
+	assert_int_equal(iperf_set_from_json(j, &t), 0);
+	json_decref(j);
+	assert_true(t.have[IPERF_SINGLE_UP] && t.have[IPERF_MULTI_DOWN]);
+	assert_false(t.have[IPERF_SINGLE_DOWN] || t.have[IPERF_MULTI_UP]);
+	assert_float_equal(t.run[IPERF_SINGLE_UP].mbps,
+	    s.run[IPERF_SINGLE_UP].mbps, 1e-9);
+	assert_float_equal(t.run[IPERF_MULTI_DOWN].rtt_max_ms, 209.032, 1e-9);
+	assert_string_equal(t.run[IPERF_MULTI_DOWN].congestion, "bbr");
+	assert_true(t.run[IPERF_MULTI_DOWN].reverse);
+	assert_int_equal(iperf_set_from_json(json_null(), &t), -1);
+}
+
+/* Stock (reno, 212992-byte buffers) before, tuned (bbr, 32 MiB) after. */
+static void
+load_before_after(struct iperf_set *b, struct iperf_set *a)
+{
+	memset(b, 0, sizeof *b);
+	memset(a, 0, sizeof *a);
+	parse_file("stock-single-up.json", &b->run[IPERF_SINGLE_UP]);
+	parse_file("stock-single-down.json", &b->run[IPERF_SINGLE_DOWN]);
+	parse_file("single-up.json", &a->run[IPERF_SINGLE_UP]);
+	parse_file("single-down.json", &a->run[IPERF_SINGLE_DOWN]);
+	b->have[IPERF_SINGLE_UP] = b->have[IPERF_SINGLE_DOWN] = 1;
+	a->have[IPERF_SINGLE_UP] = a->have[IPERF_SINGLE_DOWN] = 1;
+}
+
+static void
+test_gate(void **state)
+{
+	struct iperf_set	b, a;
+	struct verify_gate	g = { 5, IPERF_SINGLE_UP, 0.1 };
+	char			*why;
+
+	(void)state;
+	load_before_after(&b, &a);
+	assert_float_equal(verify_ratio(&b, &a, IPERF_SINGLE_UP),
+	    96.3213 / 9.9542, 0.01);
+	assert_true(verify_ratio(&b, &a, IPERF_MULTI_UP) < 0);
+
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
+	assert_non_null(strstr(why, "single up gained 9.7x"));
+	free(why);
+
+	/* A gain below min_gain fails. */
+	g.min_gain = 20;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	assert_non_null(strstr(why, "less than min_gain 20x"));
+	free(why);
+
+	/* Swapped: every run lost ~90%, more than the 10% allowed. */
+	g.min_gain = 0;
+	assert_int_equal(verify_gate_check(&a, &b, &g, &why), 0);
+	assert_non_null(strstr(why, "single up 96.3 -> 10.0 Mbit/s (-90%, "
+	    "more than the 10% allowed)"));
+	assert_non_null(strstr(why, "; single down 96.2 -> 9.9 Mbit/s"));
+	free(why);
+
+	/* Exactly at the floor passes; just under fails. */
+	a = b;
+	a.run[IPERF_SINGLE_UP].mbps = b.run[IPERF_SINGLE_UP].mbps * 0.9;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
+	free(why);
+	a.run[IPERF_SINGLE_UP].mbps = b.run[IPERF_SINGLE_UP].mbps * 0.89;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	free(why);
+
+	/* min_gain on a run that was not measured cannot pass. */
+	g.min_gain = 2;
+	g.gain_kind = IPERF_MULTI_UP;
+	g.max_regression = -1;
+	assert_int_equal(verify_gate_check(&b, &b, &g, &why), 0);
+	assert_non_null(strstr(why, "multi up was not measured"));
+	free(why);
+
+	/* A zero baseline is an infinite gain, not a division by zero. */
+	g.gain_kind = IPERF_SINGLE_UP;
+	a = b;
+	b.run[IPERF_SINGLE_UP].mbps = 0;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
+	assert_non_null(strstr(why, "gained inf"));
+	free(why);
+}
+
+static void
+test_table(void **state)
+{
+	struct iperf_set	 b, a;
+	struct verify_head	 h = { "lab01", "lab02", "198.19.0.2", 10, 2,
+	    4 };
+	char			*t, *s;
+
+	(void)state;
+	load_before_after(&b, &a);
+	t = verify_table(&h, &b, &a, "gate passed: x");
+	assert_non_null(strstr(t, "lab01 -> lab02 (198.19.0.2): iperf3 -t 10 "
+	    "-O 2, multi = -P 4"));
+	assert_non_null(strstr(t, "Mbit/s before"));
+	assert_non_null(strstr(t, "  single up             10.0      96.3"
+	    "     9.7x  0 -> 1698        105.1 -> 116.9   reno -> bbr\n"));
+	assert_non_null(strstr(t, "  single down            9.9      96.2"
+	    "     9.7x  0 -> 1687        106.0 -> 124.6   reno -> bbr\n"));
+	assert_null(strstr(t, "multi"  " up "));
+	assert_non_null(strstr(t, "  gate passed: x\n"));
+	free(t);
+
+	t = verify_table(&h, &b, NULL, NULL);
+	assert_non_null(strstr(t, "  single up        10.0            0  "
+	    "104.5/105.1/105.3       reno\n"));
+	assert_null(strstr(t, "ratio"));
+	free(t);
+
+	s = verify_summary(&b, &a);
+	assert_string_equal(s, "single up 10.0 -> 96.3 Mbit/s (9.7x), "
+	    "single down 9.9 -> 96.2 Mbit/s (9.7x)");
+	free(s);
+	s = verify_summary(&b, NULL);
+	assert_string_equal(s, "single up 10.0 Mbit/s, single down 9.9 "
+	    "Mbit/s");
+	free(s);
+}
+
+/* Syntax of a generated remote command, checked by a real sh -n. */
+static void
+assert_sh_syntax(const char *cmd)
+{
+	FILE *p = popen("sh -n", "w");
+
+	assert_non_null(p);
+	fputs(cmd, p);
+	assert_int_equal(pclose(p), 0);
+}
+
+static void
+test_commands(void **state)
+{
+	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0 };
+	char				*c, *cause = NULL;
+	long				 pid;
+	int				 port;
+
+	(void)state;
+	c = iperf_client_command(&o);
+	assert_non_null(strstr(c, "iperf3 -c '198.19.0.2' -p '5203' -J -t "
+	    "'10' -O '2' </dev/null"));
+	assert_non_null(strstr(c, "t='timeout -s KILL ''42'"));
+	assert_null(strstr(c, "-P"));
+	assert_null(strstr(c, "-R"));
+	assert_sh_syntax(c);
+	free(c);
+
+	o.parallel = 4;
+	o.reverse = 1;
+	o.address = "x'; reboot; '";
+	c = iperf_client_command(&o);
+	assert_non_null(strstr(c, "-c 'x'\\''; reboot; '\\''' "));
+	assert_non_null(strstr(c, " -P '4' -R --get-server-output"));
+	assert_sh_syntax(c);
+	free(c);
+
+	c = iperf_server_command(5201);
+	assert_non_null(strstr(c, "p='5201'"));
+	assert_non_null(strstr(c, "end='5211'"));
+	assert_non_null(strstr(c, "iperf3 -s -1 -J -p \"$p\" </dev/null "
+	    ">/dev/null 2>&1 &"));
+	assert_sh_syntax(c);
+	free(c);
+
+	c = iperf_kill_command(4242);
+	assert_non_null(strstr(c, "pid='4242'"));
+	assert_non_null(strstr(c, "/proc/$pid/comm"));
+	assert_sh_syntax(c);
+	free(c);
+
+	assert_int_equal(iperf_server_parse("4242 5203\n", &pid, &port,
+	    &cause), 0);
+	assert_int_equal(pid, 4242);
+	assert_int_equal(port, 5203);
+	assert_int_equal(iperf_server_parse("4242 70000\n", &pid, &port,
+	    &cause), -1);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(iperf_server_parse("", &pid, &port, &cause), -1);
+	assert_non_null(strstr(cause, "unexpected iperf3 server start"));
+	free(cause);
+}
+
+static void
+test_kinds(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < IPERF_NKINDS; k++)
+		assert_int_equal(iperf_kind_from_name(iperf_kind_name(k)), k);
+	assert_int_equal(iperf_kind_from_name("sideways"), -1);
+	assert_true(iperf_kind_reverse(IPERF_MULTI_DOWN));
+	assert_false(iperf_kind_reverse(IPERF_MULTI_UP));
+	assert_true(iperf_kind_multi(IPERF_MULTI_UP));
+	assert_false(iperf_kind_multi(IPERF_SINGLE_DOWN));
+	assert_string_equal(iperf_kind_label(IPERF_SINGLE_DOWN),
+	    "single down");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_single_up),
+		cmocka_unit_test(test_single_down),
+		cmocka_unit_test(test_down_text_server),
+		cmocka_unit_test(test_multi),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_set_json_round_trip),
+		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_kinds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
