@@ -195,6 +195,9 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->rollback_status, v, vl);
 				else if (IS("file"))
 					set(&res->rollback_file, v, vl);
+			} else if (strcmp(section, "undo") == 0) {
+				if (IS("status"))
+					res->undone = 1;
 			} else if (strcmp(section, "error") == 0) {
 				if (IS("error"))
 					set(&res->write_error, v, vl);

@@ -50,6 +50,8 @@ struct apply_result {
 	char		*route_live;
 	char		*route_error;
 	char		*module_error;
+	int		 undone;	/* a key was refused: the previous file
+					 * and values were put back */
 	char		*rollback_status;	/* nothing | restored */
 	char		*rollback_file;		/* restored | removed */
 	json_t		*facts;		/* the probe after the change, or NULL */

@@ -58,23 +58,32 @@ file_keys() {
 }
 
 # Set key $1 to value $2 unless it already has it, and read it back:
-# an "@key" section. With CHECK set, only read.
+# an "@key" section. With CHECK set, only read. Leaves KEY_ERR (the
+# kernel's refusal), KEY_CHANGED and KEY_BEFORE for the caller.
 set_key() {
 	kp=$(keypath "$1")
+	KEY_ERR= KEY_CHANGED= KEY_BEFORE=
 	printf '@key %s\n' "$1"
 	kv want "$2"
 	if [ ! -e "$kp" ]; then
-		kv error "no such key on this kernel"
+		KEY_ERR="no such key on this kernel"
+		kv error "$KEY_ERR"
 		return
 	fi
 	cur=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
 	want=$(printf '%s' "$2" | tr -s ' \t' '  ')
+	KEY_BEFORE=$cur
 	kv before "$cur"
 	if [ "$cur" != "$want" ] && [ -z "$CHECK" ]; then
-		if err=$( { printf '%s\n' "$2" >"$kp"; } 2>&1 ); then
+		# Through cat: a shell builtin reports any failed write as an
+		# I/O error; cat passes on the kernel's reason (EINVAL...).
+		if err=$(printf '%s\n' "$2" | cat 2>&1 >"$kp"); then
+			KEY_CHANGED=1
 			kv changed 1
 		else
-			kv error "${err##*: }"
+			KEY_ERR=${err##*: }
+			[ -n "$KEY_ERR" ] || KEY_ERR="write refused"
+			kv error "$KEY_ERR"
 		fi
 		cur=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
 	fi
@@ -194,20 +203,23 @@ do_apply() {
 	dir=${FILE%/*}
 	mkdir -p "$dir" "$STATE/backup" || { printf '@write\n'; kv error "cannot create $dir"; return; }
 	tmp=$(mktemp "$dir/.${FILE##*/}.XXXXXX") || { printf '@write\n'; kv error "cannot create a temp file in $dir"; return; }
+	# A connection cut mid-apply must not leave the temp file behind.
+	trap 'rm -f "$tmp"' EXIT HUP INT TERM PIPE
 	cat >"$tmp"
 	printf '@write\n'
+	had_old=
+	[ -f "$FILE" ] && had_old=1
 	# Same keys and values: leave the file alone even if its comments
 	# differ (they quote the RTT measured on the day it was written), so
 	# a rerun changes nothing.
-	if [ -f "$FILE" ] && { cmp -s "$tmp" "$FILE" ||
+	if [ -n "$had_old" ] && { cmp -s "$tmp" "$FILE" ||
 	    [ "$(file_keys "$tmp")" = "$(file_keys "$FILE")" ]; }; then
 		rm -f "$tmp"
 		kv status unchanged
+		written=
 	else
 		save_backup "$tmp"
-		if [ -f "$FILE" ]; then
-			cp -p "$FILE" "$(backup_dir)/previous" 2>/dev/null
-		fi
+		[ -n "$had_old" ] && cp -p "$FILE" "$(backup_dir)/previous"
 		chmod 0644 "$tmp"
 		# sync FILE (coreutils >= 8.24) flushes the data before the
 		# rename makes it visible, so a crash leaves old or new.
@@ -215,16 +227,54 @@ do_apply() {
 		if mv -f "$tmp" "$FILE"; then
 			sync "$dir" 2>/dev/null
 			kv status written
+			written=1
 		else
 			rm -f "$tmp"
 			kv error "cannot rename into $FILE"
 			return
 		fi
 	fi
-	# Load only our file, key by key, reading each back.
-	file_keys "$FILE" | while IFS='	' read -r k v; do
+	trap - EXIT HUP INT TERM PIPE
+	# Load only our file, key by key, reading each back. The loop runs in
+	# this shell (not a pipeline) so that a refusal can undo the rest.
+	undo=
+	refused=
+	keys=$(file_keys "$FILE")
+	while IFS='	' read -r k v; do
+		[ -n "$k" ] || continue
 		set_key "${k#-}" "$v"
-	done
+		[ -n "$KEY_ERR" ] && refused=1
+		[ -n "$KEY_CHANGED" ] && undo="$undo${k#-}	$KEY_BEFORE$NL"
+	done <<KEYS
+$keys
+KEYS
+	if [ -n "$refused" ]; then
+		# The kernel refused a value: leave the host as it was. Put the
+		# previous file back (or remove ours) and the values we changed.
+		printf '@undo\n'
+		if [ -n "$written" ]; then
+			if [ -n "$had_old" ]; then
+				t2=$(mktemp "$dir/.${FILE##*/}.XXXXXX") &&
+				    cp -p "$(backup_dir)/previous" "$t2" &&
+				    sync "$t2" 2>/dev/null && mv -f "$t2" "$FILE"
+				kv file restored
+			else
+				rm -f "$FILE"
+				kv file removed
+			fi
+			sync "$dir" 2>/dev/null
+		fi
+		CHECK=
+		while IFS='	' read -r k v; do
+			[ -n "$k" ] || continue
+			printf '%s\n' "$v" | cat >"$(keypath "$k")" 2>/dev/null
+		done <<UNDO
+$undo
+UNDO
+		printf '@undo\n'
+		kv status undone
+		return
+	fi
 	load_modules
 	set_qdisc
 	set_route
@@ -239,8 +289,10 @@ do_rollback() {
 	fi
 	if [ -f "$b/orig" ]; then
 		tmp=$(mktemp "${FILE%/*}/.${FILE##*/}.XXXXXX") &&
+		    trap 'rm -f "$tmp"' EXIT HUP INT TERM PIPE &&
 		    cp -p "$b/orig" "$tmp" && sync "$tmp" 2>/dev/null
 		mv -f "$tmp" "$FILE"
+		trap - EXIT HUP INT TERM PIPE
 		kv file restored
 	else
 		rm -f "$FILE"
@@ -250,6 +302,8 @@ do_rollback() {
 	while IFS='	' read -r k v; do
 		set_key "$k" "$v"
 	done <"$b/live"
+	# Leftovers of applies cut short (dot-files sysctl never reads).
+	rm -f "${FILE%/*}/.${FILE##*/}."??????
 	if [ -s "$b/qdisc" ] && [ -n "$DEV" ]; then
 		kind=$(sed -n 's/^qdisc \([^ ]*\) .*/\1/p' "$b/qdisc")
 		if [ -n "$kind" ] && [ "$kind" != noqueue ] && [ "$kind" != mq ]; then

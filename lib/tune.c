@@ -430,6 +430,12 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 			check_overrides(st, ar.facts, &errors);
 		refresh_facts(ctx, &ar);
 	}
+	if (ar.undone)
+		strbuf_addf(&errors, "; nothing was changed: the previous '%s' "
+		    "and the live values were put back", st->file);
+	else if (ctx->check && !ctx->run->cfg->drift)
+		/* A plan shows what the apply would fail on, too. */
+		check_overrides(st, ctx->host->facts, &errors);
 	res->diff = strbuf_detach(&diff, NULL);
 	if (ctx->run->cfg->drift) {
 		json_t *items = tune_drift_items(st, &ar, ctx->host->facts);

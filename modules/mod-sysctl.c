@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runner.h"
+#include "strbuf.h"
 #include "sysctld.h"
 #include "template.h"
 #include "tune-facts.h"
@@ -65,12 +66,14 @@ sysctl_run(struct module_ctx *ctx, const json_t *args,
 	struct stage	*st;
 	char		*cause = NULL;
 	size_t		 n = 0;
+	struct strbuf	 skipped;
 
 	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
 		return 0;
 	}
+	strbuf_init(&skipped);
 	json_object_foreach((json_t *)values, key, v) {
 		char *norm = sysctld_key_normalise(key);
 		char *text = template_to_text(v);
@@ -80,11 +83,15 @@ sysctl_run(struct module_ctx *ctx, const json_t *args,
 		 * of the file and said so, never silently dropped. */
 		switch (facts_sysctl(ctx->host->facts, norm, &cur)) {
 		case SIZING_READONLY:
+			strbuf_addf(&skipped, "%s%s (read-only)",
+			    skipped.len > 0 ? ", " : "", norm);
 			stage_note(st, "%s: cannot be set here: read-only on "
 			    "this host (network namespace or container)",
 			    norm);
 			break;
 		case SIZING_ABSENT:
+			strbuf_addf(&skipped, "%s%s (absent)",
+			    skipped.len > 0 ? ", " : "", norm);
 			stage_note(st, "%s: cannot be set here: the key does "
 			    "not exist on this host", norm);
 			break;
@@ -98,8 +105,10 @@ sysctl_run(struct module_ctx *ctx, const json_t *args,
 		free(text);
 	}
 	res->status = RESULT_OK;
-	res->msg = xprintf("%zu key%s staged for %s", n, n == 1 ? "" : "s",
-	    st->file);
+	res->msg = xprintf("%zu key%s staged for %s%s%s", n, n == 1 ? "" : "s",
+	    st->file, skipped.len > 0 ? "; cannot be set here: " : "",
+	    skipped.len > 0 ? skipped.buf : "");
+	strbuf_release(&skipped);
 	return 0;
 }
 

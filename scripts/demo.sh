@@ -79,3 +79,5 @@ The lab is still up. Try, for example:
   $tcptune play playbooks/rollback.yml ${run[*]}
 Take it down with:
   tests/lab/wan.sh down -d $lab/wan && tests/lab/lab.sh down -d $lab
+EOF
+exit $rc

@@ -11,7 +11,7 @@ packages=(
 	build-essential cmake pkg-config clang-format
 	libssh-dev libyaml-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
 	openssh-server openssh-client iproute2 iputils-ping ethtool kmod procps
-	sudo iperf3 jq socat netcat-openbsd ansible-core
+	sudo iperf3 jq socat netcat-openbsd openssl time ansible-core
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd-common.h"
+#include "http.h"
 #include "report-prom.h"
 #include "runner.h"
 #include "webhook.h"
@@ -238,6 +239,25 @@ drift_report(const struct options *opts, const struct runner *r,
 static int
 cmd_drift_exec(struct options *opts)
 {
+	char	*warning = NULL, *cause = NULL;
+
+	/* A Slack webhook URL is a secret: it may come from the environment
+	 * instead of the command line (where ps shows it). Empty means none. */
+	if (opts->webhook == NULL)
+		opts->webhook = getenv("TCPTUNE_WEBHOOK");
+	if (opts->webhook != NULL && *opts->webhook == '\0')
+		opts->webhook = NULL;
+	if (opts->webhook != NULL) {
+		if (http_url_check(opts->webhook, &warning, &cause) != 0) {
+			cmd_error("--webhook: %s", cause);
+			free(cause);
+			return EXIT_COULD_NOT_RUN;
+		}
+		if (warning != NULL) {
+			fprintf(stderr, "[WARNING]: --webhook: %s\n", warning);
+			free(warning);
+		}
+	}
 	opts->check = 1;
 	return cmd_run_playbook(opts, 1, drift_report);
 }

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd.h"
+#include "cmd-common.h"
 #include "inventory.h"
 #include "pattern.h"
 
@@ -23,9 +23,9 @@ print_json(json_t *j)
 static int
 cmd_inventory_exec(struct options *opts)
 {
-	struct inventory	*inv = inventory_new();
+	struct inventory	*inv = NULL;
 	char			*cause = NULL, *text, **hosts = NULL;
-	size_t			 i, n = 0;
+	size_t			 n = 0;
 	json_t			*j;
 	int			 r = EXIT_COULD_NOT_RUN;
 
@@ -34,19 +34,8 @@ cmd_inventory_exec(struct options *opts)
 		    "--graph");
 		goto out;
 	}
-	if (opts->ninventories == 0) {
-		cmd_error("inventory: no inventory given (use -i)");
+	if ((inv = cmd_load_inventory(opts)) == NULL)
 		goto out;
-	}
-	for (i = 0; i < opts->ninventories; i++) {
-		if (inventory_add_source(inv, opts->inventories[i],
-		    &cause) != 0)
-			goto fail;
-	}
-	if (inventory_finish(inv, &cause) != 0)
-		goto fail;
-	for (i = 0; i < inv->nwarnings; i++)
-		fprintf(stderr, "tcptune: warning: %s\n", inv->warnings[i]);
 	if (opts->limit != NULL) {
 		if (inventory_select(inv, opts->limit, &hosts, &n,
 		    &cause) != 0)

@@ -61,8 +61,6 @@ cmd_lint_exec(struct options *opts)
 	if (opts->ninventories > 0) {
 		if ((inv = cmd_load_inventory(opts)) == NULL)
 			return EXIT_COULD_NOT_RUN;
-		for (i = 0; (size_t)i < inv->nwarnings; i++)
-			fprintf(stderr, "[WARNING]: %s\n", inv->warnings[i]);
 		printf("inventory: ok (%zu hosts, %zu groups)\n", inv->nhosts,
 		    inv->ngroups);
 	}

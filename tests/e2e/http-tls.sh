@@ -47,6 +47,7 @@ printf '{"web": ["w1"], "_meta": {"hostvars": {"w1": {"a": 1}}}}\n' >inv.json
 printf '{"_meta": {"hostvars": {"w1": {"a": 1}}}, "all": {"children": ["ungrouped", "web"]}, "web": {"hosts": ["w1"]}}\n' >expected.json
 
 port=$("$driver" freeport)
+[ -n "$port" ] || { echo "cannot find a free port"; exit 1; }
 # -WWW serves files of the working directory; "ACCEPT" once it listens
 openssl s_server -accept "127.0.0.1:$port" -cert srv.pem -key srv.key \
     -WWW >server.log 2>&1 &

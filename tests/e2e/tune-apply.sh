@@ -6,6 +6,7 @@
 # (mtime, inode, ctime), and a plan afterwards has nothing pending.
 # Usage: tune-apply.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-apply "${1:-}"
 e2e_lab_up 8 t41 198.18.41

@@ -10,6 +10,7 @@
 #  - lab03: tcp_rmem "4096 131072 -5", out of range: fails naming key and file.
 # Usage: tune-keys.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-keys "${1:-}"
 e2e_lab_up 3 t43 198.18.43
@@ -51,6 +52,7 @@ assert_match "play without --diff still reports rmem_max as not settable" \
 
 # --- a value the kernel refuses on write, over a hand-written file
 HAND=$'# hand-written before tcptune\nnet.ipv4.tcp_wmem = 4096 16384 1048576\n'
+# shellcheck disable=SC2016
 lab lab02 sh -c 'printf "%s" "$1" >"$2"' sh "$HAND" "$DROPIN"
 hand_sha=$(printf '%s' "$HAND" | sha256sum | cut -d' ' -f1)
 assert_eq "lab02: hand-written file in place" "$hand_sha" \

@@ -12,6 +12,7 @@
 # counted and reported. A clean run then converges.
 # Usage: tune-kill.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-kill "${1:-}"
 e2e_lab_up 1 t45 198.18.45
@@ -28,7 +29,7 @@ B=8388608
 # The exact content of each variant, as the plan renders it.
 declare -A WANT
 for v in $A $B; do
-	e2e_run 30 tt plan "$PB" -e kill_rmem=$v --format json
+	e2e_run 30 tt plan "$PB" -e kill_rmem="$v" --format json
 	assert_rc "plan of the $v variant" 0
 	WANT[$v]=$(jq_out -j '.plays[0].results.lab01[-1].data.content' |
 	    sha256sum | cut -d' ' -f1)

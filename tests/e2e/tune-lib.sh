@@ -15,7 +15,7 @@
 #                         (the flush of the staged tuning: "apply tuning ...")
 #   expect_tuned H        assert the live values of rtt 105 ms x 100 Mbit/s
 #   expect_stock H        assert the lab's stock values
-# shellcheck source=tests/e2e/lib.sh
+# shellcheck source=tests/e2e/lib.sh disable=SC2034
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 TUNE_PB=playbooks/wan-tuning.yml

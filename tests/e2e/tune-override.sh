@@ -7,6 +7,7 @@
 # that sets tcp_rmem at boot.
 # Usage: tune-override.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-override "${1:-}"
 e2e_lab_up 8 t42 198.18.42

@@ -7,6 +7,7 @@
 # --detailed-exitcode exits 8 because changes are pending.
 # Usage: tune-plan.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-plan "${1:-}"
 e2e_lab_up 8 t40 198.18.40

@@ -8,6 +8,7 @@
 # nothing to do.
 # Usage: tune-rollback.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-rollback "${1:-}"
 e2e_lab_up 8 t44 198.18.44

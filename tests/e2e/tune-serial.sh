@@ -10,6 +10,7 @@
 #  C: control: with no failure all three batches run.
 # Usage: tune-serial.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/tune-lib.sh
 . "$(dirname "$0")/tune-lib.sh"
 e2e_init tune-serial "${1:-}"
 e2e_lab_up 6 t46 198.18.46
