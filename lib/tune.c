@@ -59,13 +59,17 @@ stage_note(struct stage *st, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The sysctl.d model of a host, rebuilt from its probe facts. */
+/* The sysctl.d model of a host, rebuilt from its probe facts. With planned
+ * set, the file at planned->file is taken to hold planned's keys (as it
+ * will once applied) instead of what the probe saw in it. */
 static void
-sysctld_from_facts(const json_t *facts, struct sysctld_set *set)
+sysctld_from_facts(const json_t *facts, const struct stage *planned,
+    struct sysctld_set *set)
 {
 	const json_t	*files = json_object_get(facts, "sysctl_files");
 	const json_t	*f, *e;
 	size_t		 i, j;
+	int		 seen = 0;
 
 	sysctld_init(set);
 	json_array_foreach(files, i, f) {
@@ -77,6 +81,10 @@ sysctld_from_facts(const json_t *facts, struct sysctld_set *set)
 		if (path == NULL)
 			continue;
 		sf = sysctld_add_file(set, path, dir);
+		if (planned != NULL && strcmp(path, planned->file) == 0) {
+			seen = 1;
+			continue;
+		}
 		json_array_foreach(json_object_get(f, "entries"), j, e) {
 			char *line, *cause = NULL;
 
@@ -90,17 +98,42 @@ sysctld_from_facts(const json_t *facts, struct sysctld_set *set)
 			free(line);
 		}
 	}
+	if (planned == NULL)
+		return;
+	if (!seen) {
+		char *dir = xstrdup(planned->file), *slash = strrchr(dir, '/');
+
+		if (slash != NULL)
+			*slash = '\0';
+		sysctld_add_file(set, planned->file, dir);
+		free(dir);
+	}
+	for (i = 0; i < set->n; i++) {
+		if (strcmp(set->files[i]->path, planned->file) != 0)
+			continue;
+		for (j = 0; j < planned->dropin.n; j++) {
+			char *line = xprintf("%s = %s",
+			    planned->dropin.entries[j].key,
+			    planned->dropin.entries[j].value), *cause = NULL;
+
+			sysctld_add_line(set->files[i], line, &cause);
+			free(cause);
+			free(line);
+		}
+	}
 }
 
-/* The file whose assignment of key wins at boot, or NULL. */
+/* The file whose assignment of key wins at boot, or NULL; with planned,
+ * as it will be once planned is written. */
 static char *
-winning_file(const json_t *facts, const char *key)
+winning_file(const json_t *facts, const struct stage *planned,
+    const char *key)
 {
 	struct sysctld_set	 set;
 	const char		*file = NULL, *value = NULL;
 	char			*r = NULL;
 
-	sysctld_from_facts(facts, &set);
+	sysctld_from_facts(facts, planned, &set);
 	if (sysctld_winner(&set, key, &file, &value) == 1 && file != NULL)
 		r = xstrdup(file);
 	sysctld_free(&set);
@@ -227,7 +260,7 @@ add_key_table(struct strbuf *sb, const struct stage *st,
 				before = ar->keys[j].before != NULL ?
 				    ar->keys[j].before : ar->keys[j].live;
 		}
-		winner = winning_file(facts, e->key);
+		winner = winning_file(facts, NULL, e->key);
 		strbuf_addf(sb, "  %-36s %s -> %s%s   (boot: %s)\n", e->key,
 		    before != NULL ? before : "?", e->value,
 		    values_equal(before, e->value) ? " (same)" : "",
@@ -246,7 +279,8 @@ check_overrides(const struct stage *st, const json_t *facts,
 	size_t i;
 
 	for (i = 0; i < st->dropin.n; i++) {
-		char *winner = winning_file(facts, st->dropin.entries[i].key);
+		char *winner = winning_file(facts, st,
+		    st->dropin.entries[i].key);
 
 		if (winner != NULL && strcmp(winner, st->file) != 0)
 			strbuf_addf(errors, "%s%s: '%s' overrides '%s' (it "
@@ -302,7 +336,7 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 			if (strcmp(ar->keys[j].key, e->key) == 0)
 				live = ar->keys[j].before;
 		}
-		winner = winning_file(facts, e->key);
+		winner = winning_file(facts, NULL, e->key);
 		in_file = parsed ? dropin_get(&old, e->key) : NULL;
 		if (winner != NULL && strcmp(winner, st->file) != 0 &&
 		    ar->old_exists)

@@ -32,7 +32,7 @@ cmd_load_inventory(const struct options *opts)
 	if (inventory_finish(inv, &cause) != 0)
 		goto fail;
 	for (i = 0; i < inv->nwarnings; i++)
-		fprintf(stderr, "[WARNING]: %s\n", inv->warnings[i]);
+		fprintf(stderr, "tcptune: warning: %s\n", inv->warnings[i]);
 	return inv;
 fail:
 	cmd_error("%s", cause);

@@ -111,6 +111,8 @@ print_result(struct output *o, const struct host_state *h,
 		printf("%sfatal: [%s]: FAILED! => %s%s\n", color(o, C_RED),
 		    h->name, tr->msg != NULL ? tr->msg : "",
 		    color(o, C_RESET));
+		if (tr->diff != NULL && o->opts->diff)
+			fputs(tr->diff, stdout);
 		return;
 	}
 	if (tr->msg != NULL && *tr->msg != '\0' &&

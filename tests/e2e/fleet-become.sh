@@ -4,6 +4,7 @@
 # clearly (failed, exit bit 2, "sudo requires a password") and never hangs.
 # Usage: fleet-become.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-become "${1:-}"
 e2e_lab_up 8 e2b 198.18.206

@@ -5,7 +5,8 @@
 # tried to connect would show up as slow and as exit 4, not 1).
 # Usage: fleet-errors.sh [TCPTUNE]. Runs as any user.
 set -uo pipefail
-E2E_NEEDS_ROOT=0
+E2E_NEEDS_ROOT=0 # read by e2e_init
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-errors "${1:-}"
 

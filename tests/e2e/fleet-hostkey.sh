@@ -3,6 +3,7 @@
 # checking (the default) while the other hosts of the same run succeed.
 # Usage: fleet-hostkey.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-hostkey "${1:-}"
 e2e_lab_up 8 e2k 198.18.203

@@ -9,6 +9,7 @@
 # take ~55 s, and SIGINT lands while two probes are in flight.
 # Usage: fleet-interrupt.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-interrupt "${1:-}"
 net=198.18.207

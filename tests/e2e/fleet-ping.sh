@@ -2,6 +2,7 @@
 # fleet-ping.sh - `tcptune ping` reaches every host of an 8-host lab, in text
 # and in JSON. Usage: fleet-ping.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-ping "${1:-}"
 e2e_lab_up 8 e2p 198.18.201

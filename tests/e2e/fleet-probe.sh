@@ -1,10 +1,13 @@
 #!/bin/bash
+# jq programs and remote sh text are in single quotes on purpose.
+# shellcheck disable=SC2016
 # fleet-probe.sh - `tcptune probe --format json` on an 8-host lab reports what
 # each host really has, read directly inside the host with `lab.sh exec`.
 # Hosts are made different first (bbr on lab03, other buffers on lab05, a
 # sysctl.d file on lab02) so that a probe mixing up hosts is caught.
 # Usage: fleet-probe.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-probe "${1:-}"
 e2e_lab_up 8 e2f 198.18.202

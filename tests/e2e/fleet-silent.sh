@@ -3,6 +3,7 @@
 # SSH (no banner) does not stall the run beyond the timeout; the others
 # succeed. Usage: fleet-silent.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-silent "${1:-}"
 command -v socat >/dev/null 2>&1 || {

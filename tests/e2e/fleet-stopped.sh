@@ -1,8 +1,11 @@
 #!/bin/bash
+# jq programs and remote sh text are in single quotes on purpose.
+# shellcheck disable=SC2016
 # fleet-stopped.sh - a host whose sshd is stopped is reported unreachable
 # within the connect timeout, and the other hosts of the run succeed.
 # Usage: fleet-stopped.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init fleet-stopped "${1:-}"
 e2e_lab_up 8 e2s 198.18.204

@@ -1,4 +1,7 @@
 # shellcheck shell=bash
+# Variables set here (RUN_OUT, HOSTS, ...) are for the scripts that source it;
+# jq programs are in single quotes on purpose.
+# shellcheck disable=SC2034,SC2016
 # lib.sh - shared helpers for the fleet end-to-end tests (tests/e2e/fleet-*.sh).
 #
 # Source it from a bash script, then:

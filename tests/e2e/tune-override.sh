@@ -18,7 +18,10 @@ ZZZ=/etc/sysctl.d/99-zzz.conf
 lab "$BAD" sh -c "printf '# a hand-made override\nnet.ipv4.tcp_rmem = 4096 87380 6291456\n' >$ZZZ"
 
 e2e_run 40 tt plan "$PB" "${TUNE_VARS[@]}" -l "$BAD"
-assert_rc "plan of the override host exits 0" 0
+# The plan already says what the apply would fail on.
+assert_rc_bit "plan of the override host reports the failure" 2
+assert_match "plan names the overriding file in its error" \
+    "overrides '/etc/sysctl.d/90-tcptune.conf'" "$RUN_OUT"
 assert_match "plan names 99-zzz.conf as the file that sets tcp_rmem at boot" \
     "net.ipv4.tcp_rmem .*\(boot: /etc/sysctl.d/99-zzz.conf\)" "$RUN_OUT"
 
