@@ -15,6 +15,7 @@ extern const struct cmd_entry cmd_modules_entry;
 extern const struct cmd_entry cmd_inventory_entry;
 extern const struct cmd_entry cmd_lint_entry;
 extern const struct cmd_entry cmd_ping_entry;
+extern const struct cmd_entry cmd_size_entry;
 extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_drift_entry;
 extern const struct cmd_entry cmd_play_entry;
@@ -30,6 +31,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_ping_entry,
 	&cmd_probe_entry,
 	&cmd_verify_entry,
+	&cmd_size_entry,
 	&cmd_modules_entry,
 	&cmd_version_entry,
 	&cmd_help_entry,
