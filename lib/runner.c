@@ -728,3 +728,11 @@ runner_traffic_address(const struct runner *r, const char *host)
 	json_decref(vars);
 	return addr;
 }
+
+int
+runner_exit_status(const struct runner *r)
+{
+	if (runner_interrupted)
+		return RUNNER_EXIT_INTERRUPTED;
+	return runner_exit_bits(r);
+}

@@ -147,6 +147,10 @@ char		*runner_traffic_address(const struct runner *r,
 
 /* Exit-status bits (2 failed, 4 unreachable) for the hosts of the run. */
 int		 runner_exit_bits(const struct runner *r);
+/* The exit status of a run: RUNNER_EXIT_INTERRUPTED (130, as for a shell
+ * killed by SIGINT) when Ctrl-C stopped it, else runner_exit_bits. */
+#define RUNNER_EXIT_INTERRUPTED	130
+int		 runner_exit_status(const struct runner *r);
 
 /* Run a command on the context's host (or on another host of the run, for
  * peers), opening the connection on first use. Returns the transport

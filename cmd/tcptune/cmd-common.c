@@ -88,12 +88,18 @@ cmd_adhoc(struct options *opts, const struct module *m,
 	struct run_config	 cfg;
 	struct output		 out;
 	char			*cause = NULL;
+	json_t			*extra;
 	int			 rc;
 
 	if ((inv = cmd_load_inventory(opts)) == NULL)
 		return EXIT_COULD_NOT_RUN;
+	if ((extra = cmd_extra_vars(opts)) == NULL) {
+		inventory_free(inv);
+		return EXIT_COULD_NOT_RUN;
+	}
 	transport_global_init();
 	run_config_from_options(&cfg, opts);
+	cfg.extra_vars = extra;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	cmd_catch_interrupt();
@@ -107,10 +113,11 @@ cmd_adhoc(struct options *opts, const struct module *m,
 	if (report != NULL && opts->format == FORMAT_TEXT)
 		report(&r);
 	output_finish(&out, &r);
-	rc = runner_exit_bits(&r);
+	rc = runner_exit_status(&r);
 out:
 	runner_free(&r);
 	output_free(&out);
+	json_decref(extra);
 	inventory_free(inv);
 	return rc;
 }

@@ -210,7 +210,7 @@ drift_report(const struct options *opts, const struct runner *r,
 {
 	json_t	*doc = drift_document(opts, r, seconds);
 	char	*cause = NULL;
-	int	 rc = runner_exit_bits(r);
+	int	 rc = runner_exit_status(r);
 
 	if (json_is_true(json_object_get(doc, "drift")))
 		rc |= EXIT_CHANGES;

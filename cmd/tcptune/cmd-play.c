@@ -116,7 +116,7 @@ cmd_run_playbook(struct options *opts, int drift,
 			free(t);
 		}
 	}
-	rc = runner_exit_bits(&r);
+	rc = runner_exit_status(&r);
 	if (opts->check && opts->detailed_exitcode && any_changed(&r))
 		rc |= EXIT_CHANGES;
 out:

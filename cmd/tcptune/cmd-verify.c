@@ -124,7 +124,7 @@ cmd_verify_exec(struct options *opts)
 	if (opts->format == FORMAT_TEXT)
 		report_tables(&r);
 	output_finish(&out, &r);
-	rc = runner_exit_bits(&r);
+	rc = runner_exit_status(&r);
 out:
 	if (started)
 		runner_free(&r);

@@ -129,7 +129,7 @@ static const char usage_options[] =
 "Exit status: 0 ok; 1 could not run (bad options, parse or validation\n"
 "error, nothing matched); otherwise the OR of 2 (a host failed),\n"
 "4 (a host was unreachable) and 8 (changes pending with --check\n"
-"--detailed-exitcode, or drift found).\n";
+"--detailed-exitcode, or drift found). 130: interrupted (Ctrl-C).\n";
 
 static void
 print_usage(FILE *fp)
