@@ -8,6 +8,7 @@
 #include "strbuf.h"
 #include "sysctld.h"
 #include "xalloc.h"
+#include "util.h"
 
 void
 dropin_init(struct dropin *d)
@@ -179,21 +180,6 @@ dropin_render(const struct dropin *d, const char *playbook, const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Trim blanks at both ends of s[0..*len). */
-static const char *
-trim(const char *s, size_t *len)
-{
-	size_t	n = *len;
-
-	while (n > 0 && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		n--;
-	*len = n;
-	return s;
-}
 
 int
 dropin_parse(const char *text, struct dropin *out, char **cause)
@@ -212,7 +198,7 @@ dropin_parse(const char *text, struct dropin *out, char **cause)
 		if (nl == NULL)
 			nl = line + strlen(line) - 1;	/* last, no newline */
 		len = nl - line + (*nl != '\n');
-		s = trim(line, &len);
+		s = str_trim(line, &len);
 		if (len == 0) {
 			/* A blank line detaches comments from the next key
 			 * (the header, or notes about the file). */
@@ -240,14 +226,14 @@ dropin_parse(const char *text, struct dropin *out, char **cause)
 			goto out;
 		}
 		klen = eq - s;
-		k = trim(s, &klen);
+		k = str_trim(s, &klen);
 		if (klen == 0 || (klen == 1 && *k == '-')) {
 			fail(cause, "line %zu: no key in '%.*s'", lineno,
 			    (int)len, s);
 			goto out;
 		}
 		vlen = len - (eq + 1 - s);
-		v = trim(eq + 1, &vlen);
+		v = str_trim(eq + 1, &vlen);
 		key = xstrndup(k, klen);
 		value = xstrndup(v, vlen);
 		dropin_put(out, key, value, have_comment ? comment.buf : NULL);

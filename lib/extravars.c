@@ -7,18 +7,8 @@
 #include "strbuf.h"
 #include "xalloc.h"
 #include "ydoc.h"
+#include "util.h"
 
-static int
-valid_name(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	}
-	return 1;
-}
 
 /* Split "k=v k2='v 2'" like Ansible's parse_kv: words separated by
  * unquoted blanks, quotes removed, backslash escapes the next character. */
@@ -69,7 +59,7 @@ parse_kv(const char *item, json_t *out, char **cause)
 			goto out;
 		}
 		*eq = '\0';
-		if (!valid_name(word.buf)) {
+		if (!str_is_identifier(word.buf)) {
 			fail(cause, "extra vars '%s': invalid variable name "
 			    "'%s'", item, word.buf);
 			goto out;

@@ -14,6 +14,7 @@
 
 #include "xalloc.h"
 #include "ydoc.h"
+#include "util.h"
 
 static const char *const exts[] = { ".yml", ".yaml", ".json", NULL };
 
@@ -44,11 +45,6 @@ has_ext(const char *name)
 	return strchr(base, '.') != NULL;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static int
 load_file(const char *path, json_t *into, char **cause)
@@ -83,28 +79,25 @@ out:
 	return r;
 }
 
+/* Hidden files and editor backups are not vars files. */
+static int
+skipped_vars_entry(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] == '.' || name[len - 1] == '~';
+}
+
 static int
 load_dir(const char *dir, json_t *into, char **cause)
 {
 	char		**names = NULL;
 	size_t		  n = 0, i;
-	struct dirent	 *de;
 	struct stat	  st;
-	DIR		 *d;
 	int		  r = -1;
 
-	if ((d = opendir(dir)) == NULL)
-		return fail(cause, "%s: %s", dir, strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || de->d_name[len - 1] == '~')
-			continue;
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (dir_list_sorted(dir, skipped_vars_entry, &names, &n, cause) != 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		char *path = xprintf("%s/%s", dir, names[i]);
 		int rr = 0;
@@ -121,9 +114,7 @@ load_dir(const char *dir, json_t *into, char **cause)
 	}
 	r = 0;
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, n);
 	return r;
 }
 

@@ -21,6 +21,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 #include "ydoc.h"
+#include "util.h"
 
 struct inventory *
 inventory_new(void)
@@ -441,33 +442,18 @@ ignored_entry(const char *name)
 	return 0;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static int add_path(struct inventory *, const char *, char **);
 
 static int
 add_dir(struct inventory *inv, const char *dir, char **cause)
 {
-	char		**names = NULL;
-	size_t		  n = 0, i;
-	struct dirent	 *de;
-	DIR		 *d;
-	int		  r = -1;
+	char	**names = NULL;
+	size_t	  n = 0, i;
+	int	  r = -1;
 
-	if ((d = opendir(dir)) == NULL)
-		return fail(cause, "%s: %s", dir, strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		if (ignored_entry(de->d_name))
-			continue;
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (dir_list_sorted(dir, ignored_entry, &names, &n, cause) != 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		char *path = xprintf("%s/%s", dir, names[i]);
 		int rr = add_path(inv, path, cause);
@@ -478,9 +464,7 @@ add_dir(struct inventory *inv, const char *dir, char **cause)
 	}
 	r = 0;
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, n);
 	return r;
 }
 

@@ -10,6 +10,7 @@
 #include "strbuf.h"
 #include "template.h"
 #include "xalloc.h"
+#include "util.h"
 
 static const char *const play_keys[] = { "name", "hosts", "vars",
 	"vars_files", "become", "serial", "max_fail_percentage",
@@ -50,17 +51,6 @@ playbook_reserved_var(const char *name)
 	return in_list(name, reserved_vars);
 }
 
-static int
-valid_identifier(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	}
-	return 1;
-}
 
 /* "string 'maybe'", "int '5'", "list" for messages. */
 static char *
@@ -364,7 +354,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
 	if (get_string(ld, ynode_get(n, "register"), "register",
 	    &t->register_as) == 0 && t->register_as != NULL &&
-	    (!valid_identifier(t->register_as) ||
+	    (!str_is_identifier(t->register_as) ||
 	    playbook_reserved_var(t->register_as))) {
 		diag_add(ld->d, &ynode_get(n, "register")->pos, "invalid "
 		    "register name '%s'", t->register_as);
@@ -401,7 +391,7 @@ load_vars(struct loader *ld, const struct ynode *n, struct play *p)
 	}
 	check_duplicates(ld, n, "vars");
 	for (i = 0; i < n->n; i++) {
-		if (!valid_identifier(ynode_key(n, i)))
+		if (!str_is_identifier(ynode_key(n, i)))
 			diag_add(ld->d, &n->keys[i]->pos, "invalid variable "
 			    "name '%s'", ynode_key(n, i));
 		else if (playbook_reserved_var(ynode_key(n, i)))

@@ -7,6 +7,7 @@
 
 #include "sysctld.h"
 #include "xalloc.h"
+#include "util.h"
 
 /* Drop-in directories, highest priority first. */
 static const char *sysctld_dirs[] = {
@@ -59,22 +60,6 @@ sysctld_add_file(struct sysctld_set *set, const char *path, const char *dir)
 	return f;
 }
 
-/* Return s[0..*len) with blanks trimmed at both ends: the new start, *len
- * updated. */
-static const char *
-trim(const char *s, size_t *len)
-{
-	size_t	n = *len;
-
-	while (n > 0 && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		n--;
-	*len = n;
-	return s;
-}
 
 char *
 sysctld_key_normalise(const char *key)
@@ -84,7 +69,7 @@ sysctld_key_normalise(const char *key)
 	size_t		 len = strlen(key);
 	int		 dash = 0;
 
-	s = trim(key, &len);
+	s = str_trim(key, &len);
 	if (len > 0 && *s == '-') {
 		dash = 1;
 		s++;
@@ -120,7 +105,7 @@ sysctld_add_line(struct sysctld_file *f, const char *line, char **cause)
 	int			 dash = 0;
 
 	len = strlen(line);
-	s = trim(line, &len);
+	s = str_trim(line, &len);
 	if (len == 0 || *s == '#' || *s == ';')
 		return 0;
 	eq = memchr(s, '=', len);
@@ -128,7 +113,7 @@ sysctld_add_line(struct sysctld_file *f, const char *line, char **cause)
 		return fail(cause, "line without '=' in '%s': '%.*s'", f->path,
 		    (int)len, s);
 	klen = eq - s;
-	k = trim(s, &klen);
+	k = str_trim(s, &klen);
 	if (klen > 0 && *k == '-') {
 		dash = 1;
 		k++;
@@ -138,7 +123,7 @@ sysctld_add_line(struct sysctld_file *f, const char *line, char **cause)
 		return fail(cause, "line without a key in '%s': '%.*s'",
 		    f->path, (int)len, s);
 	vlen = len - (eq + 1 - s);
-	v = trim(eq + 1, &vlen);
+	v = str_trim(eq + 1, &vlen);
 
 	key = xstrndup(k, klen);
 	f->entries = xreallocarray(f->entries, f->n + 1, sizeof *f->entries);
