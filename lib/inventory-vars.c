@@ -6,7 +6,6 @@
  * backups (*~) are skipped. Files merge in that order, later keys win. */
 #include "inventory.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,6 @@
 #include "inventory.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
