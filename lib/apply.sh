@@ -47,9 +47,36 @@ kv() {
 	printf '%s=%s\n' "$1" "$E"
 }
 
-# /proc/sys path of a dotted key.
+# KP: the /proc/sys path of dotted key $1 (builtins only: this runs per key).
 keypath() {
-	printf '/proc/sys/%s' "$(printf '%s' "$1" | tr . /)"
+	KP=/proc/sys
+	kp_ifs=$IFS
+	IFS=.
+	set -f
+	# shellcheck disable=SC2086
+	set -- $1
+	set +f
+	IFS=$kp_ifs
+	for kp_part; do
+		KP=$KP/$kp_part
+	done
+}
+
+# NORM: $1 with blank runs squeezed to one space and trimmed (builtins).
+normalise() {
+	set -f
+	# shellcheck disable=SC2086
+	set -- $1
+	set +f
+	NORM="$*"
+}
+
+# CUR: the value of /proc/sys file $1, normalised. One fork: dash's read
+# builtin reads a byte at a time, and an integer sysctl answers a read at a
+# non-zero offset with end of file.
+readkey() {
+	normalise "$(cat "$1" 2>/dev/null)"
+	CUR=$NORM
 }
 
 # Every "key = value" of a sysctl file, as "key<TAB>value" lines.
@@ -61,7 +88,8 @@ file_keys() {
 # an "@key" section. With CHECK set, only read. Leaves KEY_ERR (the
 # kernel's refusal), KEY_CHANGED and KEY_BEFORE for the caller.
 set_key() {
-	kp=$(keypath "$1")
+	keypath "$1"
+	kp=$KP
 	KEY_ERR= KEY_CHANGED= KEY_BEFORE=
 	printf '@key %s\n' "$1"
 	kv want "$2"
@@ -70,24 +98,26 @@ set_key() {
 		kv error "$KEY_ERR"
 		return
 	fi
-	cur=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
-	want=$(printf '%s' "$2" | tr -s ' \t' '  ')
-	KEY_BEFORE=$cur
-	kv before "$cur"
-	if [ "$cur" != "$want" ] && [ -z "$CHECK" ]; then
-		# Through cat: a shell builtin reports any failed write as an
-		# I/O error; cat passes on the kernel's reason (EINVAL...).
-		if err=$(printf '%s\n' "$2" | cat 2>&1 >"$kp"); then
+	readkey "$kp"
+	normalise "$2"
+	want=$NORM
+	KEY_BEFORE=$CUR
+	kv before "$CUR"
+	if [ "$CUR" != "$want" ] && [ -z "$CHECK" ]; then
+		if { printf '%s\n' "$2" >"$kp"; } 2>/dev/null; then
 			KEY_CHANGED=1
 			kv changed 1
 		else
+			# The shell reports any failed write as an I/O error;
+			# cat passes on the kernel's own reason (EINVAL...).
+			err=$(printf '%s\n' "$2" | cat 2>&1 >"$kp")
 			KEY_ERR=${err##*: }
 			[ -n "$KEY_ERR" ] || KEY_ERR="write refused"
 			kv error "$KEY_ERR"
 		fi
-		cur=$(tr -s ' \t' '  ' <"$kp" 2>/dev/null)
+		readkey "$kp"
 	fi
-	kv live "$cur"
+	kv live "$CUR"
 }
 
 backup_dir() {
@@ -182,9 +212,10 @@ save_backup() {
 		: >"$b.tmp/absent"
 	fi
 	file_keys "$1" | while IFS='	' read -r k v; do
-		kp=$(keypath "$k")
-		[ -e "$kp" ] || continue
-		printf '%s\t%s\n' "$k" "$(tr -s ' \t' '  ' <"$kp")"
+		keypath "$k"
+		[ -e "$KP" ] || continue
+		readkey "$KP"
+		printf '%s\t%s\n' "$k" "$CUR"
 	done >"$b.tmp/live"
 	[ -n "$QDISC" ] && tc qdisc show dev "$DEV" 2>/dev/null | head -n 1 \
 	    >"$b.tmp/qdisc"
@@ -193,10 +224,16 @@ save_backup() {
 	kv backup "$b"
 }
 
+# The probe after a change. Only the sysctls and sysctl.d files changed
+# unless a qdisc, module or route was set too.
 reprobe() {
 	[ -n "$PROBE" ] || return 0
 	printf '@@probe\n'
-	printf '%s' "$PROBE" | sh -s
+	if [ -z "$QDISC$MODULES$ROUTE" ]; then
+		printf '%s' "$PROBE" | TCPTUNE_PROBE_ONLY=sysctl sh -s
+	else
+		printf '%s' "$PROBE" | sh -s
+	fi
 }
 
 do_apply() {
@@ -267,7 +304,8 @@ KEYS
 		CHECK=
 		while IFS='	' read -r k v; do
 			[ -n "$k" ] || continue
-			printf '%s\n' "$v" | cat >"$(keypath "$k")" 2>/dev/null
+			keypath "$k"
+			{ printf '%s\n' "$v" >"$KP"; } 2>/dev/null
 		done <<UNDO
 $undo
 UNDO

@@ -167,8 +167,8 @@ dropin_render(const struct dropin *d, const char *playbook, const char *path)
 	    "changes are overwritten.\n");
 	if (playbook != NULL)
 		strbuf_addf(&sb, "# Playbook: %s\n", playbook);
-	strbuf_addf(&sb, "# Apply: sysctl -p %s   Roll back: tcptune play "
-	    "playbooks/rollback.yml\n", path);
+	strbuf_addf(&sb, "# Apply: sysctl -p %s   Roll back: tcptune "
+	    "rollback\n", path);
 	for (i = 0; i < d->n; i++) {
 		e = &d->entries[i];
 		strbuf_addch(&sb, '\n');

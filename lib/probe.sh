@@ -596,18 +596,24 @@ printf 'tcptune-probe 1\n'
 procsys_fetch
 probe_self
 printf 'args=%s\n' "$#"
-probe_system
-probe_config
-probe_congestion
-probe_route
-probe_memory
+# TCPTUNE_PROBE_ONLY=sysctl: just the sysctls and sysctl.d files, for the
+# read-back after an apply (the other facts did not change).
+if [ "${TCPTUNE_PROBE_ONLY:-}" != sysctl ]; then
+	probe_system
+	probe_config
+	probe_congestion
+	probe_route
+	probe_memory
+fi
 probe_sysctl
 probe_sysctld
-probe_tuned
-for t in "$@"; do
-	rtt_one "$t" &
-done
-wait
+if [ "${TCPTUNE_PROBE_ONLY:-}" != sysctl ]; then
+	probe_tuned
+	for t in "$@"; do
+		rtt_one "$t" &
+	done
+	wait
+fi
 
 printf '@end\n'
 exit 0

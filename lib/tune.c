@@ -211,15 +211,35 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	return 0;
 }
 
-/* Replace the host's facts with the probe taken after a change. */
+/* Take in the probe run after a change. A light one (only sysctls and
+ * sysctl.d files, when no qdisc, module or route was touched) updates just
+ * those facts; a full one replaces them all. */
 static void
-refresh_facts(struct module_ctx *ctx, struct apply_result *ar)
+refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
 {
+	static const char *const sysctl_facts[] = { "sysctl", "sysctl_files",
+	    "sysctl_order", "sysctl_readonly_mount", NULL };
+	size_t i;
+
 	if (ar->facts == NULL)
 		return;
 	pthread_mutex_lock(&ctx->host->lock);
-	json_decref(ctx->host->facts);
-	ctx->host->facts = json_incref(ar->facts);
+	if (!light || ctx->host->facts == NULL) {
+		json_decref(ctx->host->facts);
+		ctx->host->facts = json_incref(ar->facts);
+	} else {
+		/* Copy on write: other tasks may hold the old object. */
+		json_t *f = json_deep_copy(ctx->host->facts);
+
+		for (i = 0; sysctl_facts[i] != NULL; i++) {
+			json_t *v = json_object_get(ar->facts, sysctl_facts[i]);
+
+			if (v != NULL)
+				json_object_set(f, sysctl_facts[i], v);
+		}
+		json_decref(ctx->host->facts);
+		ctx->host->facts = f;
+	}
 	pthread_mutex_unlock(&ctx->host->lock);
 }
 
@@ -462,7 +482,8 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 			    0 ? "; " : "", st->modules, ar.module_error);
 		if (ar.facts != NULL)
 			check_overrides(st, ar.facts, &errors);
-		refresh_facts(ctx, &ar);
+		refresh_facts(ctx, &ar, st->qdisc == NULL && st->modules == NULL &&
+		    st->route_opts == NULL);
 	}
 	if (ar.undone)
 		strbuf_addf(&errors, "; nothing was changed: the previous '%s' "
@@ -574,7 +595,7 @@ tune_rollback(struct module_ctx *ctx, const char *file,
 		    k->error != NULL ? ", " : "", k->error != NULL ? k->error :
 		    "");
 	}
-	refresh_facts(ctx, &ar);
+	refresh_facts(ctx, &ar, 1);
 	if (errors.len > 0) {
 		res->status = RESULT_FAILED;
 		res->msg = strbuf_detach(&errors, NULL);

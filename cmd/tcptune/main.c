@@ -15,6 +15,7 @@ extern const struct cmd_entry cmd_modules_entry;
 extern const struct cmd_entry cmd_inventory_entry;
 extern const struct cmd_entry cmd_lint_entry;
 extern const struct cmd_entry cmd_ping_entry;
+extern const struct cmd_entry cmd_rollback_entry;
 extern const struct cmd_entry cmd_size_entry;
 extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_drift_entry;
@@ -28,6 +29,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_play_entry,
 	&cmd_plan_entry,
 	&cmd_drift_entry,
+	&cmd_rollback_entry,
 	&cmd_ping_entry,
 	&cmd_probe_entry,
 	&cmd_verify_entry,

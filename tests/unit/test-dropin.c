@@ -29,7 +29,7 @@ static const char sample_text[] =
     "# Managed by tcptune \xe2\x80\x94 do not edit; changes are overwritten.\n"
     "# Playbook: playbooks/wan-tuning.yml\n"
     "# Apply: sysctl -p /etc/sysctl.d/90-tcptune.conf   Roll back: tcptune "
-    "play playbooks/rollback.yml\n"
+    "rollback\n"
     "\n"
     "# BDP 1000 Mbit/s \xc3\x97 92 ms = 11.5 MB, \xc3\x97" "2 headroom "
     "\xe2\x86\x92 32 MiB; RAM cap 1/64 of 32 GiB = 512 MiB\n"
@@ -97,8 +97,8 @@ test_render_exact(void **state)
 
 	a = dropin_render(&d, NULL, "/etc/sysctl.d/95-wan.conf");
 	assert_non_null(strstr(a, "# Apply: sysctl -p "
-	    "/etc/sysctl.d/95-wan.conf   Roll back: tcptune play "
-	    "playbooks/rollback.yml\n\n"));
+	    "/etc/sysctl.d/95-wan.conf   Roll back: tcptune "
+	    "rollback\n\n"));
 	assert_null(strstr(a, "Playbook"));
 	free(a);
 	dropin_free(&d);
@@ -109,8 +109,8 @@ test_render_exact(void **state)
 	assert_string_equal(a,
 	    "# Managed by tcptune \xe2\x80\x94 do not edit; changes are "
 	    "overwritten.\n# Playbook: p.yml\n# Apply: sysctl -p "
-	    "/etc/sysctl.d/90-tcptune.conf   Roll back: tcptune play "
-	    "playbooks/rollback.yml\n");
+	    "/etc/sysctl.d/90-tcptune.conf   Roll back: tcptune "
+	    "rollback\n");
 	free(a);
 }
 
