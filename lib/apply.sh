@@ -32,6 +32,7 @@ NL='
 MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
 PROBE=$9
 CHECK=
+CHANGED_ANY=
 
 esc() {
 	E=$1
@@ -228,6 +229,10 @@ save_backup() {
 # unless a qdisc, module or route was set too.
 reprobe() {
 	[ -n "$PROBE" ] || return 0
+	# Nothing written, no key changed: the facts the controller has are
+	# still true, and a rerun stays one cheap round trip.
+	[ -n "$CHANGED_ANY$QDISC$MODULES$ROUTE" ] || [ "$MODE" = rollback ] ||
+	    return 0
 	printf '@@probe\n'
 	if [ -z "$QDISC$MODULES$ROUTE" ]; then
 		printf '%s' "$PROBE" | TCPTUNE_PROBE_ONLY=sysctl sh -s
@@ -265,6 +270,7 @@ do_apply() {
 			sync "$dir" 2>/dev/null
 			kv status written
 			written=1
+			CHANGED_ANY=1
 		else
 			rm -f "$tmp"
 			kv error "cannot rename into $FILE"
@@ -282,6 +288,7 @@ do_apply() {
 		set_key "${k#-}" "$v"
 		[ -n "$KEY_ERR" ] && refused=1
 		[ -n "$KEY_CHANGED" ] && undo="$undo${k#-}	$KEY_BEFORE$NL"
+		[ -n "$KEY_CHANGED" ] && CHANGED_ANY=1
 	done <<KEYS
 $keys
 KEYS

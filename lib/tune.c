@@ -480,8 +480,10 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 		if (ar.module_error != NULL)
 			strbuf_addf(&errors, "%smodules %s: %s", errors.len >
 			    0 ? "; " : "", st->modules, ar.module_error);
-		if (ar.facts != NULL)
-			check_overrides(st, ar.facts, &errors);
+		/* Without a re-probe (nothing changed), the facts from the
+		 * start of the play still say which file wins. */
+		check_overrides(st, ar.facts != NULL ? ar.facts :
+		    ctx->host->facts, &errors);
 		refresh_facts(ctx, &ar, st->qdisc == NULL && st->modules == NULL &&
 		    st->route_opts == NULL);
 	}
