@@ -41,6 +41,8 @@ apply_command(const struct apply_request *req)
 	shquote_add(&sb, req->route_opts != NULL ? req->route_opts : "");
 	strbuf_addch(&sb, ' ');
 	shquote_add(&sb, req->reprobe ? probe_script() : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->route_persist ? "unit" : "");
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -187,6 +189,8 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->route_live, v, vl);
 				else if (IS("error"))
 					set(&res->route_error, v, vl);
+				else if (IS("persisted"))
+					set(&res->route_persisted, v, vl);
 			} else if (strcmp(section, "module") == 0) {
 				if (IS("error"))
 					set(&res->module_error, v, vl);
@@ -244,6 +248,7 @@ apply_result_clear(struct apply_result *res)
 	free(res->qdisc_error);
 	free(res->route_live);
 	free(res->route_error);
+	free(res->route_persisted);
 	free(res->module_error);
 	free(res->rollback_status);
 	free(res->rollback_file);

@@ -21,6 +21,7 @@ struct apply_request {
 	int		 tx_queues;	/* > 1 with an mq root */
 	const char	*modules;	/* space separated, or NULL */
 	const char	*route_opts;	/* "initcwnd 10", or NULL */
+	int		 route_persist;	/* also write the oneshot unit */
 	int		 reprobe;	/* append the probe after a change */
 };
 
@@ -49,6 +50,7 @@ struct apply_result {
 	char		*qdisc_error;
 	char		*route_live;
 	char		*route_error;
+	char		*route_persisted;	/* the unit written, or NULL */
 	char		*module_error;
 	int		 undone;	/* a key was refused: the previous file
 					 * and values were put back */

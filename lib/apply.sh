@@ -5,7 +5,7 @@
 # rollback.
 #
 # Run as: sh -c "$THIS" tcptune-apply MODE FILE STATE QDISC DEV TXQ MODULES
-#            ROUTE PROBE
+#            ROUTE PROBE PERSIST
 #   MODE     check | apply | rollback
 #   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf
 #   STATE    where backups live, e.g. /var/lib/tcptune
@@ -15,6 +15,7 @@
 #   MODULES  kernel modules to load and persist, space separated
 #   ROUTE    route options for the default route, e.g. "initcwnd 10"
 #   PROBE    the probe script text, run after a change ("" = don't)
+#   PERSIST  "unit": keep ROUTE across reboots with a oneshot systemd unit
 # Standard input (apply mode): the new content of FILE.
 #
 # Output: "tcptune-apply 1", then "@SECTION" lines and "key=value" lines
@@ -31,6 +32,9 @@ NL='
 '
 MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
 PROBE=$9
+PERSIST=${10:-}
+UNIT=/etc/systemd/system/tcptune-route.service
+UNIT_LINK=/etc/systemd/system/multi-user.target.wants/tcptune-route.service
 CHECK=
 CHANGED_ANY=
 
@@ -197,6 +201,35 @@ set_route() {
 		kv error "$err"
 	fi
 	kv live "$(ip route show default 2>/dev/null | head -n 1)"
+	[ "$PERSIST" = unit ] && persist_route
+}
+
+# A oneshot unit that puts ROUTE back on the default route at boot, once
+# the network is up (the route a boot brings has none of our options); it
+# is enabled by its wants link, so no systemctl is needed. "$$" is how a
+# unit file writes a literal "$".
+persist_route() {
+	unit=$(printf '%s\n' '[Unit]' \
+	    "Description=tcptune: $ROUTE on the default route" \
+	    'Wants=network-online.target' 'After=network-online.target' '' \
+	    '[Service]' 'Type=oneshot' \
+	    "ExecStart=/bin/sh -c 'exec ip route change \$\$(ip route show default | head -n 1) $ROUTE'" \
+	    '' '[Install]' 'WantedBy=multi-user.target')
+	if [ "$(cat "$UNIT" 2>/dev/null)" != "$unit" ]; then
+		t=
+		if mkdir -p "${UNIT%/*}" "${UNIT_LINK%/*}" &&
+		    t=$(mktemp "$UNIT.XXXXXX") &&
+		    printf '%s\n' "$unit" >"$t" && chmod 0644 "$t" &&
+		    { sync "$t" 2>/dev/null; mv -f "$t" "$UNIT"; }; then
+			CHANGED_ANY=1
+			kv persisted "$UNIT"
+		else
+			[ -n "$t" ] && rm -f "$t"
+			kv error "cannot write $UNIT"
+			return
+		fi
+	fi
+	[ -L "$UNIT_LINK" ] || ln -sf ../tcptune-route.service "$UNIT_LINK"
 }
 
 # Save what was there before tcptune first touched FILE: the file (or the
@@ -220,6 +253,10 @@ save_backup() {
 	done >"$b.tmp/live"
 	[ -n "$QDISC" ] && tc qdisc show dev "$DEV" 2>/dev/null | head -n 1 \
 	    >"$b.tmp/qdisc"
+	if [ -n "$ROUTE" ]; then
+		ip route show default 2>/dev/null | head -n 1 >"$b.tmp/route"
+		[ -e "$UNIT" ] || : >"$b.tmp/no-unit"
+	fi
 	sync 2>/dev/null
 	mv "$b.tmp" "$b"
 	kv backup "$b"
@@ -254,7 +291,14 @@ do_apply() {
 	# Same keys and values: leave the file alone even if its comments
 	# differ (they quote the RTT measured on the day it was written), so
 	# a rerun changes nothing.
-	if [ -n "$had_old" ] && { cmp -s "$tmp" "$FILE" ||
+	if [ -z "$had_old" ] && [ -z "$(file_keys "$tmp")" ]; then
+		# Nothing for the file (a play with only a route task, say):
+		# no empty drop-in, but a backup of what the rest changes.
+		rm -f "$tmp"
+		kv status none
+		written=
+		[ -n "$QDISC$ROUTE" ] && save_backup /dev/null
+	elif [ -n "$had_old" ] && { cmp -s "$tmp" "$FILE" ||
 	    [ "$(file_keys "$tmp")" = "$(file_keys "$FILE")" ]; }; then
 		rm -f "$tmp"
 		kv status unchanged
@@ -356,6 +400,11 @@ do_rollback() {
 			TXQ=
 			set_qdisc
 		fi
+	fi
+	if [ -s "$b/route" ]; then
+		# shellcheck disable=SC2046
+		ip route change $(cat "$b/route") 2>/dev/null
+		[ -e "$b/no-unit" ] && rm -f "$UNIT" "$UNIT_LINK"
 	fi
 	rm -rf "$b"
 	printf '@rollback\n'

@@ -178,6 +178,7 @@ fill_request(struct apply_request *req, const struct module_ctx *ctx,
 		req->qdisc = st->qdisc;
 		req->modules = st->modules;
 		req->route_opts = st->route_opts;
+		req->route_persist = st->route_persist;
 	}
 }
 
@@ -433,7 +434,8 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 
 	/* The file: a unified diff from what is there to what we render,
 	 * when its keys or values differ (comments alone never rewrite it). */
-	if (!same_file_values(&ar, st)) {
+	if (!same_file_values(&ar, st) && (ar.old_exists ||
+	    st->dropin.n > 0)) {
 		changed = 1;
 		d = udiff(ar.old_exists ? ar.old_text : NULL, text, st->file,
 		    st->file, 3);
@@ -465,6 +467,14 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 		strbuf_addf(&diff, "  live qdisc on %s: %s -> %s\n",
 		    req.dev != NULL ? req.dev : "?", kind != NULL ? kind : "?",
 		    st->qdisc);
+	}
+	if (st->route_opts != NULL) {
+		if (st->route_changed || ar.route_persisted != NULL)
+			changed = 1;
+		strbuf_addf(&diff, "  default route: %s%s%s\n", st->route_opts,
+		    st->route_persist ? ", kept across reboots by " : "",
+		    st->route_persist ? "/etc/systemd/system/"
+		    "tcptune-route.service" : "");
 	}
 	if (!ctx->check) {
 		if (ar.write_error != NULL)
@@ -510,11 +520,18 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 		res->msg = strbuf_detach(&errors, NULL);
 	} else if (changed) {
 		res->status = RESULT_CHANGED;
-		res->msg = xprintf("%s %s (%zu key%s)%s", ctx->check ?
-		    "would write" : ar.written ? "wrote" : "loaded", st->file,
-		    st->dropin.n, st->dropin.n == 1 ? "" : "s",
-		    ar.backup != NULL ? "; backup kept under "
-		    TUNE_STATE_DIR : "");
+		if (st->dropin.n == 0 && !ar.old_exists)
+			res->msg = xprintf("%s %s%s", ctx->check ? "would set" :
+			    "set", st->route_opts != NULL ? st->route_opts :
+			    st->qdisc != NULL ? st->qdisc : "live values",
+			    ar.backup != NULL ? "; backup kept under "
+			    TUNE_STATE_DIR : "");
+		else
+			res->msg = xprintf("%s %s (%zu key%s)%s", ctx->check ?
+			    "would write" : ar.written ? "wrote" : "loaded",
+			    st->file, st->dropin.n, st->dropin.n == 1 ? "" :
+			    "s", ar.backup != NULL ? "; backup kept under "
+			    TUNE_STATE_DIR : "");
 	} else {
 		res->status = RESULT_OK;
 		res->msg = xprintf("%s is up to date (%zu key%s)", st->file,

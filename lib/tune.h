@@ -28,6 +28,8 @@ struct stage {
 	char		*qdisc;		/* live root qdisc to set, or NULL */
 	char		*modules;	/* "tcp_bbr sch_fq", or NULL */
 	char		*route_opts;	/* "initcwnd 10 initrwnd 10", or NULL */
+	int		 route_changed;	/* the live route lacks route_opts */
+	int		 route_persist;	/* keep them with a oneshot unit */
 	char		**notes;	/* "cannot be set here" and skips */
 	size_t		 nnotes;
 };

@@ -9,7 +9,7 @@
 #include "tune.h"
 #include "xalloc.h"
 
-static const char *const route_persist[] = { "none", NULL };
+static const char *const route_persist[] = { "none", "unit", NULL };
 
 static const struct module_param route_params[] = {
 	{ .name = "initcwnd", .type = PARAM_INT, .min = 1, .max = 1000,
@@ -18,8 +18,9 @@ static const struct module_param route_params[] = {
 	  .help = "initial receive window (segments)" },
 	{ .name = "persist", .type = PARAM_CHOICE, .def = "none",
 	  .choices = route_persist,
-	  .help = "only 'none' for now: the options are set live and a reboot "
-		  "or a networkd reload drops them (docs/sizing.md)" },
+	  .help = "none: set live only (a reboot or a network reload drops "
+		  "them); unit: also a oneshot systemd unit, "
+		  "tcptune-route.service, that sets them again at boot" },
 	{ .name = NULL },
 };
 
@@ -42,7 +43,7 @@ route_run(struct module_ctx *ctx, const json_t *args,
 	const json_t	*rw = json_object_get(args, "initrwnd");
 	struct stage	*st;
 	char		*cause = NULL;
-	int		 same;
+	int		 same, persist;
 
 	if (json_string_value(json_object_get(rt, "interface")) == NULL) {
 		res->status = RESULT_FAILED;
@@ -53,7 +54,11 @@ route_run(struct module_ctx *ctx, const json_t *args,
 	    json_integer_value(json_object_get(rt, "initcwnd"))) &&
 	    (rw == NULL || json_integer_value(rw) ==
 	    json_integer_value(json_object_get(rt, "initrwnd")));
-	if (same) {
+	persist = strcmp(json_string_value(json_object_get(args, "persist")),
+	    "unit") == 0;
+	/* With persist: unit the apply also checks the unit file, so the
+	 * options are staged even when the live route has them. */
+	if (same && !persist) {
 		res->status = RESULT_OK;
 		res->msg = xstrdup("default route already has these options");
 		return 0;
@@ -74,8 +79,11 @@ route_run(struct module_ctx *ctx, const json_t *args,
 	else
 		st->route_opts = xprintf("initrwnd %lld",
 		    (long long)json_integer_value(rw));
+	st->route_changed = !same;
+	st->route_persist = persist;
 	res->status = RESULT_OK;
-	res->msg = xprintf("staged: %s on the default route", st->route_opts);
+	res->msg = xprintf("%s on the default route%s", st->route_opts,
+	    same ? " (already live)" : "");
 	return 0;
 }
 
