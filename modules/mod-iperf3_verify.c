@@ -4,9 +4,10 @@
  * single stream and -P N, up (host sends) and down (-R, peer sends) --
  * each against a fresh one-shot server (`iperf3 -s -1`) started on the peer
  * over the peer's own SSH connection and killed by pid afterwards. The
- * peer's verify_lock is held around each server+client run so that two
- * tests never share a peer; only one verify_lock is ever held at a time,
- * so pairs in both directions (a -> b, b -> a) cannot deadlock.
+ * verify_locks of both ends are held around each server+client run, so a
+ * host is never in two tests at once (a -> b and b -> a share the emulated
+ * or real path and would halve each other); they are always taken in the
+ * order of the hosts' names, so pairs in both directions cannot deadlock.
  *
  * phase before keeps the figures in the host's memo ("iperf3_before",
  * keyed by peer); after measures again, compares, and applies the gate;
@@ -296,6 +297,27 @@ exit_error(const char *where, const char *what, struct tp_result *out)
  * One run: server on the peer, client here, server killed. Returns 0, or
  * -1 with res filled (unreachable when this host's connection failed).
  */
+
+/* Lock both ends of a test in the order of their names (see the top). */
+static void
+lock_ends(struct host_state *a, struct host_state *b)
+{
+	struct host_state *first = strcmp(a->name, b->name) <= 0 ? a : b;
+	struct host_state *second = first == a ? b : a;
+
+	pthread_mutex_lock(&first->verify_lock);
+	if (second != first)
+		pthread_mutex_lock(&second->verify_lock);
+}
+
+static void
+unlock_ends(struct host_state *a, struct host_state *b)
+{
+	pthread_mutex_unlock(&a->verify_lock);
+	if (b != a)
+		pthread_mutex_unlock(&b->verify_lock);
+}
+
 static int
 measure_one(struct module_ctx *ctx, const struct verify_opts *o,
     struct pair *p, enum iperf_kind k, struct module_result *res)
@@ -309,7 +331,7 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 
 	memset(&out, 0, sizeof out);
 	memset(&kout, 0, sizeof kout);
-	pthread_mutex_lock(&p->ph->verify_lock);
+	lock_ends(ctx->host, p->ph);
 
 	cmd = iperf_server_command(o->port);
 	st = ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 30, &out, &cause);
@@ -370,7 +392,7 @@ out:
 			free(cause);
 		tp_result_clear(&kout);
 	}
-	pthread_mutex_unlock(&p->ph->verify_lock);
+	unlock_ends(ctx->host, p->ph);
 	free(cmd);
 	tp_result_clear(&out);
 	if (msg != NULL) {
