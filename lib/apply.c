@@ -43,6 +43,8 @@ apply_command(const struct apply_request *req)
 	shquote_add(&sb, req->reprobe ? probe_script() : "");
 	strbuf_addch(&sb, ' ');
 	shquote_add(&sb, req->route_persist ? "unit" : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->to_previous ? "previous" : "");
 	return strbuf_detach(&sb, NULL);
 }
 

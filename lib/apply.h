@@ -22,6 +22,8 @@ struct apply_request {
 	const char	*modules;	/* space separated, or NULL */
 	const char	*route_opts;	/* "initcwnd 10", or NULL */
 	int		 route_persist;	/* also write the oneshot unit */
+	int		 to_previous;	/* rollback: to before the last apply,
+					 * not to before the first */
 	int		 reprobe;	/* append the probe after a change */
 };
 

@@ -16,6 +16,8 @@
 #   ROUTE    route options for the default route, e.g. "initcwnd 10"
 #   PROBE    the probe script text, run after a change ("" = don't)
 #   PERSIST  "unit": keep ROUTE across reboots with a oneshot systemd unit
+#   TO       rollback target: "" (the first backup: the host before tcptune)
+#            or "previous" (the host before the last apply that changed it)
 # Standard input (apply mode): the new content of FILE.
 #
 # Output: "tcptune-apply 1", then "@SECTION" lines and "key=value" lines
@@ -33,6 +35,7 @@ NL='
 MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
 PROBE=$9
 PERSIST=${10:-}
+TO=${11:-}
 UNIT=/etc/systemd/system/tcptune-route.service
 UNIT_LINK=/etc/systemd/system/multi-user.target.wants/tcptune-route.service
 CHECK=
@@ -287,6 +290,8 @@ do_apply() {
 	cat >"$tmp"
 	printf '@write\n'
 	had_old=
+	written=
+	undo=
 	[ -f "$FILE" ] && had_old=1
 	# Same keys and values: leave the file alone even if its comments
 	# differ (they quote the RTT measured on the day it was written), so
@@ -367,9 +372,56 @@ UNDO
 	load_modules
 	set_qdisc
 	set_route
+	# What this apply replaced, for a rollback to "previous" (the gate of
+	# iperf3_verify): the file (or that there was none) and the values it
+	# changed. A run that changed nothing keeps the last snapshot.
+	if [ -n "$CHANGED_ANY" ]; then
+		b=$(backup_dir)
+		if [ -n "$written" ]; then
+			if [ -n "$had_old" ]; then
+				rm -f "$b/previous.absent"
+			else
+				rm -f "$b/previous"
+				: >"$b/previous.absent"
+			fi
+		fi
+		printf '%s' "$undo" >"$b/previous.live"
+	fi
+}
+
+# Put a saved copy ($1) back over FILE atomically.
+restore_file() {
+	tmp=$(mktemp "${FILE%/*}/.${FILE##*/}.XXXXXX") &&
+	    trap 'rm -f "$tmp"' EXIT HUP INT TERM PIPE &&
+	    cp -p "$1" "$tmp" && sync "$tmp" 2>/dev/null
+	mv -f "$tmp" "$FILE"
+	trap - EXIT HUP INT TERM PIPE
+}
+
+do_rollback_previous() {
+	b=$(backup_dir)
+	printf '@rollback\n'
+	if [ -f "$b/previous" ]; then
+		restore_file "$b/previous"
+		kv file restored
+	elif [ -e "$b/previous.absent" ]; then
+		rm -f "$FILE"
+		kv file removed
+	elif [ ! -e "$b/previous.live" ]; then
+		kv status nothing
+		return
+	fi
+	sync "${FILE%/*}" 2>/dev/null
+	while IFS='	' read -r k v; do
+		[ -n "$k" ] && set_key "$k" "$v"
+	done <"$b/previous.live"
+	rm -f "$b/previous" "$b/previous.absent" "$b/previous.live"
+	printf '@rollback\n'
+	kv status restored
 }
 
 do_rollback() {
+	[ "$TO" = previous ] && { do_rollback_previous; return; }
 	b=$(backup_dir)
 	printf '@rollback\n'
 	if [ ! -d "$b" ]; then
@@ -377,11 +429,7 @@ do_rollback() {
 		return
 	fi
 	if [ -f "$b/orig" ]; then
-		tmp=$(mktemp "${FILE%/*}/.${FILE##*/}.XXXXXX") &&
-		    trap 'rm -f "$tmp"' EXIT HUP INT TERM PIPE &&
-		    cp -p "$b/orig" "$tmp" && sync "$tmp" 2>/dev/null
-		mv -f "$tmp" "$FILE"
-		trap - EXIT HUP INT TERM PIPE
+		restore_file "$b/orig"
 		kv file restored
 	else
 		rm -f "$FILE"
@@ -435,21 +483,23 @@ check)
 rollback-check)
 	old_file
 	b=$(backup_dir)
+	orig=$b/orig live=$b/live
+	[ "$TO" = previous ] && orig=$b/previous live=$b/previous.live
 	printf '@backup\n'
-	if [ ! -d "$b" ]; then
+	if [ ! -e "$live" ]; then
 		kv exists 0
 	else
 		kv exists 1
-		if [ -f "$b/orig" ]; then
+		if [ -f "$orig" ]; then
 			kv orig 1
-			sed -e 's/^/|/' "$b/orig"
+			sed -e 's/^/|/' "$orig"
 		else
 			kv orig 0
 		fi
 		CHECK=1
 		while IFS='	' read -r k v; do
-			set_key "$k" "$v"
-		done <"$b/live"
+			[ -n "$k" ] && set_key "$k" "$v"
+		done <"$live"
 	fi
 	;;
 apply)

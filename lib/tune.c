@@ -550,7 +550,7 @@ out:
 }
 
 int
-tune_rollback(struct module_ctx *ctx, const char *file,
+tune_rollback(struct module_ctx *ctx, const char *file, int previous,
     struct module_result *res)
 {
 	struct apply_request	req;
@@ -563,6 +563,7 @@ tune_rollback(struct module_ctx *ctx, const char *file,
 	memset(&ar, 0, sizeof ar);
 	fill_request(&req, ctx, NULL);
 	req.file = file;
+	req.to_previous = previous;
 	req.mode = ctx->check ? APPLY_ROLLBACK_CHECK : APPLY_ROLLBACK;
 	req.reprobe = !ctx->check;
 	if (run_apply(ctx, &req, NULL, &ar, res) != 0)

@@ -55,10 +55,12 @@ struct apply_result;
 json_t	*tune_drift_items(const struct stage *st,
 	    const struct apply_result *ar, const json_t *facts);
 
-/* Restore the drop-in backup and the previous live values on the context's
- * host (used by the rollback module and by iperf3_verify's on_regression:
- * rollback). res gets changed/ok/failed and a message. */
-int	tune_rollback(struct module_ctx *ctx, const char *file,
+/* Restore a host: the drop-in and live values saved before tcptune's first
+ * apply (previous 0: the host's own configuration), or before the last
+ * apply that changed something (previous 1: what iperf3_verify's gate
+ * wants). Used by the rollback module and by on_regression: rollback. res
+ * gets changed/ok/failed and a message. */
+int	tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 	    struct module_result *res);
 
 #endif

@@ -582,7 +582,9 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 		if (strcmp(o.on_regression, "rollback") == 0) {
 			const char *file = tune_file(ctx, args);
 
-			tune_rollback(ctx, file, &rb);
+			/* Back to before this play's tuning, not to the
+			 * host's state before tcptune ever ran. */
+			tune_rollback(ctx, file, 1, &rb);
 			json_object_set_new(res->data, "action",
 			    json_string("rollback"));
 			json_object_set_new(res->data, "rollback",

@@ -1,10 +1,18 @@
 /* rollback: restore the backup of the drop-in and the previous live values. */
 #include "module.h"
 
+#include <string.h>
+
 #include "tune-facts.h"
 #include "tune.h"
 
+static const char *const rollback_to[] = { "first", "previous", NULL };
+
 static const struct module_param rollback_params[] = {
+	{ .name = "to", .type = PARAM_CHOICE, .def = "first",
+	  .choices = rollback_to,
+	  .help = "first: the host as it was before tcptune's first apply; "
+		  "previous: as it was before the last apply that changed it" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
 	  .help = "the managed drop-in to restore (or var "
@@ -16,7 +24,9 @@ static int
 rollback_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	return tune_rollback(ctx, tune_file(ctx, args), res);
+	return tune_rollback(ctx, tune_file(ctx, args), strcmp(
+	    json_string_value(json_object_get(args, "to")), "previous") == 0,
+	    res);
 }
 
 const struct module mod_rollback = {

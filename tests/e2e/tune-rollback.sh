@@ -74,4 +74,26 @@ assert_eq "second rollback: stats changed=0 on 8 hosts" 8 \
 assert_eq "$HANDH: still the hand-written bytes" "$hand_sha" \
     "$(file_sha "$HANDH" "$DROPIN")"
 
+# Rollback to "previous": tune, make it worse, go back one step.
+e2e_run 40 tt play "$TUNE_PB" "${TUNE_VARS[@]}" -l lab01
+assert_rc "retune lab01" 0
+tuned_sha=$(file_sha lab01 "$DROPIN")
+e2e_run 40 tt play "$TUNE_DATA/small-then-previous.yml" -l lab01 -t small \
+    -e rtt_ms=105 -e bandwidth_mbit=100
+assert_rc "tiny buffers applied" 0
+assert_eq "lab01: tiny tcp_rmem live" "4096 131072 131072" \
+    "$(live lab01 net.ipv4.tcp_rmem)"
+e2e_run 40 tt play "$TUNE_DATA/small-then-previous.yml" -l lab01 \
+    -t previous
+assert_rc "rollback to previous" 0
+assert_eq "lab01: tcp_rmem back to the first tuning" "$TUNED_RMEM" \
+    "$(live lab01 net.ipv4.tcp_rmem)"
+assert_eq "lab01: tcp_wmem back to the first tuning" "$TUNED_WMEM" \
+    "$(live lab01 net.ipv4.tcp_wmem)"
+assert_eq "lab01: the first tuning's drop-in, byte for byte" "$tuned_sha" \
+    "$(file_sha lab01 "$DROPIN")"
+e2e_run 40 tt rollback -l lab01
+assert_rc "rollback to first" 0
+assert_eq "lab01: stock again" "$STOCK_RMEM" "$(live lab01 net.ipv4.tcp_rmem)"
+
 tune_finish
