@@ -119,6 +119,15 @@ runner_init(struct runner *r, const struct run_config *cfg,
 		r->nhosts++;
 	}
 	pattern_hosts_free(names, n);
+	/* `hostvars`: built once; templates read peers' vars through it
+	 * ({{ hostvars[iperf_peer].ansible_host }}). */
+	r->hostvars = json_object();
+	for (i = 0; i < r->nhosts; i++) {
+		json_t *v = inventory_host_vars(inv, r->hosts[i]->name);
+
+		json_object_set_new(r->hostvars, r->hosts[i]->name,
+		    v != NULL ? v : json_object());
+	}
 	return r->nhosts == n ? 0 : -1;
 }
 
@@ -130,6 +139,7 @@ runner_free(struct runner *r)
 	for (i = 0; i < r->nhosts; i++)
 		host_state_free(r->hosts[i]);
 	free(r->hosts);
+	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
 }
@@ -233,6 +243,8 @@ host_vars(struct runner *r, struct host_state *h, const struct play *play,
 	vars = playbook_host_vars(play, inv, h->registered, r->cfg->extra_vars,
 	    h->facts, h->name, groups);
 	json_decref(inv);
+	if (r->hostvars != NULL)
+		json_object_set(vars, "hostvars", r->hostvars);
 	return vars;
 }
 

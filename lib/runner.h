@@ -109,6 +109,8 @@ struct runner {
 	pthread_mutex_t		  lock;		/* progress counters */
 	size_t			  done, total, nfailed;
 	int			  stopped;	/* max_fail / any_errors_fatal */
+	json_t			 *hostvars;	/* every host's inventory vars,
+						 * the `hostvars` variable */
 	char			 *stop_reason;
 };
 
