@@ -98,4 +98,11 @@ assert_match "lab03: message names the file" "$DROPIN" "$msg"
 assert_eq "lab03: live tcp_rmem unchanged" "$STOCK_RMEM" \
     "$(live lab03 net.ipv4.tcp_rmem)"
 
+# Variables of other hosts in templates (hostvars, groups).
+e2e_run 30 tt play "$TUNE_DATA/hostvars.yml" --format json
+assert_rc "hostvars play exits 0" 0
+assert_eq "lab01 read lab02's ansible_host and the lab group's size" \
+    "$(cut -d" " -f2 <<<"$LAB_ADDRS") 3" \
+    "$(jq_out '.plays[0].results.lab01[0].data.stdout' | tr -d '\n')"
+
 tune_finish
