@@ -738,40 +738,36 @@ parse_not(struct parser *ps)
 	return parse_compare(ps);
 }
 
+/* A left-associative chain of one keyword operator: next (WORD next)*. */
 static struct enode *
-parse_and(struct parser *ps)
+parse_keyword_chain(struct parser *ps, const char *word, enum node_kind kind,
+    struct enode *(*next)(struct parser *))
 {
 	struct enode *n, *b;
 
-	if ((n = parse_not(ps)) == NULL)
+	if ((n = next(ps)) == NULL)
 		return NULL;
-	while (is_name(ps, "and")) {
+	while (is_name(ps, word)) {
 		ps->i++;
-		if ((b = parse_not(ps)) == NULL) {
+		if ((b = next(ps)) == NULL) {
 			enode_free(n);
 			return NULL;
 		}
-		n = binary("", N_AND, n, b);
+		n = binary("", kind, n, b);
 	}
 	return n;
 }
 
 static struct enode *
+parse_and(struct parser *ps)
+{
+	return parse_keyword_chain(ps, "and", N_AND, parse_not);
+}
+
+static struct enode *
 parse_or(struct parser *ps)
 {
-	struct enode *n, *b;
-
-	if ((n = parse_and(ps)) == NULL)
-		return NULL;
-	while (is_name(ps, "or")) {
-		ps->i++;
-		if ((b = parse_and(ps)) == NULL) {
-			enode_free(n);
-			return NULL;
-		}
-		n = binary("", N_OR, n, b);
-	}
-	return n;
+	return parse_keyword_chain(ps, "or", N_OR, parse_and);
 }
 
 static struct enode *
