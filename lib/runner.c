@@ -237,14 +237,12 @@ static json_t *
 host_vars(struct runner *r, struct host_state *h, const struct play *play,
     const json_t *groups)
 {
-	json_t *inv = inventory_host_vars(r->inv, h->name);
+	/* The inventory's merge for this host was made once, for hostvars. */
 	json_t *vars;
 
-	vars = playbook_host_vars(play, inv, h->registered, r->cfg->extra_vars,
-	    h->facts, h->name, groups);
-	json_decref(inv);
-	if (r->hostvars != NULL)
-		json_object_set(vars, "hostvars", r->hostvars);
+	vars = playbook_host_vars(play, json_object_get(r->hostvars, h->name),
+	    h->registered, r->cfg->extra_vars, h->facts, h->name, groups);
+	json_object_set(vars, "hostvars", r->hostvars);
 	return vars;
 }
 
