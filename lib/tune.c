@@ -367,14 +367,16 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 			if (!values_equal(live, e->value))
 				add_item(items, e->key, e->value, live,
 				    "file missing", NULL);
-		} else if (in_file != NULL && !values_equal(live, in_file))
-			/* Our file says one thing, the kernel another. */
-			add_item(items, e->key, in_file, live,
-			    "changed at runtime", NULL);
-		else if (!values_equal(in_file, e->value))
+		} else if (!values_equal(in_file, e->value))
+			/* The file was edited (reloaded or not): the cause is
+			 * the file, whatever the kernel has now. */
 			add_item(items, e->key, e->value, in_file != NULL ?
 			    in_file : "(not in the file)", "file edited",
 			    st->file);
+		else if (!values_equal(live, e->value))
+			/* Our file is right, the kernel has another value. */
+			add_item(items, e->key, e->value, live,
+			    "changed at runtime", NULL);
 		free(winner);
 	}
 	n_keys = json_array_size(items);

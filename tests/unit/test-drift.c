@@ -117,6 +117,36 @@ test_runtime_and_override(void **state)
 	stage_free(st);
 }
 
+/* Edited but not reloaded: the file has another value, the kernel still
+ * has the play's. That is "file edited" with the play's value expected and
+ * the file's as live, never "changed at runtime" with the two swapped. */
+static void
+test_edited_not_reloaded(void **state)
+{
+	struct stage		*st = make_stage();
+	struct apply_result	 ar;
+	json_t			*f = facts(0, "fq_codel", 1), *items;
+
+	(void)state;
+	memset(&ar, 0, sizeof ar);
+	ar.old_exists = 1;
+	ar.old_text = strdup("net.ipv4.tcp_rmem = 4096 131072 1048576\n"
+	    "net.ipv4.tcp_congestion_control = bbr\n");
+	set_keys(&ar, "4096 131072 4194304", "bbr");
+	items = tune_drift_items(st, &ar, f);
+	assert_int_equal(json_array_size(items), 1);
+	assert_string_equal(item_field(items, 0, "key"), "net.ipv4.tcp_rmem");
+	assert_string_equal(item_field(items, 0, "cause"), "file edited");
+	assert_string_equal(item_field(items, 0, "expected"),
+	    "4096 131072 4194304");
+	assert_string_equal(item_field(items, 0, "live"), "4096 131072 1048576");
+	assert_string_equal(item_field(items, 0, "detail"), FILE_PATH);
+	json_decref(items);
+	json_decref(f);
+	apply_result_clear(&ar);
+	stage_free(st);
+}
+
 static void
 test_missing_edited_qdisc_module(void **state)
 {
@@ -168,6 +198,7 @@ main(void)
 		cmocka_unit_test(test_in_sync),
 		cmocka_unit_test(test_runtime_and_override),
 		cmocka_unit_test(test_missing_edited_qdisc_module),
+		cmocka_unit_test(test_edited_not_reloaded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
