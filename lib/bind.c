@@ -379,7 +379,7 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 	const struct ynode		*key, *val;
 	json_t				*v, *out;
 	char				*msg = NULL, *cause = NULL;
-	size_t				 i, j, before = diag_count(d);
+	size_t				 i, before = diag_count(d);
 	int				 templated = 0, bad;
 
 	*args = json_object();
@@ -403,12 +403,7 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 	    i < params->n; i++) {
 		key = params->keys[i];
 		val = params->items[i];
-		for (j = 0; j < i; j++) {
-			if (strcmp(ynode_key(params, i),
-			    ynode_key(params, j)) == 0)
-				break;
-		}
-		if (j < i) {
+		if (ynode_key_repeated(params, i)) {
 			diag_add(d, &key->pos, "duplicate parameter '%s'",
 			    ynode_key(params, i));
 			continue;

@@ -188,6 +188,8 @@ parse_group(struct inventory *inv, const struct ynode *key,
 		const char *k = ynode_key(data, i);
 
 		sec = data->items[i];
+		if (ynode_key_shadowed(data, i))
+			continue;	/* the later one wins, as in Ansible */
 		if (strcmp(k, "vars") != 0 && strcmp(k, "children") != 0 &&
 		    strcmp(k, "hosts") != 0)
 			return unknown_key(data->keys[i], name, cause);
@@ -224,6 +226,8 @@ parse_group(struct inventory *inv, const struct ynode *key,
 			for (j = 0; j < sec->n; j++) {
 				struct inv_group *child;
 
+				if (ynode_key_shadowed(sec, j))
+					continue;
 				if (parse_group(inv, sec->keys[j], sec->items[j],
 				    &child, cause) != 0)
 					return -1;
@@ -235,6 +239,8 @@ parse_group(struct inventory *inv, const struct ynode *key,
 			}
 		} else {
 			for (j = 0; j < sec->n; j++) {
+				if (ynode_key_shadowed(sec, j))
+					continue;
 				if (add_host_key(inv, g, sec->keys[j],
 				    sec->items[j], cause) != 0)
 					return -1;
@@ -242,6 +248,23 @@ parse_group(struct inventory *inv, const struct ynode *key,
 		}
 	}
 	return 0;
+}
+
+/* PyYAML keeps the last of a repeated key; Ansible says so. */
+static void
+warn_duplicates(struct inventory *inv, const struct ydoc *doc)
+{
+	struct ynode *const	*keys;
+	size_t			 n, i;
+	char			*where;
+
+	keys = ydoc_duplicate_keys(doc, &n);
+	for (i = 0; i < n; i++) {
+		where = ypos_str(&keys[i]->pos);
+		inv_warn(inv, "%s: duplicate key '%s': only the last value "
+		    "is used, as in Ansible", where, keys[i]->value);
+		free(where);
+	}
 }
 
 int
@@ -261,7 +284,10 @@ inv_load_yaml(struct inventory *inv, const char *path,
 	    !ynode_is_null(plugin))
 		return ypos_fail(cause, &plugin->pos, "inventory plugin "
 		    "configuration files are not supported");
+	warn_duplicates(inv, doc);
 	for (i = 0; i < root->n; i++) {
+		if (ynode_key_shadowed(root, i))
+			continue;
 		if (parse_group(inv, root->keys[i], root->items[i], NULL,
 		    cause) != 0)
 			return -1;

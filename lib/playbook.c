@@ -83,17 +83,12 @@ type_error(struct loader *ld, const struct ynode *n, const char *key,
 static void
 check_duplicates(struct loader *ld, const struct ynode *map, const char *what)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < map->n; i++) {
-		for (j = 0; j < i; j++) {
-			if (strcmp(ynode_key(map, i), ynode_key(map, j)) == 0) {
-				diag_add(ld->d, &map->keys[i]->pos,
-				    "duplicate %s key '%s'", what,
-				    ynode_key(map, i));
-				break;
-			}
-		}
+		if (ynode_key_repeated(map, i))
+			diag_add(ld->d, &map->keys[i]->pos,
+			    "duplicate %s key '%s'", what, ynode_key(map, i));
 	}
 }
 

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,33 @@ struct ydoc {
 	size_t		  nnodes;
 	struct anchor	 *anchors;
 	size_t		  nanchors;
+	struct ynode	**dups;		/* keys that repeat an earlier key */
+	size_t		  ndups;
 };
 
+/* Totals of the document as expanded so far, checked against the limits. */
+struct budget {
+	size_t		nodes;
+	size_t		bytes;
+	size_t		alias_nodes;
+	size_t		alias_bytes;
+};
+
+/* Grow an array of *cap elements so that it holds want. */
+static void *
+grow(void *ptr, size_t *cap, size_t want, size_t size)
+{
+	if (want <= *cap)
+		return ptr;
+	*cap = *cap < 8 ? 8 : *cap * 2;
+	if (*cap < want)
+		*cap = want;
+	return xreallocarray(ptr, *cap, size);
+}
+
 static struct ynode *
-node_new(struct ydoc *doc, enum ynode_type type, const yaml_mark_t *mark)
+node_new(struct ydoc *doc, size_t *nodecap, enum ynode_type type,
+    const yaml_mark_t *mark)
 {
 	struct ynode *n = xcalloc(1, sizeof *n);
 
@@ -34,7 +58,7 @@ node_new(struct ydoc *doc, enum ynode_type type, const yaml_mark_t *mark)
 	n->pos.file = doc->file;
 	n->pos.line = (int)mark->line + 1;
 	n->pos.col = (int)mark->column + 1;
-	doc->nodes = xreallocarray(doc->nodes, doc->nnodes + 1,
+	doc->nodes = grow(doc->nodes, nodecap, doc->nnodes + 1,
 	    sizeof *doc->nodes);
 	doc->nodes[doc->nnodes++] = n;
 	return n;
@@ -43,12 +67,20 @@ node_new(struct ydoc *doc, enum ynode_type type, const yaml_mark_t *mark)
 static void
 node_append(struct ynode *parent, struct ynode *key, struct ynode *item)
 {
-	parent->items = xreallocarray(parent->items, parent->n + 1,
-	    sizeof *parent->items);
+	if (parent->n == parent->cap) {
+		parent->cap = parent->cap < 4 ? 4 : parent->cap * 2;
+		parent->items = xreallocarray(parent->items, parent->cap,
+		    sizeof *parent->items);
+		if (parent->type == YNODE_MAP) {
+			parent->keys = xreallocarray(parent->keys, parent->cap,
+			    sizeof *parent->keys);
+			parent->kflags = xreallocarray(parent->kflags,
+			    parent->cap, sizeof *parent->kflags);
+		}
+	}
 	if (parent->type == YNODE_MAP) {
-		parent->keys = xreallocarray(parent->keys, parent->n + 1,
-		    sizeof *parent->keys);
 		parent->keys[parent->n] = key;
+		parent->kflags[parent->n] = 0;
 	}
 	parent->items[parent->n++] = item;
 }
@@ -89,69 +121,263 @@ parser_fail(struct ydoc *doc, yaml_parser_t *p, char **cause)
 	    m->column + 1, p->problem != NULL ? p->problem : "invalid YAML");
 }
 
+static int
+mark_fail(struct ydoc *doc, const yaml_mark_t *m, char **cause,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+mark_fail(struct ydoc *doc, const yaml_mark_t *m, char **cause,
+    const char *fmt, ...)
+{
+	struct ypos	pos;
+	va_list		ap;
+	char		*msg;
+	int		r;
+
+	pos.file = doc->file;
+	pos.line = (int)m->line + 1;
+	pos.col = (int)m->column + 1;
+	va_start(ap, fmt);
+	msg = xvprintf(fmt, ap);
+	va_end(ap);
+	r = ypos_fail(cause, &pos, "%s", msg);
+	free(msg);
+	return r;
+}
+
 /*
  * Build the node tree with an explicit stack. Each stack entry is an open
  * sequence or mapping; for a mapping, pending_key holds a key waiting for
- * its value.
+ * its value, and index maps key text to the entry that has it, once the
+ * mapping is large enough for a linear search to cost.
  */
 struct frame {
 	struct ynode	*node;
 	struct ynode	*pending_key;
+	size_t		 nodes0;	/* budget before the container */
+	size_t		 bytes0;
+	json_t		*index;
 };
+
+#define INDEX_FROM	8
+
+/* The entry of map with the same scalar key as entry i, before it. */
+static size_t
+key_find(struct frame *f, size_t i)
+{
+	struct ynode	*map = f->node;
+	json_t		*j;
+	size_t		 k;
+
+	if (map->n > INDEX_FROM && f->index == NULL) {
+		f->index = json_object();
+		for (k = 0; k + 1 < map->n; k++) {
+			if (map->keys[k]->type == YNODE_SCALAR)
+				json_object_set_new_nocheck(f->index,
+				    map->keys[k]->value, json_integer(k));
+		}
+	}
+	if (f->index != NULL) {
+		j = json_object_get(f->index, map->keys[i]->value);
+		k = j != NULL ? (size_t)json_integer_value(j) : i;
+		json_object_set_new_nocheck(f->index, map->keys[i]->value,
+		    json_integer(i));
+		return k;
+	}
+	for (k = i; k > 0; k--) {
+		if (map->keys[k - 1]->type == YNODE_SCALAR &&
+		    strcmp(map->keys[k - 1]->value, map->keys[i]->value) == 0)
+			return k - 1;
+	}
+	return i;
+}
+
+/* Flag the entry just added to a map when its key repeats another. */
+static void
+key_check(struct ydoc *doc, struct frame *f)
+{
+	struct ynode	*map = f->node;
+	size_t		 i = map->n - 1, k;
+
+	if (map->keys[i]->type != YNODE_SCALAR ||
+	    strcmp(map->keys[i]->value, "<<") == 0)
+		return;
+	if ((k = key_find(f, i)) == i)
+		return;
+	map->kflags[k] |= YKEY_SHADOWED;
+	map->kflags[i] |= YKEY_REPEATED;
+	doc->dups = xreallocarray(doc->dups, doc->ndups + 1,
+	    sizeof *doc->dups);
+	doc->dups[doc->ndups++] = map->keys[i];
+}
+
+/* A child of parent is (now) height levels deep. */
+static void
+raise_height(struct ynode *parent, const struct ynode *child)
+{
+	if (child->height + 1 > parent->height)
+		parent->height = child->height + 1;
+}
+
+/* Attach n (new, or an alias) to the innermost open container. */
+static void
+attach(struct ydoc *doc, struct frame *stack, size_t depth, struct ynode *n)
+{
+	struct frame *f;
+
+	if (depth == 0) {
+		doc->root = n;
+		return;
+	}
+	f = &stack[depth - 1];
+	raise_height(f->node, n);
+	if (f->node->type == YNODE_SEQ)
+		node_append(f->node, NULL, n);
+	else if (f->pending_key == NULL)
+		f->pending_key = n;
+	else {
+		node_append(f->node, f->pending_key, n);
+		f->pending_key = NULL;
+		key_check(doc, f);
+	}
+}
+
+/* Count a node written in the file. */
+static int
+count_node(struct ydoc *doc, struct budget *b, const yaml_mark_t *m,
+    size_t len, char **cause)
+{
+	if (++b->nodes > YDOC_MAX_NODES)
+		return mark_fail(doc, m, cause, "document has more than %d "
+		    "nodes", YDOC_MAX_NODES);
+	b->bytes += len;
+	return 0;
+}
+
+/* Resolve an alias and count the copy of its target that it stands for. */
+static struct ynode *
+alias(struct ydoc *doc, struct budget *b, size_t depth, const yaml_event_t *ev,
+    char **cause)
+{
+	const char	*name = (const char *)ev->data.alias.anchor;
+	const yaml_mark_t *m = &ev->start_mark;
+	struct ynode	*n;
+
+	if ((n = anchor_find(doc, ev->data.alias.anchor)) == NULL) {
+		mark_fail(doc, m, cause, "unknown alias '%s'", name);
+		return NULL;
+	}
+	if (n->wnodes == 0) {
+		/* still open: the alias is inside what it names */
+		mark_fail(doc, m, cause, "alias '*%s' refers to itself", name);
+		return NULL;
+	}
+	if (depth + n->height > YDOC_MAX_DEPTH) {
+		mark_fail(doc, m, cause, "alias '*%s' nests deeper than %d "
+		    "levels", name, YDOC_MAX_DEPTH);
+		return NULL;
+	}
+	b->alias_nodes += n->wnodes;
+	b->alias_bytes += n->wbytes;
+	b->nodes += n->wnodes;
+	b->bytes += n->wbytes;
+	if (b->alias_nodes > YDOC_MAX_ALIAS_NODES || b->nodes > YDOC_MAX_NODES) {
+		mark_fail(doc, m, cause, "aliases expand to more than %d nodes",
+		    b->alias_nodes > YDOC_MAX_ALIAS_NODES ?
+		    YDOC_MAX_ALIAS_NODES : YDOC_MAX_NODES);
+		return NULL;
+	}
+	if (b->alias_bytes > YDOC_MAX_ALIAS_BYTES) {
+		mark_fail(doc, m, cause, "aliases expand to more than %d MiB "
+		    "of text", YDOC_MAX_ALIAS_BYTES / (1024 * 1024));
+		return NULL;
+	}
+	return n;
+}
+
+static struct ynode *
+scalar(struct ydoc *doc, size_t *nodecap, const yaml_event_t *ev)
+{
+	struct ynode *n;
+
+	n = node_new(doc, nodecap, YNODE_SCALAR, &ev->start_mark);
+	n->value = xstrndup((const char *)ev->data.scalar.value,
+	    ev->data.scalar.length);
+	n->len = ev->data.scalar.length;
+	n->plain = ev->data.scalar.plain_implicit &&
+	    ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	if (ev->data.scalar.tag != NULL)
+		n->tag = xstrdup((const char *)ev->data.scalar.tag);
+	n->wnodes = 1;
+	n->wbytes = n->len;
+	anchor_add(doc, ev->data.scalar.anchor, n);
+	return n;
+}
 
 static int
 parse_events(struct ydoc *doc, yaml_parser_t *p, char **cause)
 {
 	yaml_event_t	 ev;
-	struct frame	*stack = NULL;
-	size_t		 depth = 0;
-	int		 done = 0, r = -1;
+	struct frame	*stack = NULL, *f;
+	struct budget	 b;
+	size_t		 depth = 0, stackcap = 0, nodecap = 0;
+	int		 done = 0, r = -1, opened;
+	struct ynode	*n;
 
+	memset(&b, 0, sizeof b);
 	while (!done) {
-		struct ynode *n = NULL;
-
 		if (!yaml_parser_parse(p, &ev)) {
 			parser_fail(doc, p, cause);
 			goto out;
 		}
+		n = NULL;
+		opened = 0;
 		switch (ev.type) {
 		case YAML_SCALAR_EVENT:
-			n = node_new(doc, YNODE_SCALAR, &ev.start_mark);
-			n->value = xstrndup((const char *)ev.data.scalar.value,
-			    ev.data.scalar.length);
-			n->len = ev.data.scalar.length;
-			n->plain = ev.data.scalar.plain_implicit &&
-			    ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-			if (ev.data.scalar.tag != NULL)
-				n->tag = xstrdup((const char *)ev.data.scalar.tag);
-			anchor_add(doc, ev.data.scalar.anchor, n);
+			if (count_node(doc, &b, &ev.start_mark,
+			    ev.data.scalar.length, cause) != 0)
+				goto fail;
+			n = scalar(doc, &nodecap, &ev);
 			break;
 		case YAML_ALIAS_EVENT:
-			n = anchor_find(doc, ev.data.alias.anchor);
-			if (n == NULL) {
-				fail(cause, "%s:%zu:%zu: unknown alias '%s'",
-				    doc->file, ev.start_mark.line + 1,
-				    ev.start_mark.column + 1,
-				    (const char *)ev.data.alias.anchor);
-				yaml_event_delete(&ev);
-				goto out;
-			}
+			if ((n = alias(doc, &b, depth, &ev, cause)) == NULL)
+				goto fail;
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
-			n = node_new(doc, ev.type == YAML_SEQUENCE_START_EVENT ?
+			if (depth >= YDOC_MAX_DEPTH) {
+				mark_fail(doc, &ev.start_mark, cause, "nesting "
+				    "deeper than %d levels", YDOC_MAX_DEPTH);
+				goto fail;
+			}
+			stack = grow(stack, &stackcap, depth + 1, sizeof *stack);
+			f = &stack[depth];
+			memset(f, 0, sizeof *f);
+			f->nodes0 = b.nodes;
+			f->bytes0 = b.bytes;
+			if (count_node(doc, &b, &ev.start_mark, 0, cause) != 0)
+				goto fail;
+			n = node_new(doc, &nodecap,
+			    ev.type == YAML_SEQUENCE_START_EVENT ?
 			    YNODE_SEQ : YNODE_MAP, &ev.start_mark);
 			anchor_add(doc, ev.type == YAML_SEQUENCE_START_EVENT ?
 			    ev.data.sequence_start.anchor :
 			    ev.data.mapping_start.anchor, n);
+			n->height = 1;
+			f->node = n;
+			opened = 1;
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			n = stack[--depth].node;
+			/* attached when it opened; now its weight is known */
+			f = &stack[--depth];
+			f->node->wnodes = b.nodes - f->nodes0;
+			f->node->wbytes = b.bytes - f->bytes0;
+			json_decref(f->index);
+			if (depth > 0)
+				raise_height(stack[depth - 1].node, f->node);
 			break;
 		case YAML_DOCUMENT_END_EVENT:
-			done = 1;
-			break;
 		case YAML_STREAM_END_EVENT:
 			done = 1;
 			break;
@@ -159,57 +385,54 @@ parse_events(struct ydoc *doc, yaml_parser_t *p, char **cause)
 			break;
 		}
 		if (n != NULL) {
-			int opened = (ev.type == YAML_SEQUENCE_START_EVENT ||
-			    ev.type == YAML_MAPPING_START_EVENT);
-
-			/* A closed container is attached when it opened. */
-			if (ev.type != YAML_SEQUENCE_END_EVENT &&
-			    ev.type != YAML_MAPPING_END_EVENT) {
-				if (depth == 0)
-					doc->root = n;
-				else {
-					struct frame *f = &stack[depth - 1];
-
-					if (f->node->type == YNODE_SEQ)
-						node_append(f->node, NULL, n);
-					else if (f->pending_key == NULL)
-						f->pending_key = n;
-					else {
-						node_append(f->node,
-						    f->pending_key, n);
-						f->pending_key = NULL;
-					}
-				}
-			}
-			if (opened) {
-				stack = xreallocarray(stack, depth + 1,
-				    sizeof *stack);
-				stack[depth].node = n;
-				stack[depth].pending_key = NULL;
+			attach(doc, stack, depth, n);
+			if (opened)
 				depth++;
-			}
 		}
 		yaml_event_delete(&ev);
 	}
 	r = 0;
+	goto out;
+fail:
+	yaml_event_delete(&ev);
 out:
+	while (depth > 0)
+		json_decref(stack[--depth].index);
 	free(stack);
 	return r;
 }
 
+/* Where byte off of buf is, for an error about the input itself. */
+static void
+buffer_mark(const char *buf, size_t off, yaml_mark_t *m)
+{
+	const char *nl, *p = buf, *end = buf + off;
+
+	memset(m, 0, sizeof *m);
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		m->line++;
+		p = nl + 1;
+	}
+	m->column = (size_t)(end - p);
+}
+
 static struct ydoc *
-load(const char *name, FILE *fp, const char *buf, size_t len, char **cause)
+load(const char *name, const char *buf, size_t len, char **cause)
 {
 	yaml_parser_t	 parser;
+	yaml_mark_t	 m;
 	struct ydoc	*doc = xcalloc(1, sizeof *doc);
 
 	doc->file = xstrdup(name);
+	if (len > YDOC_MAX_INPUT) {
+		buffer_mark(buf, YDOC_MAX_INPUT, &m);
+		mark_fail(doc, &m, cause, "input larger than %d MiB",
+		    YDOC_MAX_INPUT / (1024 * 1024));
+		ydoc_free(doc);
+		return NULL;
+	}
 	yaml_parser_initialize(&parser);
-	if (fp != NULL)
-		yaml_parser_set_input_file(&parser, fp);
-	else
-		yaml_parser_set_input_string(&parser,
-		    (const unsigned char *)buf, len);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (parse_events(doc, &parser, cause) != 0) {
 		yaml_parser_delete(&parser);
 		ydoc_free(doc);
@@ -223,13 +446,22 @@ struct ydoc *
 ydoc_load_file(const char *path, char **cause)
 {
 	FILE		*fp;
-	struct ydoc	*doc;
+	struct ydoc	*doc = NULL;
+	char		*buf;
+	size_t		 len;
 
 	if ((fp = fopen(path, "rb")) == NULL) {
 		fail(cause, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	doc = load(path, fp, NULL, 0, cause);
+	/* one byte past the limit is enough to know it is too large */
+	buf = xmalloc(YDOC_MAX_INPUT + 1);
+	len = fread(buf, 1, YDOC_MAX_INPUT + 1, fp);
+	if (ferror(fp))
+		fail(cause, "%s: %s", path, strerror(errno));
+	else
+		doc = load(path, buf, len, cause);
+	free(buf);
 	fclose(fp);
 	return doc;
 }
@@ -237,7 +469,7 @@ ydoc_load_file(const char *path, char **cause)
 struct ydoc *
 ydoc_load_buffer(const char *name, const char *buf, size_t len, char **cause)
 {
-	return load(name, NULL, buf, len, cause);
+	return load(name, buf, len, cause);
 }
 
 void
@@ -251,12 +483,14 @@ ydoc_free(struct ydoc *doc)
 		free(doc->nodes[i]->value);
 		free(doc->nodes[i]->tag);
 		free(doc->nodes[i]->keys);
+		free(doc->nodes[i]->kflags);
 		free(doc->nodes[i]->items);
 		free(doc->nodes[i]);
 	}
 	for (i = 0; i < doc->nanchors; i++)
 		free(doc->anchors[i].name);
 	free(doc->anchors);
+	free(doc->dups);
 	free(doc->nodes);
 	free(doc->file);
 	free(doc);
@@ -280,6 +514,25 @@ ynode_key(const struct ynode *map, size_t i)
 	const struct ynode *k = map->keys[i];
 
 	return k->type == YNODE_SCALAR ? k->value : "";
+}
+
+struct ynode *const *
+ydoc_duplicate_keys(const struct ydoc *doc, size_t *n)
+{
+	*n = doc->ndups;
+	return doc->dups;
+}
+
+int
+ynode_key_repeated(const struct ynode *map, size_t i)
+{
+	return (map->kflags[i] & YKEY_REPEATED) != 0;
+}
+
+int
+ynode_key_shadowed(const struct ynode *map, size_t i)
+{
+	return (map->kflags[i] & YKEY_SHADOWED) != 0;
 }
 
 struct ynode *
@@ -374,131 +627,343 @@ match_words(const char *s, const char *const *words)
 	return 0;
 }
 
-static int
-strip_underscores(const char *s, char *out, size_t outsz)
-{
-	size_t o = 0;
+/*
+ * An unsigned integer of any size, for values that leave 64 bits: base 1e9
+ * limbs, least significant first. Python's int is exact, so Ansible shows
+ * the exact digits of 0x1ffffffffffffffffff; so do we (as a string).
+ */
+struct bignum {
+	uint32_t	*limb;
+	size_t		 n;
+};
 
-	for (; *s != '\0'; s++) {
-		if (*s == '_')
-			continue;
-		if (o + 1 >= outsz)
-			return -1;
-		out[o++] = *s;
+#define LIMB_BASE	1000000000u
+
+static void
+big_mul_add(struct bignum *b, unsigned mul, unsigned add)
+{
+	uint64_t	carry = add;
+	size_t		i;
+
+	for (i = 0; i < b->n; i++) {
+		carry += (uint64_t)b->limb[i] * mul;
+		b->limb[i] = (uint32_t)(carry % LIMB_BASE);
+		carry /= LIMB_BASE;
 	}
-	out[o] = '\0';
-	return 0;
+	while (carry != 0) {
+		b->limb = xreallocarray(b->limb, b->n + 1, sizeof *b->limb);
+		b->limb[b->n++] = (uint32_t)(carry % LIMB_BASE);
+		carry /= LIMB_BASE;
+	}
+}
+
+static char *
+big_text(const struct bignum *b, int neg)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	if (neg)
+		strbuf_addch(&sb, '-');
+	strbuf_addf(&sb, "%u", b->n > 0 ? b->limb[b->n - 1] : 0);
+	for (i = b->n > 0 ? b->n - 1 : 0; i > 0; i--)
+		strbuf_addf(&sb, "%09u", b->limb[i - 1]);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* An integer as it accumulates: 64 bits while it fits, then a bignum. */
+struct acc {
+	uint64_t	v;
+	struct bignum	big;
+	int		is_big;
+};
+
+/* Move a 64-bit value into the bignum, to go on from there. */
+static void
+acc_promote(struct acc *a)
+{
+	a->is_big = 1;
+	do {
+		a->big.limb = xreallocarray(a->big.limb, a->big.n + 1,
+		    sizeof *a->big.limb);
+		a->big.limb[a->big.n++] = (uint32_t)(a->v % LIMB_BASE);
+		a->v /= LIMB_BASE;
+	} while (a->v != 0);
+}
+
+static void
+acc_mul_add(struct acc *a, unsigned mul, unsigned add)
+{
+	uint64_t v;
+
+	if (!a->is_big && !__builtin_mul_overflow(a->v, mul, &v) &&
+	    !__builtin_add_overflow(v, add, &v)) {
+		a->v = v;
+		return;
+	}
+	if (!a->is_big)
+		acc_promote(a);
+	big_mul_add(&a->big, mul, add);
+}
+
+static json_t *
+acc_json(struct acc *a, int neg)
+{
+	json_t	*j;
+	char	*s;
+
+	if (!a->is_big) {
+		if (!neg && a->v <= (uint64_t)INT64_MAX)
+			return json_integer((json_int_t)a->v);
+		if (neg && a->v <= (uint64_t)INT64_MAX + 1)
+			return json_integer(a->v == (uint64_t)INT64_MAX + 1 ?
+			    INT64_MIN : -(json_int_t)a->v);
+		acc_promote(a);
+	}
+	s = big_text(&a->big, neg);
+	j = json_string(s);
+	free(s);
+	free(a->big.limb);
+	return j;
 }
 
 static int
-all_chars(const char *s, const char *set)
+digit_value(int c)
 {
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (strchr(set, *s) == NULL)
-			return 0;
-	}
-	return 1;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
 }
 
+/* Digits of base (and underscores) from p; the end of them. */
+static const char *
+scan_digits(const char *p, unsigned base, size_t *ndigits)
+{
+	*ndigits = 0;
+	for (; *p == '_' || (unsigned)digit_value(*p) < base; p++) {
+		if (*p != '_')
+			(*ndigits)++;
+	}
+	return p;
+}
+
+static void
+acc_digits(struct acc *a, const char *p, const char *end, unsigned base)
+{
+	for (; p < end; p++) {
+		if (*p != '_')
+			acc_mul_add(a, base, (unsigned)digit_value(*p));
+	}
+}
+
+/* One ":[0-5]?[0-9]" part after the colon at p[-1]; its end, or NULL. */
+static const char *
+sexagesimal_part(const char *p, unsigned *value)
+{
+	if (!isdigit((unsigned char)p[0]))
+		return NULL;
+	if (!isdigit((unsigned char)p[1])) {
+		*value = (unsigned)(p[0] - '0');
+		return p + 1;
+	}
+	if (p[0] > '5')
+		return NULL;
+	*value = (unsigned)((p[0] - '0') * 10 + p[1] - '0');
+	return p + 2;
+}
+
+/* Scalars longer than this are not numbers to us: Python refuses to
+ * convert more than 4300 digits, so Ansible fails on them anyway. */
+#define NUMBER_MAX	4300
+
+/*
+ * PyYAML's int: [-+]?0b[0-1_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) |
+ * [-+]?0x[0-9a-fA-F_]+ | [-+]?[1-9][0-9_]*(:[0-5]?[0-9])+
+ */
 static json_t *
 resolve_int(const char *s)
 {
-	char		 digits[128];
-	const char	*p = s;
+	struct acc	 a;
+	const char	*p = s, *end;
+	unsigned	 base, part;
+	size_t		 nd;
 	int		 neg = 0;
-	long long	 v;
-	char		*end;
 
+	memset(&a, 0, sizeof a);
 	if (*p == '+' || *p == '-')
 		neg = (*p++ == '-');
-	if (*p == '\0')
+	if (p[0] == '0' && (p[1] == 'b' || p[1] == 'x')) {
+		base = p[1] == 'b' ? 2 : 16;
+		end = scan_digits(p + 2, base, &nd);
+		/* "0x_" matches, then fails in int(): keep it as text */
+		if (end == p + 2 || *end != '\0' || nd == 0)
+			return NULL;
+		acc_digits(&a, p + 2, end, base);
+		return acc_json(&a, neg);
+	}
+	if (p[0] == '0') {
+		end = scan_digits(p + 1, 8, &nd);
+		if (*end != '\0')
+			return NULL;
+		acc_digits(&a, p + 1, end, 8);
+		return acc_json(&a, neg);
+	}
+	if (p[0] < '1' || p[0] > '9')
 		return NULL;
-	if (strncmp(p, "0b", 2) == 0 && all_chars(p + 2, "01_")) {
-		if (strip_underscores(p + 2, digits, sizeof digits) != 0)
-			return NULL;
-		v = strtoll(digits, &end, 2);
-	} else if (strncmp(p, "0x", 2) == 0 &&
-	    all_chars(p + 2, "0123456789abcdefABCDEF_")) {
-		if (strip_underscores(p + 2, digits, sizeof digits) != 0)
-			return NULL;
-		v = strtoll(digits, &end, 16);
-	} else if (p[0] == '0' && p[1] != '\0' && all_chars(p + 1, "01234567_")) {
-		if (strip_underscores(p + 1, digits, sizeof digits) != 0)
-			return NULL;
-		v = strtoll(digits, &end, 8);
-	} else if (strcmp(p, "0") == 0) {
-		v = 0;
-	} else if (p[0] >= '1' && p[0] <= '9' && all_chars(p, "0123456789_")) {
-		if (strip_underscores(p, digits, sizeof digits) != 0)
-			return NULL;
-		errno = 0;
-		v = strtoll(digits, &end, 10);
-		if (errno == ERANGE)
-			return NULL;
-	} else if (p[0] >= '1' && p[0] <= '9' && strchr(p, ':') != NULL &&
-	    all_chars(p, "0123456789_:")) {
-		/* sexagesimal: 190:20:30 */
-		const char *q = p;
-
-		v = 0;
-		while (*q != '\0') {
-			long long part = 0;
-
-			while (*q != '\0' && *q != ':') {
-				if (*q != '_')
-					part = part * 10 + (*q - '0');
-				q++;
-			}
-			v = v * 60 + part;
-			if (*q == ':')
-				q++;
+	end = scan_digits(p, 10, &nd);
+	acc_digits(&a, p, end, 10);
+	if (*end == ':') {
+		/* sexagesimal: every part after the first is 0 to 59 */
+		while (*end == ':') {
+			if ((end = sexagesimal_part(end + 1, &part)) == NULL)
+				break;
+			acc_mul_add(&a, 60, part);
 		}
-	} else
+		if (end == NULL || *end != '\0') {
+			free(a.big.limb);
+			return NULL;
+		}
+	} else if (*end != '\0') {
+		free(a.big.limb);
 		return NULL;
-	return json_integer(neg ? -v : v);
+	}
+	return acc_json(&a, neg);
 }
 
+/* Python's float() of a decimal text with underscores (PyYAML drops them). */
+static double
+decimal_value(const char *p, const char *end)
+{
+	char	*buf = xmalloc((size_t)(end - p) + 1), *o = buf;
+	double	 d;
+
+	for (; p < end; p++) {
+		if (*p != '_')
+			*o++ = *p;
+	}
+	*o = '\0';
+	d = strtod(buf, NULL);
+	free(buf);
+	return d;
+}
+
+/* 60^k rounded once, as Python converts its exact int 60^k to a float
+ * (repeated multiplication would round at every step). */
+static double
+power60(size_t k)
+{
+	struct acc	a;
+	char		*text;
+	double		 d;
+
+	memset(&a, 0, sizeof a);
+	a.v = 1;
+	while (k-- > 0)
+		acc_mul_add(&a, 60, 0);
+	if (!a.is_big)
+		return (double)a.v;
+	text = big_text(&a.big, 0);
+	d = strtod(text, NULL);
+	free(text);
+	free(a.big.limb);
+	return d;
+}
+
+/* [0-9_]* then an optional [eE][-+][0-9]+; the end, or NULL. */
+static const char *
+fraction_end(const char *p, int exponent)
+{
+	size_t nd;
+
+	p = scan_digits(p, 10, &nd);
+	if (exponent && (*p == 'e' || *p == 'E')) {
+		if ((p[1] != '+' && p[1] != '-') ||
+		    !isdigit((unsigned char)p[2]))
+			return NULL;
+		for (p += 2; isdigit((unsigned char)*p); p++)
+			;
+	}
+	return p;
+}
+
+/*
+ * PyYAML's float: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)? |
+ * \.[0-9][0-9_]*([eE][-+][0-9]+)? | [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
+ * | [-+]?\.(inf|Inf|INF) | \.(nan|NaN|NAN). Infinities and NaN, which
+ * jansson cannot hold, are left to be strings.
+ */
 static json_t *
 resolve_float(const char *s)
 {
-	char		 buf[128];
-	const char	*p = s;
-	int		 neg = 0, seen_dot = 0, seen_digit = 0;
-	const char	*q;
+	const char	*p = s, *end, *colon;
+	double		*parts, v = 0, base = 1;
+	size_t		 nparts = 0, nd, i;
+	unsigned	 part;
+	int		 neg = 0;
 
 	if (*p == '+' || *p == '-')
 		neg = (*p++ == '-');
-	if (strcmp(p, ".inf") == 0 || strcmp(p, ".Inf") == 0 ||
-	    strcmp(p, ".INF") == 0)
-		return json_real(neg ? -INFINITY : INFINITY);
-	if (s[0] != '+' && s[0] != '-' && (strcmp(s, ".nan") == 0 ||
-	    strcmp(s, ".NaN") == 0 || strcmp(s, ".NAN") == 0))
-		return json_real(NAN);
-	/* [0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)? or \.[0-9_]+(...)? */
-	for (q = p; *q != '\0'; q++) {
-		if (isdigit((unsigned char)*q))
-			seen_digit = 1;
-		else if (*q == '_')
-			;
-		else if (*q == '.' && !seen_dot)
-			seen_dot = 1;
-		else
-			break;
+	if (p[0] == '.') {
+		/* ".5" takes no sign in PyYAML's pattern */
+		if (p != s || !isdigit((unsigned char)p[1]) ||
+		    (end = fraction_end(p + 1, 1)) == NULL || *end != '\0')
+			return NULL;
+		v = decimal_value(p, end);
+	} else {
+		if (!isdigit((unsigned char)p[0]))
+			return NULL;
+		end = scan_digits(p, 10, &nd);
+		if (*end == '.') {
+			if ((end = fraction_end(end + 1, 1)) == NULL ||
+			    *end != '\0')
+				return NULL;
+			v = decimal_value(p, end);
+		} else if (*end == ':') {
+			/* at most one part per two characters */
+			parts = xreallocarray(NULL, strlen(p) / 2 + 1,
+			    sizeof *parts);
+			parts[nparts++] = decimal_value(p, end);
+			while (*end == ':') {
+				colon = end;
+				if ((end = sexagesimal_part(end + 1, &part)) ==
+				    NULL)
+					break;
+				if (*end == '.') {
+					/* the last part carries the fraction */
+					end = fraction_end(end + 1, 0);
+					parts[nparts++] = decimal_value(colon + 1,
+					    end);
+					break;
+				}
+				parts[nparts++] = part;
+			}
+			if (end == NULL || *end != '\0' ||
+			    strchr(s, '.') == NULL) {
+				free(parts);
+				return NULL;
+			}
+			/* summed as PyYAML does, least significant first */
+			for (i = nparts; i > 0; i--) {
+				if (!isfinite(base)) {
+					/* OverflowError in PyYAML */
+					free(parts);
+					return NULL;
+				}
+				v += parts[i - 1] * base;
+				base = power60(nparts - i + 1);
+			}
+			free(parts);
+		} else
+			return NULL;
 	}
-	if (!seen_dot || (p[0] == '.' && !seen_digit) || p[0] == '_')
+	if (!isfinite(v))
 		return NULL;
-	if (*q == 'e' || *q == 'E') {
-		if (q[1] != '+' && q[1] != '-')
-			return NULL;
-		if (!all_chars(q + 2, "0123456789"))
-			return NULL;
-	} else if (*q != '\0')
-		return NULL;
-	if (strip_underscores(p, buf, sizeof buf) != 0)
-		return NULL;
-	return json_real(neg ? -strtod(buf, NULL) : strtod(buf, NULL));
+	return json_real(neg ? -v : v);
 }
 
 json_t *
@@ -520,6 +985,8 @@ yaml_scalar_to_json(const char *s, size_t len, int plain)
 		return json_true();
 	if (match_words(s, falses))
 		return json_false();
+	if (len > NUMBER_MAX)
+		return json_stringn(s, len);
 	if ((j = resolve_int(s)) != NULL)
 		return j;
 	if ((j = resolve_float(s)) != NULL)
