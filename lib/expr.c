@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct token {
 struct lexer {
 	struct token	*toks;
 	size_t		 n;
+	size_t		 cap;
 };
 
 static void
@@ -40,7 +42,47 @@ lexer_free(struct lexer *lx)
 		free(lx->toks[i].text);
 	free(lx->toks);
 	lx->toks = NULL;
-	lx->n = 0;
+	lx->n = lx->cap = 0;
+}
+
+/* Whether s[0..len) is well-formed UTF-8 (jansson refuses anything
+ * else, and a string it refuses would be a NULL value). */
+int
+expr_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	const unsigned char	*end = p + len;
+	unsigned		 c, need, min;
+
+	while (p < end) {
+		c = *p++;
+		if (c < 0x80)
+			continue;
+		if (c >= 0xc2 && c <= 0xdf) {
+			need = 1;
+			min = 0x80;
+			c &= 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			need = 2;
+			min = 0x800;
+			c &= 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			need = 3;
+			min = 0x10000;
+			c &= 0x07;
+		} else
+			return 0;
+		if ((size_t)(end - p) < need)
+			return 0;
+		for (; need > 0; need--, p++) {
+			if ((*p & 0xc0) != 0x80)
+				return 0;
+			c = (c << 6) | (*p & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			return 0;
+	}
+	return 1;
 }
 
 static struct token *
@@ -48,7 +90,10 @@ lexer_push(struct lexer *lx, enum tok_type type, size_t off)
 {
 	struct token *t;
 
-	lx->toks = xreallocarray(lx->toks, lx->n + 1, sizeof *lx->toks);
+	if (lx->n == lx->cap) {
+		lx->cap = lx->cap < 16 ? 16 : lx->cap * 2;
+		lx->toks = xreallocarray(lx->toks, lx->cap, sizeof *lx->toks);
+	}
 	t = &lx->toks[lx->n++];
 	memset(t, 0, sizeof *t);
 	t->type = type;
@@ -106,9 +151,15 @@ lex(const char *src, size_t base, struct lexer *lx, char **cause)
 				while (isdigit((unsigned char)*p))
 					p++;
 			}
-			for (; s < p && o + 1 < sizeof buf; s++) {
-				if (*s != '_')
-					buf[o++] = *s;
+			for (; s < p; s++) {
+				if (*s == '_')
+					continue;
+				if (o + 1 >= sizeof buf) {
+					lexer_free(lx);
+					return fail(cause, "number too long at "
+					    "character %zu", base + start + 1);
+				}
+				buf[o++] = *s;
 			}
 			buf[o] = '\0';
 			t = lexer_push(lx, isfloat ? T_FLOAT : T_INT, start);
@@ -151,6 +202,12 @@ lex(const char *src, size_t base, struct lexer *lx, char **cause)
 				    "character %zu", base + (size_t)(s - src) + 1);
 			}
 			p++;
+			if (!expr_utf8_valid(sb.buf, sb.len)) {
+				strbuf_release(&sb);
+				lexer_free(lx);
+				return fail(cause, "invalid UTF-8 in string at "
+				    "character %zu", base + (size_t)(s - src) + 1);
+			}
 			t = lexer_push(lx, T_STR, (size_t)(s - src));
 			t->text = strbuf_detach(&sb, NULL);
 			continue;
@@ -174,6 +231,10 @@ lex(const char *src, size_t base, struct lexer *lx, char **cause)
 			size_t off = (size_t)(p - src);
 
 			lexer_free(lx);
+			if (!isprint((unsigned char)*p))
+				return fail(cause, "unexpected byte 0x%02x at "
+				    "character %zu", (unsigned char)*p,
+				    base + off + 1);
 			return fail(cause, "unexpected '%c' at character %zu",
 			    *p, base + off + 1);
 		}
@@ -198,6 +259,7 @@ struct enode {
 	struct enode	 *a, *b, *c;
 	struct enode	**args;		/* N_LIST, N_DICT (k,v,k,v), calls */
 	size_t		  nargs;
+	unsigned	  depth;	/* of the tree below; leaves 0 */
 };
 
 static void
@@ -239,6 +301,7 @@ struct parser {
 	size_t		 i;
 	size_t		 base;	/* added to reported character positions */
 	char		*cause;
+	unsigned	 nest;	/* recursion of the parser */
 };
 
 static struct token *
@@ -303,6 +366,53 @@ syntax_error(struct parser *ps)
 		    ps->base + t->off + 1);
 		break;
 	}
+	return NULL;
+}
+
+/*
+ * The parser recurses on brackets, `not` and unary signs, and evaluation
+ * and freeing recurse over the tree, whose depth grows with every operator
+ * in a chain: both are bounded (EXPR_MAX_NESTING, EXPR_MAX_DEPTH), so that
+ * `when: ((((...` or `not not not ...` is an error, not a stack overflow.
+ */
+static int
+enter(struct parser *ps)
+{
+	if (ps->nest < EXPR_MAX_NESTING) {
+		ps->nest++;
+		return 0;
+	}
+	if (ps->cause == NULL)
+		ps->cause = xprintf("expression nests deeper than %d levels at "
+		    "character %zu", EXPR_MAX_NESTING,
+		    ps->base + peek(ps)->off + 1);
+	return -1;
+}
+
+/* n with its children attached: its depth, or NULL past the limit. */
+static struct enode *
+grown(struct parser *ps, struct enode *n)
+{
+	const struct enode	*kids[3] = { n->a, n->b, n->c };
+	unsigned		 d = 0;
+	size_t			 i;
+
+	for (i = 0; i < 3; i++) {
+		if (kids[i] != NULL && kids[i]->depth > d)
+			d = kids[i]->depth;
+	}
+	for (i = 0; i < n->nargs; i++) {
+		if (n->args[i]->depth > d)
+			d = n->args[i]->depth;
+	}
+	n->depth = d + 1;
+	if (n->depth <= EXPR_MAX_DEPTH)
+		return n;
+	if (ps->cause == NULL)
+		ps->cause = xprintf("expression has more than %d operators "
+		    "in a chain at character %zu", EXPR_MAX_DEPTH,
+		    ps->base + peek(ps)->off + 1);
+	enode_free(n);
 	return NULL;
 }
 
@@ -461,7 +571,7 @@ parse_primary(struct parser *ps)
 				}
 			}
 			ps->i++;
-			return n;
+			return grown(ps, n);
 		}
 		if (is_op(ps, "{")) {
 			ps->i++;
@@ -483,7 +593,7 @@ parse_primary(struct parser *ps)
 				}
 			}
 			ps->i++;
-			return n;
+			return grown(ps, n);
 		}
 		break;
 	case T_EOF:
@@ -519,7 +629,8 @@ parse_postfix(struct parser *ps, struct enode *n)
 			}
 			ps->i++;
 			m->a = n;
-			n = m;
+			if ((n = grown(ps, m)) == NULL)
+				return NULL;
 		} else if (is_op(ps, "[")) {
 			ps->i++;
 			if ((idx = parse_expr(ps)) == NULL) {
@@ -529,7 +640,8 @@ parse_postfix(struct parser *ps, struct enode *n)
 			m = enode_new(N_INDEX);
 			m->a = n;
 			m->b = idx;
-			n = m;
+			if ((n = grown(ps, m)) == NULL)
+				return NULL;
 			if (expect_op(ps, "]") != 0) {
 				enode_free(n);
 				return NULL;
@@ -560,6 +672,8 @@ parse_filters(struct parser *ps, struct enode *n)
 				enode_free(n);
 				return NULL;
 			}
+			if ((n = grown(ps, n)) == NULL)
+				return NULL;
 		} else if (is_name(ps, "is")) {
 			ps->i++;
 			m = enode_new(N_TEST);
@@ -580,6 +694,8 @@ parse_filters(struct parser *ps, struct enode *n)
 				enode_free(n);
 				return NULL;
 			}
+			if ((n = grown(ps, n)) == NULL)
+				return NULL;
 		} else
 			return n;
 	}
@@ -594,11 +710,17 @@ parse_unary(struct parser *ps, int with_filter)
 		int neg = is_op(ps, "-");
 
 		ps->i++;
-		if ((m = parse_unary(ps, 0)) == NULL)
+		if (enter(ps) != 0)
+			return NULL;
+		m = parse_unary(ps, 0);
+		ps->nest--;
+		if (m == NULL)
 			return NULL;
 		if (neg) {
 			n = enode_new(N_NEG);
 			n->a = m;
+			if ((n = grown(ps, n)) == NULL)
+				return NULL;
 		} else
 			n = m;
 	} else if ((n = parse_primary(ps)) == NULL)
@@ -611,14 +733,15 @@ parse_unary(struct parser *ps, int with_filter)
 }
 
 static struct enode *
-binary(const char *op, enum node_kind kind, struct enode *a, struct enode *b)
+binary(struct parser *ps, const char *op, enum node_kind kind,
+    struct enode *a, struct enode *b)
 {
 	struct enode *n = enode_new(kind);
 
 	snprintf(n->op, sizeof n->op, "%s", op);
 	n->a = a;
 	n->b = b;
-	return n;
+	return grown(ps, n);
 }
 
 static struct enode *
@@ -640,7 +763,8 @@ parse_math2(struct parser *ps)
 			enode_free(n);
 			return NULL;
 		}
-		n = binary(ops[i], N_BIN, n, b);
+		if ((n = binary(ps, ops[i], N_BIN, n, b)) == NULL)
+			return NULL;
 	}
 }
 
@@ -657,7 +781,8 @@ parse_concat(struct parser *ps)
 			enode_free(n);
 			return NULL;
 		}
-		n = binary("~", N_BIN, n, b);
+		if ((n = binary(ps, "~", N_BIN, n, b)) == NULL)
+			return NULL;
 	}
 	return n;
 }
@@ -677,7 +802,8 @@ parse_math1(struct parser *ps)
 			enode_free(n);
 			return NULL;
 		}
-		n = binary(op, N_BIN, n, b);
+		if ((n = binary(ps, op, N_BIN, n, b)) == NULL)
+			return NULL;
 	}
 	return n;
 }
@@ -702,7 +828,8 @@ parse_compare(struct parser *ps)
 				enode_free(n);
 				return NULL;
 			}
-			n = binary(ops[i], N_CMP, n, b);
+			if ((n = binary(ps, ops[i], N_CMP, n, b)) == NULL)
+				return NULL;
 			continue;
 		}
 		if (is_name(ps, "in") || (is_name(ps, "not") &&
@@ -713,7 +840,8 @@ parse_compare(struct parser *ps)
 				enode_free(n);
 				return NULL;
 			}
-			n = binary("in", N_IN, n, b);
+			if ((n = binary(ps, "in", N_IN, n, b)) == NULL)
+				return NULL;
 			n->negate = negate;
 			continue;
 		}
@@ -728,12 +856,16 @@ parse_not(struct parser *ps)
 
 	if (is_name(ps, "not")) {
 		ps->i++;
+		if (enter(ps) != 0)
+			return NULL;
 		n = enode_new(N_NOT);
-		if ((n->a = parse_not(ps)) == NULL) {
+		n->a = parse_not(ps);
+		ps->nest--;
+		if (n->a == NULL) {
 			enode_free(n);
 			return NULL;
 		}
-		return n;
+		return grown(ps, n);
 	}
 	return parse_compare(ps);
 }
@@ -753,7 +885,8 @@ parse_keyword_chain(struct parser *ps, const char *word, enum node_kind kind,
 			enode_free(n);
 			return NULL;
 		}
-		n = binary("", kind, n, b);
+		if ((n = binary(ps, "", kind, n, b)) == NULL)
+			return NULL;
 	}
 	return n;
 }
@@ -771,7 +904,7 @@ parse_or(struct parser *ps)
 }
 
 static struct enode *
-parse_expr(struct parser *ps)
+parse_expr_at(struct parser *ps)
 {
 	struct enode *n, *m;
 
@@ -789,11 +922,25 @@ parse_expr(struct parser *ps)
 			if ((n->c = parse_expr(ps)) == NULL)
 				goto fail;
 		}
+		return grown(ps, n);
 	}
 	return n;
 fail:
 	enode_free(n);
 	return NULL;
+}
+
+/* Every nested expression (brackets, arguments, `else`) comes here. */
+static struct enode *
+parse_expr(struct parser *ps)
+{
+	struct enode *n;
+
+	if (enter(ps) != 0)
+		return NULL;
+	n = parse_expr_at(ps);
+	ps->nest--;
+	return n;
 }
 
 static struct enode *
@@ -919,6 +1066,31 @@ eval_error(struct ectx *ctx, const char *fmt, ...)
 		ctx->code = EXPR_ERROR;
 	}
 	return -1;
+}
+
+/* A float result: jansson holds no inf or nan (Python would print them). */
+static int
+real_out(struct ectx *ctx, double d, json_t **out)
+{
+	if (!isfinite(d))
+		return eval_error(ctx, "float result out of range");
+	*out = json_real(d);
+	return 0;
+}
+
+/* A string result, bounded: chained `~` could otherwise double a value's
+ * size with every operator. */
+static int
+string_out(struct ectx *ctx, struct strbuf *sb, json_t **out)
+{
+	if (sb->len > EXPR_MAX_STRING) {
+		strbuf_release(sb);
+		return eval_error(ctx, "string result longer than %d MiB",
+		    EXPR_MAX_STRING / (1024 * 1024));
+	}
+	*out = json_stringn(sb->buf != NULL ? sb->buf : "", sb->len);
+	strbuf_release(sb);
+	return 0;
 }
 
 /* Evaluate and insist on a defined value. */
@@ -1081,23 +1253,23 @@ eval_bin(struct ectx *ctx, const struct enode *n, json_t **out)
 
 	if (need(ctx, n->a, &a) != 0 || need(ctx, n->b, &b) != 0)
 		goto out;
-	if (strcmp(op, "~") == 0) {
-		char *sa = template_to_text(a), *sb = template_to_text(b);
+	if (strcmp(op, "~") == 0 || (strcmp(op, "+") == 0 &&
+	    json_is_string(a) && json_is_string(b))) {
+		char		*sa = template_to_text(a);
+		char		*sb = template_to_text(b);
+		struct strbuf	 buf;
 
-		*out = json_sprintf("%s%s", sa, sb);
+		strbuf_init(&buf);
+		strbuf_addstr(&buf, sa);
+		strbuf_addstr(&buf, sb);
 		free(sa);
 		free(sb);
-		r = 0;
-		goto out;
-	}
-	if (strcmp(op, "+") == 0 && json_is_string(a) && json_is_string(b)) {
-		*out = json_sprintf("%s%s", json_string_value(a),
-		    json_string_value(b));
-		r = 0;
+		r = string_out(ctx, &buf, out);
 		goto out;
 	}
 	if (strcmp(op, "+") == 0 && json_is_array(a) && json_is_array(b)) {
-		*out = json_deep_copy(a);
+		/* values are never changed in place: share the items */
+		*out = json_copy(a);
 		json_array_extend(*out, b);
 		r = 0;
 		goto out;
@@ -1110,13 +1282,24 @@ eval_bin(struct ectx *ctx, const struct enode *n, json_t **out)
 	if (json_is_integer(a) && json_is_integer(b) && strcmp(op, "/") != 0) {
 		json_int_t x = json_integer_value(a), y = json_integer_value(b);
 		json_int_t q;
+		int over;
 
+		/* Python's ints do not overflow; ours say so */
 		if (strcmp(op, "+") == 0)
-			*out = json_integer(x + y);
+			over = __builtin_add_overflow(x, y, &q);
 		else if (strcmp(op, "-") == 0)
-			*out = json_integer(x - y);
+			over = __builtin_sub_overflow(x, y, &q);
 		else if (strcmp(op, "*") == 0)
-			*out = json_integer(x * y);
+			over = __builtin_mul_overflow(x, y, &q);
+		else
+			over = y == -1 && x == LLONG_MIN;
+		if (over) {
+			eval_error(ctx, "integer overflow in '%s'", op);
+			goto out;
+		}
+		if (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
+		    strcmp(op, "*") == 0)
+			*out = json_integer(q);
 		else {
 			if (y == 0) {
 				eval_error(ctx, "division by zero");
@@ -1133,26 +1316,28 @@ eval_bin(struct ectx *ctx, const struct enode *n, json_t **out)
 		goto out;
 	}
 	{
-		double x = num(a), y = num(b);
+		double x = num(a), y = num(b), z;
 
 		if (strcmp(op, "+") == 0)
-			*out = json_real(x + y);
+			z = x + y;
 		else if (strcmp(op, "-") == 0)
-			*out = json_real(x - y);
+			z = x - y;
 		else if (strcmp(op, "*") == 0)
-			*out = json_real(x * y);
+			z = x * y;
 		else {
 			if (y == 0) {
 				eval_error(ctx, "division by zero");
 				goto out;
 			}
 			if (strcmp(op, "/") == 0)
-				*out = json_real(x / y);
+				z = x / y;
 			else if (strcmp(op, "//") == 0)
-				*out = json_real(floor(x / y));
+				z = floor(x / y);
 			else
-				*out = json_real(x - floor(x / y) * y);
+				z = x - floor(x / y) * y;
 		}
+		r = real_out(ctx, z, out);
+		goto out;
 	}
 	r = 0;
 out:
@@ -1173,6 +1358,16 @@ utf8_length(const char *s)
 	return n;
 }
 
+/* A double as an int, if it is one (the cast is undefined otherwise). */
+static int
+double_fits(double d)
+{
+	return isfinite(d) && d >= -9223372036854775808.0 &&
+	    d < 9223372036854775808.0;
+}
+
+/* Jinja's int filter; NULL for a number beyond 64 bits, which Python
+ * would keep exact. */
 static json_t *
 to_int(const json_t *v, const json_t *def)
 {
@@ -1183,8 +1378,9 @@ to_int(const json_t *v, const json_t *def)
 
 	if (json_is_integer(v))
 		return json_incref((json_t *)v);
-	if (json_is_real(v) && isfinite(json_real_value(v)))
-		return json_integer((json_int_t)json_real_value(v));
+	if (json_is_real(v))
+		return double_fits(json_real_value(v)) ?
+		    json_integer((json_int_t)json_real_value(v)) : NULL;
 	if (json_is_boolean(v))
 		return json_integer(json_is_true(v));
 	if (json_is_string(v)) {
@@ -1199,7 +1395,8 @@ to_int(const json_t *v, const json_t *def)
 		while (isspace((unsigned char)*end))
 			end++;
 		if (end != s && *end == '\0' && isfinite(d))
-			return json_integer((json_int_t)d);
+			return double_fits(d) ? json_integer((json_int_t)d) :
+			    NULL;
 	}
 	return def != NULL ? json_incref((json_t *)def) : json_integer(0);
 }
@@ -1221,7 +1418,7 @@ to_float(const json_t *v, const json_t *def)
 		while (isspace((unsigned char)*end))
 			end++;
 		if (end != s && *end == '\0')
-			return json_real(d);
+			return isfinite(d) ? json_real(d) : NULL;
 	}
 	return def != NULL ? json_incref((json_t *)def) : json_real(0);
 }
@@ -1311,11 +1508,13 @@ eval_filter(struct ectx *ctx, const struct enode *n, json_t **out)
 		goto out;
 	if (n->nargs > 1 && need(ctx, n->args[1], &arg2) != 0)
 		goto out;
-	if (strcmp(f, "int") == 0)
-		*out = to_int(v, arg);
-	else if (strcmp(f, "float") == 0)
-		*out = to_float(v, arg);
-	else if (strcmp(f, "string") == 0) {
+	if (strcmp(f, "int") == 0 || strcmp(f, "float") == 0) {
+		*out = f[0] == 'i' ? to_int(v, arg) : to_float(v, arg);
+		if (*out == NULL) {
+			eval_error(ctx, "value out of range for %s", f);
+			goto out;
+		}
+	} else if (strcmp(f, "string") == 0) {
 		s = template_to_text(v);
 		*out = json_string(s);
 		free(s);
@@ -1375,9 +1574,11 @@ eval_filter(struct ectx *ctx, const struct enode *n, json_t **out)
 			s = template_to_text(item);
 			strbuf_addstr(&sb, s);
 			free(s);
+			if (sb.len > EXPR_MAX_STRING)
+				break;
 		}
-		*out = json_stringn(sb.buf, sb.len);
-		strbuf_release(&sb);
+		if (string_out(ctx, &sb, out) != 0)
+			goto out;
 	} else if (strcmp(f, "first") == 0 || strcmp(f, "last") == 0) {
 		size_t len;
 
@@ -1387,10 +1588,21 @@ eval_filter(struct ectx *ctx, const struct enode *n, json_t **out)
 				*out = json_incref(json_array_get(v,
 				    f[0] == 'f' ? 0 : len - 1));
 		} else if (json_is_string(v)) {
-			len = strlen(json_string_value(v));
-			if (len > 0)
-				*out = json_stringn(json_string_value(v) +
-				    (f[0] == 'f' ? 0 : len - 1), 1);
+			const char *str = json_string_value(v), *c;
+
+			/* a character, not a byte of one */
+			len = strlen(str);
+			if (len > 0 && f[0] == 'f') {
+				for (c = str + 1; ((unsigned char)*c & 0xc0) ==
+				    0x80; c++)
+					;
+				*out = json_stringn(str, (size_t)(c - str));
+			} else if (len > 0) {
+				for (c = str + len - 1; c > str &&
+				    ((unsigned char)*c & 0xc0) == 0x80; c--)
+					;
+				*out = json_stringn(c, len - (size_t)(c - str));
+			}
 		} else {
 			eval_error(ctx, "%s expects a list, got %s", f,
 			    type_name(v));
@@ -1405,15 +1617,30 @@ eval_filter(struct ectx *ctx, const struct enode *n, json_t **out)
 			    type_name(v));
 			goto out;
 		}
-		if (f[0] == 'a')
-			*out = json_is_integer(v) ?
-			    json_integer(llabs(json_integer_value(v))) :
-			    json_real(fabs(num(v)));
+		if (f[0] == 'a' && json_is_integer(v)) {
+			if (json_integer_value(v) == LLONG_MIN) {
+				eval_error(ctx, "integer overflow in abs");
+				goto out;
+			}
+			*out = json_integer(llabs(json_integer_value(v)));
+		} else if (f[0] == 'a')
+			*out = json_real(fabs(num(v)));
 		else {
-			double scale = pow(10, arg != NULL && is_num(arg) ?
-			    num(arg) : 0);
+			double digits = arg != NULL && is_num(arg) ? num(arg) : 0;
+			double scale, x = num(v);
 
-			*out = json_real(round(num(v) * scale) / scale);
+			/* beyond a double's range of digits, Python gives
+			 * the number back (or zero) */
+			if (digits > 300)
+				*out = json_real(x);
+			else if (digits < -300)
+				*out = json_real(0);
+			else {
+				scale = pow(10, digits);
+				if (real_out(ctx, round(x * scale) / scale,
+				    out) != 0)
+					goto out;
+			}
 		}
 	} else if (strcmp(f, "replace") == 0) {
 		struct strbuf	 sb;
@@ -1423,17 +1650,18 @@ eval_filter(struct ectx *ctx, const struct enode *n, json_t **out)
 		const char	*p = hay, *q;
 
 		strbuf_init(&sb);
-		while (*from != '\0' && (q = strstr(p, from)) != NULL) {
+		while (*from != '\0' && (q = strstr(p, from)) != NULL &&
+		    sb.len <= EXPR_MAX_STRING) {
 			strbuf_add(&sb, p, (size_t)(q - p));
 			strbuf_addstr(&sb, to);
 			p = q + strlen(from);
 		}
 		strbuf_addstr(&sb, p);
-		*out = json_stringn(sb.buf, sb.len);
-		strbuf_release(&sb);
 		free(hay);
 		free(from);
 		free(to);
+		if (string_out(ctx, &sb, out) != 0)
+			goto out;
 	}
 	r = 0;
 out:
@@ -1579,7 +1807,10 @@ eval(struct ectx *ctx, const struct enode *n, json_t **out)
 	case N_NEG:
 		if (need(ctx, n->a, &a) != 0)
 			return -1;
-		if (json_is_integer(a))
+		if (json_is_integer(a) && json_integer_value(a) == LLONG_MIN) {
+			eval_error(ctx, "integer overflow in unary -");
+			goto out;
+		} else if (json_is_integer(a))
 			*out = json_integer(-json_integer_value(a));
 		else if (json_is_real(a))
 			*out = json_real(-json_real_value(a));

@@ -55,6 +55,23 @@ next_block(const char *p, const char **open, const char **expr,
 	return 1;
 }
 
+/* The text of a template or expression as a message quotes it: a long one
+ * (a generated `when`) is cut, at a character boundary. */
+#define QUOTE_MAX	80
+
+static char *
+quoted(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len <= QUOTE_MAX)
+		return xstrdup(s);
+	len = QUOTE_MAX - 3;
+	while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return xprintf("%.*s...", (int)len, s);
+}
+
 int
 template_has(const char *s)
 {
@@ -80,7 +97,9 @@ template_check(const char *s, char **cause)
 	}
 	if (msg == NULL)
 		return 0;
-	fail(cause, "invalid template '%s': %s", s, msg);
+	src = quoted(s);
+	fail(cause, "invalid template '%s': %s", src, msg);
+	free(src);
 	free(msg);
 	return -1;
 }
@@ -111,14 +130,16 @@ int
 template_check_when(const char *expr, char **cause)
 {
 	size_t	 base;
-	char	*inner = unwrap_when(expr, &base), *msg = NULL;
+	char	*inner = unwrap_when(expr, &base), *msg = NULL, *q;
 	int	 r;
 
 	r = expr_check(inner != NULL ? inner : expr, base, &msg);
 	free(inner);
 	if (r == 0)
 		return 0;
-	fail(cause, "invalid when expression '%s': %s", expr, msg);
+	q = quoted(expr);
+	fail(cause, "invalid when expression '%s': %s", q, msg);
+	free(q);
 	free(msg);
 	return -1;
 }
@@ -135,16 +156,18 @@ static void
 render_fail(char **cause, const struct ypos *pos, const char *s, int code,
     char *msg)
 {
-	struct strbuf sb;
+	struct strbuf	 sb;
+	char		*q = quoted(s);
 
 	strbuf_init(&sb);
 	pos_prefix(&sb, pos);
 	if (code == EXPR_SYNTAX)
-		strbuf_addf(&sb, "invalid template '%s': %s", s, msg);
+		strbuf_addf(&sb, "invalid template '%s': %s", q, msg);
 	else if (code == EXPR_UNDEFINED)
 		strbuf_addstr(&sb, msg);
 	else
-		strbuf_addf(&sb, "%s in '%s'", msg, s);
+		strbuf_addf(&sb, "%s in '%s'", msg, q);
+	free(q);
 	free(msg);
 	if (cause != NULL)
 		*cause = strbuf_detach(&sb, NULL);
@@ -162,8 +185,20 @@ template_render_string(const char *s, const json_t *vars,
 	struct strbuf	 sb;
 	int		 found, code;
 
+	if (!expr_utf8_valid(s, strlen(s))) {
+		render_fail(cause, pos, s, EXPR_ERROR,
+		    xstrdup("invalid UTF-8"));
+		return NULL;
+	}
 	strbuf_init(&sb);
 	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {
+		if (sb.len > EXPR_MAX_STRING) {
+			render_fail(cause, pos, s, EXPR_ERROR, xprintf("result "
+			    "longer than %d MiB", EXPR_MAX_STRING /
+			    (1024 * 1024)));
+			strbuf_release(&sb);
+			return NULL;
+		}
 		src = xstrndup(expr, len);
 		code = expr_eval(src, (size_t)(expr - s), vars, &v, &msg);
 		free(src);
@@ -253,12 +288,15 @@ template_eval_bool(const char *expr, const json_t *vars,
 	}
 	strbuf_init(&sb);
 	pos_prefix(&sb, pos);
+	inner = quoted(expr);
 	if (code == EXPR_SYNTAX)
-		strbuf_addf(&sb, "invalid when expression '%s': %s", expr, msg);
+		strbuf_addf(&sb, "invalid when expression '%s': %s", inner,
+		    msg);
 	else if (code == EXPR_UNDEFINED)
 		strbuf_addstr(&sb, msg);
 	else
-		strbuf_addf(&sb, "%s in when expression '%s'", msg, expr);
+		strbuf_addf(&sb, "%s in when expression '%s'", msg, inner);
+	free(inner);
 	free(msg);
 	if (cause != NULL)
 		*cause = strbuf_detach(&sb, NULL);
