@@ -81,33 +81,243 @@ http_url_is_loopback(const char *url)
 	return r;
 }
 
+/* s[0..n) with control characters as '?': a URL must not break the line
+ * of the message that names it. */
+static void
+add_printable(struct strbuf *sb, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		strbuf_addch(sb, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
+	}
+}
+
+/* What follows the host: "" or "/" when there is nothing to hide, else
+ * the ellipsis that says something was left out. */
+static void
+add_tail(struct strbuf *sb, int hidden)
+{
+	strbuf_addstr(sb, hidden ? "/" HTTP_ELLIPSIS : "/");
+}
+
+/* A string curl cannot parse (a space in the path, a '/' in a password,
+ * no scheme), cut by hand: the scheme if any ends at auth; the userinfo
+ * runs from auth to the last '@' before any '?' or '#' (what comes before
+ * an '@' may be a password, even one containing a '/'); the host from
+ * there to the first '/', '?' or '#', where the tail starts. */
+struct rough_url {
+	const char	*auth, *host, *tail;
+};
+
+static void
+rough_split(const char *url, struct rough_url *r)
+{
+	const char *sep, *q, *end;
+
+	r->auth = url;
+	sep = strstr(url, "://");
+	if (sep != NULL && (size_t)(sep - url) == strcspn(url, ":/?#@"))
+		r->auth = sep + 3;
+	r->host = r->auth;
+	end = r->auth + strcspn(r->auth, "?#");
+	for (q = r->auth; q < end; q++) {
+		if (*q == '@')
+			r->host = q + 1;
+	}
+	r->tail = r->host + strcspn(r->host, "/?#");
+}
+
+static char *
+redact_unparsed(const char *url)
+{
+	struct strbuf		sb;
+	struct rough_url	r;
+
+	rough_split(url, &r);
+	strbuf_init(&sb);
+	add_printable(&sb, url, (size_t)(r.auth - url));
+	add_printable(&sb, r.host, (size_t)(r.tail - r.host));
+	if (*r.tail != '\0')
+		add_tail(&sb, strcmp(r.tail, "/") != 0);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A URL part, or NULL when absent (allocated by curl). */
+static char *
+url_part(CURLU *u, CURLUPart what)
+{
+	char *s = NULL;
+
+	if (curl_url_get(u, what, &s, 0) != CURLUE_OK)
+		return NULL;
+	return s;
+}
+
 char *
 http_url_redact(const char *url)
 {
-	CURLU	*u = curl_url();
-	char	*user = NULL, *s = NULL, *out;
+	CURLU		*u = curl_url();
+	struct strbuf	 sb;
+	char		*scheme, *host, *zone, *port, *path, *query, *frag;
 
-	if (u == NULL)
-		return xstrdup(url);
-	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+	if (u == NULL || curl_url_set(u, CURLUPART_URL, url,
+	    CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
 		curl_url_cleanup(u);
-		return xstrdup(url);
+		return redact_unparsed(url);
 	}
-	if (curl_url_get(u, CURLUPART_USER, &user, 0) != CURLUE_OK) {
-		/* nothing to hide: keep the URL exactly as given */
-		curl_url_cleanup(u);
-		return xstrdup(url);
-	}
-	curl_url_set(u, CURLUPART_USER, NULL, 0);
-	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
-	if (curl_url_get(u, CURLUPART_URL, &s, 0) != CURLUE_OK)
-		out = xstrdup("(unprintable URL)");
-	else
-		out = xstrdup(s);
-	curl_free(s);
-	curl_free(user);
+	scheme = url_part(u, CURLUPART_SCHEME);
+	host = url_part(u, CURLUPART_HOST);
+	zone = url_part(u, CURLUPART_ZONEID);
+	port = url_part(u, CURLUPART_PORT);
+	path = url_part(u, CURLUPART_PATH);
+	query = url_part(u, CURLUPART_QUERY);
+	frag = url_part(u, CURLUPART_FRAGMENT);
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "%s://", scheme != NULL ? scheme : "");
+	if (host != NULL && zone != NULL && host[0] == '[') {
+		/* "[fe80::1]" and "eth0" back into "[fe80::1%25eth0]" */
+		add_printable(&sb, host, strlen(host) - 1);
+		strbuf_addstr(&sb, "%25");
+		add_printable(&sb, zone, strlen(zone));
+		strbuf_addch(&sb, ']');
+	} else if (host != NULL)
+		add_printable(&sb, host, strlen(host));
+	if (port != NULL)
+		strbuf_addf(&sb, ":%s", port);
+	add_tail(&sb, (path != NULL && strcmp(path, "/") != 0) ||
+	    query != NULL || frag != NULL);
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(zone);
+	curl_free(port);
+	curl_free(path);
+	curl_free(query);
+	curl_free(frag);
 	curl_url_cleanup(u);
-	return out;
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- scrubbing what others say back ---- */
+
+#define SCRUB_MAX	64	/* needles; a longer URL is scrubbed in part */
+#define SCRUB_WHOLE	4	/* a part shorter than this is not hunted */
+#define SCRUB_PIECE	8	/* nor a piece of one shorter than this */
+
+struct needles {
+	char	*v[SCRUB_MAX];
+	size_t	 n;
+};
+
+static void
+needle_add(struct needles *nd, const char *s, size_t len, size_t min)
+{
+	if (len >= min && nd->n < SCRUB_MAX)
+		nd->v[nd->n++] = xstrndup(s, len);
+}
+
+/* A secret part of a URL, whole and in pieces between its separators. */
+static void
+needle_add_part(struct needles *nd, const char *part)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (part == NULL)
+		return;
+	needle_add(nd, part, strlen(part), SCRUB_WHOLE);
+	for (p = part; *p != '\0'; p += n + (p[n] != '\0')) {
+		n = strcspn(p, "/?#&=;:,+@");
+		needle_add(nd, p, n, SCRUB_PIECE);
+	}
+}
+
+/* The secret parts of url as curl parses it, or, for a string curl
+ * refuses, everything after its scheme but the host. */
+static void
+needles_of_url(struct needles *nd, const char *url)
+{
+	static const CURLUPart	 parts[] = { CURLUPART_USER,
+	    CURLUPART_PASSWORD, CURLUPART_PATH, CURLUPART_QUERY,
+	    CURLUPART_FRAGMENT };
+	static const char	 lead[] = { '\0', '\0', '\0', '?', '#' };
+	CURLU			*u = curl_url();
+	struct strbuf		 tail;
+	struct rough_url	 r;
+	char			*s;
+	size_t			 i;
+
+	strbuf_init(&tail);
+	if (u != NULL && curl_url_set(u, CURLUPART_URL, url,
+	    CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK) {
+		for (i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+			if ((s = url_part(u, parts[i])) == NULL)
+				continue;
+			if (strcmp(s, "/") != 0)
+				needle_add_part(nd, s);
+			/* path?query#fragment, whole, as a request line has it */
+			if (lead[i] != '\0')
+				strbuf_addch(&tail, lead[i]);
+			if (i >= 2)
+				strbuf_addstr(&tail, s);
+			curl_free(s);
+		}
+		if (tail.len > 1)
+			needle_add(nd, tail.buf, tail.len, SCRUB_WHOLE);
+	} else {
+		rough_split(url, &r);
+		if (r.host > r.auth) {
+			s = xstrndup(r.auth, (size_t)(r.host - 1 - r.auth));
+			needle_add_part(nd, s);
+			free(s);
+		}
+		if (strcmp(r.tail, "/") != 0)
+			needle_add_part(nd, r.tail);
+	}
+	strbuf_release(&tail);
+	curl_url_cleanup(u);
+}
+
+static int
+longest_first(const void *a, const void *b)
+{
+	size_t la = strlen(*(char *const *)a), lb = strlen(*(char *const *)b);
+
+	return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+char *
+http_scrub(const char *text, const char *url, const char *token)
+{
+	struct needles	 nd = { .n = 0 };
+	struct strbuf	 sb;
+	char		*cur = xstrdup(text), *hit;
+	const char	*p;
+	size_t		 i;
+
+	if (url != NULL)
+		needles_of_url(&nd, url);
+	if (token != NULL)
+		needle_add(&nd, token, strlen(token), SCRUB_WHOLE);
+	qsort(nd.v, nd.n, sizeof nd.v[0], longest_first);
+	for (i = 0; i < nd.n; i++) {
+		if (strstr(cur, nd.v[i]) == NULL)
+			continue;
+		strbuf_init(&sb);
+		for (p = cur; (hit = strstr(p, nd.v[i])) != NULL;
+		    p = hit + strlen(nd.v[i])) {
+			strbuf_add(&sb, p, (size_t)(hit - p));
+			strbuf_addstr(&sb, HTTP_ELLIPSIS);
+		}
+		strbuf_addstr(&sb, p);
+		free(cur);
+		cur = strbuf_detach(&sb, NULL);
+	}
+	for (i = 0; i < nd.n; i++)
+		free(nd.v[i]);
+	return cur;
 }
 
 int
@@ -256,7 +466,7 @@ transfer(const char *method, const char *url, const char *post,
 	struct curl_slist		*headers = NULL;
 	struct body			 b;
 	char				 errbuf[CURL_ERROR_SIZE], *shown, *ex;
-	char				*agent;
+	char				*agent, *said = NULL;
 	const char			*ca;
 	CURL				*h = NULL;
 	CURLcode			 rc = CURLE_OK;
@@ -375,24 +585,25 @@ transfer(const char *method, const char *url, const char *post,
 		goto out;
 	}
 	if (rc != CURLE_OK) {
+		said = http_scrub(errbuf[0] != '\0' ? errbuf :
+		    curl_easy_strerror(rc), url, opts->bearer_token);
 		if (n > 1)
 			fail(cause, "%s %s: %s (%d attempts)", method, shown,
-			    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc),
-			    n);
+			    said, n);
 		else
-			fail(cause, "%s %s: %s", method, shown,
-			    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
+			fail(cause, "%s %s: %s", method, shown, said);
 		goto out;
 	}
 	if (status < 200 || status >= 300) {
 		ex = body_excerpt(h, &b.sb);
+		said = http_scrub(ex, url, opts->bearer_token);
+		free(ex);
 		if (n > 1)
 			fail(cause, "%s %s: HTTP %ld%s (%d attempts)", method,
-			    shown, status, ex, n);
+			    shown, status, said, n);
 		else
 			fail(cause, "%s %s: HTTP %ld%s", method, shown, status,
-			    ex);
-		free(ex);
+			    said);
 		goto out;
 	}
 	if (resp != NULL)
@@ -405,6 +616,7 @@ out:
 	strbuf_release(&b.sb);
 	free(agent);
 	free(shown);
+	free(said);
 	return r;
 }
 

@@ -9,8 +9,11 @@
  * names a PEM file of CA certificates to trust instead of the system store.
  * A bearer token is sent with CURLAUTH_BEARER, so curl drops it when a
  * redirect leads to another host, and it is never sent over plain http to
- * anything but loopback. Messages name the URL with any user:password@
- * removed and never contain the token.
+ * anything but loopback. Messages name a URL by its scheme, host and port
+ * only (http_url_redact): the path and query of a webhook or inventory
+ * URL are often its credential (Slack's /services/T…/B…/SECRET,
+ * ?token=…), so they are never printed, nor the token; what curl or the
+ * server says back is scrubbed of them too (http_scrub).
  *
  * Retries: an attempt is repeated after a connection error (refused,
  * unresolved name, reset, nothing received, a connect that timed out), an
@@ -43,7 +46,8 @@ struct http_response {
 };
 
 /* Both return 0 on a 2xx answer (the body in *resp, which the caller clears
- * with http_response_clear), else -1 with *cause naming the method and URL:
+ * with http_response_clear), else -1 with *cause naming the method and URL
+ * (redacted: "https://cmdb.example/…"):
  *   "GET URL: HTTP 404" (plus ": first line" of a short text/plain or JSON
  *   body), "GET URL: <curl's message>" for connection and TLS failures,
  *   " (3 attempts)" appended when more than one try was made.
@@ -66,9 +70,21 @@ enum http_scheme http_url_scheme(const char *s);
 /* The URL's host is loopback: localhost, 127.0.0.0/8 or ::1. 0 when the URL
  * does not parse. */
 int	 http_url_is_loopback(const char *url);
-/* The URL without "user:password@" (allocated), for messages. A URL that
- * does not parse is returned as is. */
+/* U+2026 in UTF-8: what stands for a part of a URL left out. */
+#define HTTP_ELLIPSIS	"\xe2\x80\xa6"
+/* The URL as messages show it (allocated): "scheme://host[:port]/…", the
+ * userinfo, path, query and fragment dropped ("https://h/" when there was
+ * none to drop); enough to say which server, never the credential a path
+ * or query may be. A string curl cannot parse is cut the same way by hand
+ * (scheme, then the host after the last '@', then "/…"); control
+ * characters show as '?'. Every message that names a URL goes through
+ * this one function. */
 char	*http_url_redact(const char *url);
+/* text with each secret part of url (userinfo, path, query, fragment, whole
+ * and their pieces of 8 characters or more) and token (may be NULL)
+ * replaced by HTTP_ELLIPSIS (allocated): for what curl or a server says
+ * back, such as a receiver that quotes the request in its error body. */
+char	*http_scrub(const char *text, const char *url, const char *token);
 /* NULL if a URL is fine to use quietly, else an allocated warning for the
  * caller to print: plain http to a host that is not loopback, or https with
  * TCPTUNE_INSECURE_TLS=1. An error (-1, *cause) when the URL is not an

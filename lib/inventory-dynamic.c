@@ -101,6 +101,86 @@ inventory_source_is_script(const char *path)
 	return n == 4 && memcmp(magic, "\177ELF", 4) == 0;
 }
 
+/* Kept for every script: see inventory_script_env in the header. */
+static const char *const script_env_names[] = { "PATH", "HOME", "USER",
+    "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "http_proxy",
+    "https_proxy", "no_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY",
+    "NO_PROXY", "ALL_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", NULL };
+static const char *const script_env_prefixes[] = { "LC_", "ANSIBLE_",
+    NULL };
+
+/* name (n bytes) is a word of list, words separated by spaces or commas. */
+static int
+listed(const char *list, const char *name, size_t n)
+{
+	const char	*p;
+	size_t		 len;
+
+	if (list == NULL)
+		return 0;
+	for (p = list; *p != '\0'; p += len) {
+		p += strspn(p, " \t,");
+		len = strcspn(p, " \t,");
+		if (len == n && strncmp(p, name, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+script_env_keeps(const char *name, size_t n, const char *extra)
+{
+	size_t i;
+
+	if (n == 0 || (n >= 8 && strncmp(name, "TCPTUNE_", 8) == 0))
+		return 0;
+	for (i = 0; script_env_names[i] != NULL; i++) {
+		if (strlen(script_env_names[i]) == n &&
+		    strncmp(name, script_env_names[i], n) == 0)
+			return 1;
+	}
+	for (i = 0; script_env_prefixes[i] != NULL; i++) {
+		if (strncmp(name, script_env_prefixes[i],
+		    strlen(script_env_prefixes[i])) == 0)
+			return 1;
+	}
+	return listed(extra, name, n);
+}
+
+char **
+inventory_script_env(char *const env[])
+{
+	const char	*extra = NULL, *eq;
+	char		**out;
+	size_t		 n = 0, i, len = strlen(INVENTORY_SCRIPT_ENV_EXTRA);
+
+	for (i = 0; env[i] != NULL; i++) {
+		if (strncmp(env[i], INVENTORY_SCRIPT_ENV_EXTRA, len) == 0 &&
+		    env[i][len] == '=')
+			extra = env[i] + len + 1;
+	}
+	out = xcalloc(i + 1, sizeof *out);
+	for (i = 0; env[i] != NULL; i++) {
+		if ((eq = strchr(env[i], '=')) != NULL &&
+		    script_env_keeps(env[i], (size_t)(eq - env[i]), extra))
+			out[n++] = xstrdup(env[i]);
+	}
+	out[n] = NULL;
+	return out;
+}
+
+void
+inventory_script_env_free(char **env)
+{
+	size_t i;
+
+	if (env == NULL)
+		return;
+	for (i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
 static long
 now_ms(void)
 {
@@ -137,9 +217,11 @@ inventory_run_script(char *const argv[], int timeout, char **out,
 	int		 status = 0, xerr, done = 0, timed_out = 0, r = -1;
 	long		 deadline;
 	pid_t		 pid = -1, w;
-	char		*line;
+	char		*line, **envp;
 	ssize_t		 n;
 
+	/* built before the fork: the child may only make signal-safe calls */
+	envp = inventory_script_env(environ);
 	strbuf_init(&bufs[0]);
 	strbuf_init(&bufs[1]);
 	if (out != NULL)
@@ -165,7 +247,7 @@ inventory_run_script(char *const argv[], int timeout, char **out,
 		if (dup2(devnull, 0) == -1 || dup2(opipe[1], 1) == -1 ||
 		    dup2(epipe[1], 2) == -1)
 			goto child_fail;
-		execv(argv[0], argv);
+		execve(argv[0], argv, envp);
 child_fail:
 		xerr = errno;
 		if (write(xpipe[1], &xerr, sizeof xerr) < 0)
@@ -283,6 +365,7 @@ out:
 	close_fd(&devnull);
 	strbuf_release(&bufs[0]);
 	strbuf_release(&bufs[1]);
+	inventory_script_env_free(envp);
 	return r;
 }
 

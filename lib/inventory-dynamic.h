@@ -14,7 +14,12 @@
  * /dev/null, 30 s then SIGKILL to its process group). As in Ansible, when
  * the output has no "_meta" key it runs `PATH --host NAME` for each host to
  * get host variables. An executable file holding YAML or INI is read as
- * such, not run. */
+ * such, not run.
+ *
+ * A script runs with a clean environment (inventory_script_env), not
+ * tcptune's: TCPTUNE_INVENTORY_TOKEN and TCPTUNE_WEBHOOK are credentials
+ * for tcptune's own requests, and a script (often fetched from elsewhere,
+ * run hourly by a timer) has no business with them. */
 #ifndef TCPTUNE_INVENTORY_DYNAMIC_H
 #define TCPTUNE_INVENTORY_DYNAMIC_H
 
@@ -25,6 +30,25 @@ struct inventory;
 
 #define INVENTORY_SCRIPT_TIMEOUT	30	/* seconds */
 #define INVENTORY_TOKEN_ENV		"TCPTUNE_INVENTORY_TOKEN"
+
+#define INVENTORY_SCRIPT_ENV_EXTRA	"TCPTUNE_INVENTORY_SCRIPT_ENV"
+
+/* The environment a script gets, from env (NULL-terminated, usually
+ * environ), in env's order; allocated, free with inventory_script_env_free.
+ * Kept: what any program needs to run as the user (PATH, HOME, USER,
+ * LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR), what a script needs to reach
+ * its own service the way the machine is set up (http_proxy, https_proxy,
+ * no_proxy, all_proxy in either case, SSL_CERT_FILE, SSL_CERT_DIR), and
+ * ANSIBLE_*, which Ansible's own runs pass and scripts written for Ansible
+ * may read. Also kept: the variables named in
+ * $TCPTUNE_INVENTORY_SCRIPT_ENV (separated by spaces or commas), for a
+ * script that takes its own credential from the environment
+ * (TCPTUNE_INVENTORY_SCRIPT_ENV="NETBOX_TOKEN AWS_PROFILE").
+ * Everything else is dropped, and every TCPTUNE_* variable always, even
+ * when named there: no script is documented to need one (Ansible sets
+ * none), and TCPTUNE_INVENTORY_TOKEN and TCPTUNE_WEBHOOK are secrets. */
+char	**inventory_script_env(char *const env[]);
+void	  inventory_script_env_free(char **env);
 
 /* path is an executable regular file that starts with "#!" or "\177ELF". */
 int	inventory_source_is_script(const char *path);
@@ -41,7 +65,8 @@ int	inventory_add_script(struct inventory *inv, const char *path,
 json_t	*inventory_parse_list_json(const char *buf, size_t len,
 	    const char *origin, char **cause);
 
-/* Run argv[0] with argv (no shell), stdin from /dev/null; collect stdout
+/* Run argv[0] with argv (no shell) and the environment of
+ * inventory_script_env, stdin from /dev/null; collect stdout
  * and stderr (each capped at 64 MiB) and wait up to timeout seconds, then
  * kill its process group. Returns 0 when it ran and exited 0; otherwise -1
  * and *cause: "'PATH' exited with status N: first line of stderr", "'PATH'

@@ -28,8 +28,10 @@ char	*webhook_text(const json_t *summary);
 /* POST payload (plus "text" from webhook_text when it has none) as
  * application/json; timeout WEBHOOK_TIMEOUT, WEBHOOK_ATTEMPTS tries on
  * connection errors, 5xx and 429; TLS verified (http.h). 0 on a 2xx
- * answer, else -1 and *cause ("POST URL: HTTP 500 (3 attempts)"). A
- * failed notification must not change the drift verdict. */
+ * answer, else -1 and *cause ("POST https://hooks.slack.com/…: HTTP 500
+ * (3 attempts)"): a webhook URL's path is its secret, so the message shows
+ * only the server (http_url_redact). A failed notification must not
+ * change the drift verdict. */
 int	webhook_post(const char *url, const json_t *payload, char **cause);
 
 #endif

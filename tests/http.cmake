@@ -14,6 +14,7 @@ add_test(NAME e2e/http-inventory
 add_test(NAME e2e/http-webhook
   COMMAND sh ${PROJECT_SOURCE_DIR}/tests/e2e/http-webhook.sh
           $<TARGET_FILE:http-server> $<TARGET_FILE:webhook-driver>
+          $<TARGET_FILE:tcptune>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 add_test(NAME e2e/http-tls
   COMMAND sh ${PROJECT_SOURCE_DIR}/tests/e2e/http-tls.sh
@@ -27,4 +28,10 @@ add_test(NAME e2e/http-units-verify
           ${PROJECT_SOURCE_DIR}
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/http-units-verify PROPERTIES
+  LABELS "e2e;http" SKIP_RETURN_CODE 77 TIMEOUT 60)
+add_test(NAME e2e/http-drift-cron
+  COMMAND sh ${PROJECT_SOURCE_DIR}/tests/e2e/http-drift-cron.sh
+          ${PROJECT_SOURCE_DIR}
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/http-drift-cron PROPERTIES
   LABELS "e2e;http" SKIP_RETURN_CODE 77 TIMEOUT 60)

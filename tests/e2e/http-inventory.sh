@@ -1,9 +1,11 @@
 #!/bin/sh
 # Dynamic inventories: `tcptune inventory -i http://127.0.0.1:PORT/...` against
 # tests/e2e/http-server (token header, 404, garbage JSON, a 503 retried,
-# connection refused, credentials kept out of messages) and executable
-# inventory scripts (--list, --host fallback, a failing script, bad JSON, an
-# executable YAML file that is not a script). Compared with a hand-written
+# connection refused; credentials, a token in the query string and the
+# path kept out of messages, which show "http://127.0.0.1:PORT/…") and
+# executable inventory scripts (--list, --host fallback, a failing script,
+# bad JSON, an executable YAML file that is not a script, and a clean
+# environment: no TCPTUNE_* secret reaches a script, PATH does). Compared with a hand-written
 # expected --list, and with ansible-inventory on the same script when it is
 # installed.
 # usage: http-inventory.sh TCPTUNE HTTP_SERVER WEBHOOK_DRIVER
@@ -93,18 +95,43 @@ env -u TCPTUNE_INVENTORY_TOKEN "$tcptune" inventory -i "$url" --list \
     >/dev/null 2>&1
 check "http: no token, no Authorization" lacks "$dir/headers" "Authorization"
 
-# 404 names the URL
+# 404 names the server, not the path
+shown="http://127.0.0.1:$port/…"
 "$tcptune" inventory -i "http://127.0.0.1:$port/missing.json" --list \
     >/dev/null 2>"$dir/err"
 check "404: exit 1" [ $? -eq 1 ]
-check "404: message" contains "$dir/err" \
-    "GET http://127.0.0.1:$port/missing.json: HTTP 404"
+check "404: message" contains "$dir/err" "GET $shown: HTTP 404"
 
 # user:password in the URL stays out of messages
 "$tcptune" inventory -i "http://alice:hunter2@127.0.0.1:$port/missing.json" \
     --list >/dev/null 2>"$dir/err"
 check "credentials: still an error" contains "$dir/err" "HTTP 404"
 check "credentials: password not shown" lacks "$dir/err" "hunter2"
+check "credentials: user not shown" lacks "$dir/err" "alice"
+stop_server
+
+# a token in the query string: used, never shown, even when the server
+# quotes the request target back in its error
+secret=q5ecretq5
+start_server -e -G /inv.json="$dir/inv.json" -H "$dir/headers"
+shown="http://127.0.0.1:$port/…"
+"$tcptune" inventory -i "http://127.0.0.1:$port/inv.json?token=$secret" \
+    --list >"$dir/out.json" 2>"$dir/err"
+check "query token: exit 0" [ $? -eq 0 ]
+check "query token: --list as expected" "$driver" json-equal \
+    "$dir/out.json" "$dir/expected.json"
+"$tcptune" inventory -i "http://127.0.0.1:$port/gone.json?token=$secret" \
+    --list >/dev/null 2>"$dir/err"
+check "query token, 404: message" contains "$dir/err" \
+    "GET $shown: HTTP 404: … not found"
+check "query token, 404: token not shown" lacks "$dir/err" "$secret"
+stop_server
+start_server -g
+"$tcptune" inventory -i "http://127.0.0.1:$port/inv.json?token=$secret" \
+    --list >/dev/null 2>"$dir/err"
+check "query token, bad JSON: message" contains "$dir/err" \
+    "http://127.0.0.1:$port/…: invalid JSON at line 1 column"
+check "query token, bad JSON: token not shown" lacks "$dir/err" "$secret"
 stop_server
 
 # garbage JSON
@@ -113,7 +140,7 @@ start_server -g
     >/dev/null 2>"$dir/err"
 check "bad JSON: exit 1" [ $? -eq 1 ]
 check "bad JSON: message" contains "$dir/err" \
-    "http://127.0.0.1:$port/inv.json: invalid JSON at line 1 column"
+    "http://127.0.0.1:$port/…: invalid JSON at line 1 column"
 stop_server
 
 # a 503 then the inventory: retried after 1 s
@@ -132,7 +159,7 @@ start_server -s 503,503,503
 "$tcptune" inventory -i "http://127.0.0.1:$port/inv.json" --list \
     >/dev/null 2>"$dir/err"
 check "503 x3: message" contains "$dir/err" \
-    "GET http://127.0.0.1:$port/inv.json: HTTP 503: error 503 (3 attempts)"
+    "GET http://127.0.0.1:$port/…: HTTP 503: error 503 (3 attempts)"
 stop_server
 
 # connection refused
@@ -140,8 +167,8 @@ fport=$("$driver" freeport)
 "$tcptune" inventory -i "http://127.0.0.1:$fport/inv.json" --list \
     >/dev/null 2>"$dir/err"
 check "refused: exit 1" [ $? -eq 1 ]
-check "refused: names the URL" contains "$dir/err" \
-    "GET http://127.0.0.1:$fport/inv.json: "
+check "refused: names the server" contains "$dir/err" \
+    "GET http://127.0.0.1:$fport/…: "
 check "refused: curl's reason" grep -qi "connect" "$dir/err"
 check "refused: retried" contains "$dir/err" "(3 attempts)"
 
@@ -202,6 +229,42 @@ chmod +x "$dir/scripts/bad.sh"
 check "bad JSON script: exit 1" [ $? -eq 1 ]
 check "bad JSON script: message" contains "$dir/err" \
     "$dir/scripts/bad.sh --list: invalid JSON at line 1 column"
+
+# a script's environment, printed as host vars of "env": the secrets of
+# tcptune's own (and every TCPTUNE_* variable) are not there; PATH, the
+# locale and ANSIBLE_* are, and a variable named in
+# TCPTUNE_INVENTORY_SCRIPT_ENV
+cat >"$dir/scripts/env.sh" <<'EOF2'
+#!/bin/sh
+printf '{"all": {"hosts": ["env"]}, "_meta": {"hostvars": {"env": {'
+printf '"path": "%s"' "$PATH"
+for name in $(awk 'BEGIN { for (k in ENVIRON) print k }' | grep -E '^[A-Za-z_][A-Za-z0-9_]*$'); do
+	printf ', "env_%s": true' "$name"
+done
+printf '}}}}
+'
+EOF2
+chmod +x "$dir/scripts/env.sh"
+TCPTUNE_INVENTORY_TOKEN=s3cret-token \
+    TCPTUNE_WEBHOOK=https://hooks.example/services/XXsecretXX \
+    TCPTUNE_CA_BUNDLE=/nonexistent/ca.pem LC_ALL=C \
+    ANSIBLE_INVENTORY_CACHE=1 CMDB_TOKEN=cmdb-s3cret OTHER_TOKEN=o-s3cret \
+    TCPTUNE_INVENTORY_SCRIPT_ENV=CMDB_TOKEN \
+    "$tcptune" inventory -i "$dir/scripts/env.sh" --host env \
+    >"$dir/out.json" 2>"$dir/err"
+check "script env: exit 0" [ $? -eq 0 ]
+check "script env: PATH kept" contains "$dir/out.json" "\"path\": \"$PATH\""
+check "script env: PATH set" contains "$dir/out.json" '"env_PATH": true'
+check "script env: locale kept" contains "$dir/out.json" '"env_LC_ALL": true'
+check "script env: ANSIBLE_* kept" contains "$dir/out.json" \
+    '"env_ANSIBLE_INVENTORY_CACHE": true'
+check "script env: a variable asked for kept" contains "$dir/out.json" \
+    '"env_CMDB_TOKEN": true'
+check "script env: no inventory token" lacks "$dir/out.json" \
+    "TCPTUNE_INVENTORY_TOKEN"
+check "script env: no webhook" lacks "$dir/out.json" "TCPTUNE_WEBHOOK"
+check "script env: no TCPTUNE_* at all" lacks "$dir/out.json" "TCPTUNE_"
+check "script env: others dropped" lacks "$dir/out.json" "OTHER_TOKEN"
 
 # an executable YAML file is data, not a script
 mkdir "$dir/yaml"

@@ -2,12 +2,13 @@
  * time, "Connection: close" on every answer.
  *
  *   http-server -f PORTFILE [-n N] [-G /path=FILE]... [-s CODE[,CODE...]]
- *       [-b BODYLOG] [-H HEADERLOG] [-d MS] [-g]
+ *       [-b BODYLOG] [-H HEADERLOG] [-d MS] [-g] [-e]
  *
  * -f   listen on 127.0.0.1 on a free port and write the port to PORTFILE
  *      (written to PORTFILE.tmp then renamed, so readers never see half)
  * -n   exit after N requests (default: run until SIGTERM/SIGINT)
- * -G   answer GET /path with FILE's content (application/json)
+ * -G   answer GET /path (with any query string) with FILE's content
+ *      (application/json)
  * -s   answer the first requests with these status codes, in order, and a
  *      text/plain body "error CODE"; later requests are served normally
  * -b   append each POST body and a newline to BODYLOG
@@ -15,6 +16,8 @@
  *      HEADERLOG
  * -d   wait MS milliseconds before each answer
  * -g   answer every GET with garbage JSON
+ * -e   error bodies quote the request target ("error 404 for /path?q"), as
+ *      some receivers do: the client must not repeat it in its messages
  * A POST is answered "200 ok" (text/plain, as Slack does); an unknown GET
  * path 404. */
 #include <arpa/inet.h>
@@ -41,7 +44,7 @@ static volatile sig_atomic_t	 stop;
 static struct route		 routes[MAX_ROUTES];
 static int			 nroutes;
 static const char		*body_log, *header_log;
-static int			 codes[64], ncodes, delay_ms, garbage;
+static int			 codes[64], ncodes, delay_ms, garbage, echo;
 
 static void
 on_signal(int sig)
@@ -204,20 +207,32 @@ serve(int fd, int nth)
 	if (nth < ncodes)
 		code = codes[nth];
 	if (code != 0 && code != 200) {
-		char msg[64];
+		char msg[1100];
 
-		snprintf(msg, sizeof msg, "error %d\n", code);
+		if (echo)
+			snprintf(msg, sizeof msg, "error %d for %s\n", code,
+			    path);
+		else
+			snprintf(msg, sizeof msg, "error %d\n", code);
 		respond(fd, code, "text/plain", msg, strlen(msg));
 	} else if (strcmp(method, "POST") == 0) {
 		respond(fd, 200, "text/plain", "ok", 2);
 	} else if (strcmp(method, "GET") == 0 && garbage) {
 		respond(fd, 200, "application/json", "{\"all\": [", 9);
 	} else if (strcmp(method, "GET") == 0) {
+		/* a route matches whatever the query string */
 		for (i = 0; i < nroutes; i++) {
-			if (strcmp(routes[i].path, path) == 0)
+			if (strncmp(routes[i].path, path, strcspn(path,
+			    "?")) == 0 && routes[i].path[strcspn(path, "?")] ==
+			    '\0')
 				break;
 		}
-		if (i == nroutes) {
+		if (i == nroutes && echo) {
+			char msg[1100];
+
+			snprintf(msg, sizeof msg, "%s not found\n", path);
+			respond(fd, 404, "text/plain", msg, strlen(msg));
+		} else if (i == nroutes) {
 			respond(fd, 404, "text/plain", "not found\n", 10);
 		} else {
 			char *content = read_file(routes[i].file, &flen);
@@ -249,7 +264,7 @@ main(int argc, char **argv)
 	FILE			*f;
 	int			 c, s, fd, limit = -1, served = 0, one = 1;
 
-	while ((c = getopt(argc, argv, "f:n:G:s:b:H:d:g")) != -1) {
+	while ((c = getopt(argc, argv, "f:n:G:s:b:H:d:ge")) != -1) {
 		switch (c) {
 		case 'f':
 			port_file = optarg;
@@ -285,6 +300,9 @@ main(int argc, char **argv)
 		case 'g':
 			garbage = 1;
 			break;
+		case 'e':
+			echo = 1;
+			break;
 		default:
 			return 2;
 		}
@@ -292,7 +310,7 @@ main(int argc, char **argv)
 	if (port_file == NULL) {
 		fprintf(stderr, "usage: http-server -f PORTFILE [-n N] "
 		    "[-G /path=FILE] [-s CODES] [-b BODYLOG] [-H HEADERLOG] "
-		    "[-d MS] [-g]\n");
+		    "[-d MS] [-g] [-e]\n");
 		return 2;
 	}
 

@@ -2,7 +2,9 @@
  * stdout and stderr captured apart, the first stderr line in the error of a
  * failing script, a signal, a program that cannot be run, and the timeout
  * killing the script's whole process group (a background child included).
- * Also inventory_source_is_script and inventory_parse_list_json. */
+ * The script's clean environment: tcptune's secrets (TCPTUNE_*) never
+ * reach it, PATH and the locale do. Also inventory_source_is_script and
+ * inventory_parse_list_json. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -168,6 +170,93 @@ test_timeout_kills_group(void **state)
 }
 
 static void
+test_env_filter(void **state)
+{
+	char *const	 env[] = {
+		"TCPTUNE_INVENTORY_TOKEN=tok-s3cret",
+		"PATH=/usr/bin:/bin",
+		"TCPTUNE_WEBHOOK=https://hooks.example/services/XXsecretXX",
+		"HOME=/var/lib/tcptune",
+		"SSH_AUTH_SOCK=/tmp/ssh-agent.sock",
+		"USER=tcptune",
+		"LOGNAME=tcptune",
+		"LANG=C.UTF-8",
+		"LC_ALL=C",
+		"LC_TIME=en_GB.UTF-8",
+		"TZ=UTC",
+		"TMPDIR=/tmp",
+		"ANSIBLE_INVENTORY_CACHE=1",
+		"AWS_SECRET_ACCESS_KEY=aws-s3cret",
+		"NETBOX_TOKEN=nb-token",
+		"https_proxy=http://proxy:3128",
+		"NO_PROXY=.internal",
+		"SSL_CERT_FILE=/etc/ssl/ca.pem",
+		"TCPTUNE_CA_BUNDLE=/etc/tcptune/ca.pem",
+		"TCPTUNE_INVENTORY_SCRIPT_ENV=NETBOX_TOKEN, TCPTUNE_WEBHOOK",
+		"PATHX=no",
+		"XPATH=no",
+		"=nameless",
+		"LC_",
+		NULL
+	};
+	const char	*want[] = { "PATH=/usr/bin:/bin",
+	    "HOME=/var/lib/tcptune", "USER=tcptune", "LOGNAME=tcptune",
+	    "LANG=C.UTF-8", "LC_ALL=C", "LC_TIME=en_GB.UTF-8", "TZ=UTC",
+	    "TMPDIR=/tmp", "ANSIBLE_INVENTORY_CACHE=1", "NETBOX_TOKEN=nb-token",
+	    "https_proxy=http://proxy:3128", "NO_PROXY=.internal",
+	    "SSL_CERT_FILE=/etc/ssl/ca.pem", NULL };
+	char		**got;
+	size_t		 i;
+
+	(void)state;
+	got = inventory_script_env(env);
+	for (i = 0; want[i] != NULL; i++) {
+		assert_non_null(got[i]);
+		assert_string_equal(got[i], want[i]);
+	}
+	assert_null(got[i]);
+	inventory_script_env_free(got);
+
+	/* without the extra list, NETBOX_TOKEN goes too */
+	got = inventory_script_env((char *const[]){ "NETBOX_TOKEN=x",
+	    "TZ=UTC", NULL });
+	assert_string_equal(got[0], "TZ=UTC");
+	assert_null(got[1]);
+	inventory_script_env_free(got);
+}
+
+/* A script run by inventory_run_script sees PATH, never the secrets. */
+static void
+test_env_of_script(void **state)
+{
+	char	*p, *argv[2], *out = NULL, *cause = NULL, *lines;
+	size_t	 len = 0;
+
+	(void)state;
+	setenv("TCPTUNE_INVENTORY_TOKEN", "tok-s3cret", 1);
+	setenv("TCPTUNE_WEBHOOK", "https://hooks.example/XXsecretXX", 1);
+	setenv("PATH", "/usr/bin:/bin", 1);
+	setenv("LC_ALL", "C", 1);
+	p = script("env.sh", "#!/bin/sh\nexec env\n", 0755);
+	argv[0] = p;
+	argv[1] = NULL;
+	assert_int_equal(inventory_run_script(argv, 5, &out, &len, NULL,
+	    &cause), 0);
+	/* one NAME=value a line; a newline first so each line starts "\n" */
+	assert_true(asprintf(&lines, "\n%s", out) > 0);
+	assert_non_null(strstr(lines, "\nPATH=/usr/bin:/bin\n"));
+	assert_non_null(strstr(lines, "\nLC_ALL=C\n"));
+	assert_null(strstr(lines, "TCPTUNE_"));
+	assert_null(strstr(lines, "s3cret"));
+	assert_null(strstr(lines, "XXsecretXX"));
+	free(lines);
+	free(out);
+	free(p);
+	unsetenv("TCPTUNE_INVENTORY_TOKEN");
+	unsetenv("TCPTUNE_WEBHOOK");
+}
+
+static void
 test_is_script(void **state)
 {
 	char *a, *b, *c, *d;
@@ -239,6 +328,8 @@ main(void)
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_env_filter),
+		cmocka_unit_test(test_env_of_script),
 		cmocka_unit_test(test_is_script),
 		cmocka_unit_test(test_parse),
 	};

@@ -1,7 +1,8 @@
 /* webhook_text: the Slack-compatible "text" of a drift summary, exactly:
  * headline with counts and playbook, one line per item, Slack's & < >
  * escaped, newlines inside values flattened, the list cut at
- * WEBHOOK_MAX_LINES, missing members tolerated. */
+ * WEBHOOK_MAX_LINES, missing members tolerated. webhook_post's failure
+ * message names the server, never the URL's secret path or query. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -112,6 +113,31 @@ test_post_refuses_non_object(void **state)
 	json_decref(j);
 }
 
+/* Refused before any connection, so no network: the message still shows
+ * only the server. (tests/e2e/http-webhook.sh: the same after real 404s,
+ * 500s and refused connections.) */
+static void
+test_post_hides_secret(void **state)
+{
+	json_t	*j = json_object();
+	char	*cause = NULL;
+
+	(void)state;
+	assert_int_equal(webhook_post("ftp://hooks.example/services/T0001/"
+	    "B0002/XXsecretXX?sig=q5ecretq5", j, &cause), -1);
+	assert_string_equal(cause, "POST ftp://hooks.example/\u2026: not an "
+	    "http:// or https:// URL");
+	free(cause);
+	cause = NULL;
+	/* the scheme forgotten: still cut after the host */
+	assert_int_equal(webhook_post("hooks.example/services/XXsecretXX", j,
+	    &cause), -1);
+	assert_string_equal(cause, "POST hooks.example/\u2026: not an "
+	    "http:// or https:// URL");
+	free(cause);
+	json_decref(j);
+}
+
 int
 main(void)
 {
@@ -120,6 +146,7 @@ main(void)
 		cmocka_unit_test(test_no_drift),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_post_refuses_non_object),
+		cmocka_unit_test(test_post_hides_secret),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
