@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dropin.h"
+#include "hostline.h"
 #include "strbuf.h"
 #include "sysctld.h"
 #include "xalloc.h"
@@ -135,6 +136,20 @@ dropin_remove(struct dropin *d, const char *key)
 
 /* Add text as "# " comment lines, one per line of text ("#" alone for an
  * empty line, so no line ends in a blank). */
+/* A reason is comment lines: each split at '\n' must be one line. */
+static int
+reason_check(const char *reason, char **cause)
+{
+	char	*copy = xstrdup(reason), *line, *save = NULL;
+	int	 r = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL && r == 0;
+	    line = strtok_r(NULL, "\n", &save))
+		r = hostline_text(line, HOSTLINE_VALUE_MAX, "reason", cause);
+	free(copy);
+	return r;
+}
+
 static void
 add_comment(struct strbuf *sb, const char *text)
 {
@@ -153,8 +168,37 @@ add_comment(struct strbuf *sb, const char *text)
 	}
 }
 
+/* The gate over every string the file is made of (lib/hostline.h): a
+ * value or a header field with a line break would add a key. */
+static int
+dropin_check(const struct dropin *d, const char *playbook, const char *path,
+    char **cause)
+{
+	const struct dropin_entry	*e;
+	char				*why = NULL;
+	size_t				 i;
+
+	if (hostline_dropin_path(path, cause) != 0)
+		return -1;
+	if (playbook != NULL && hostline_text(playbook, HOSTLINE_PATH_MAX,
+	    "playbook name", cause) != 0)
+		return -1;
+	for (i = 0; i < d->n; i++) {
+		e = &d->entries[i];
+		if (hostline_sysctl_key(e->key, &why) != 0 ||
+		    hostline_sysctl_value(e->value, &why) != 0 || (e->reason != NULL && reason_check(e->reason,
+		    &why) != 0)) {
+			fail(cause, "'%s': %s", path, why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 char *
-dropin_render(const struct dropin *d, const char *playbook, const char *path)
+dropin_render(const struct dropin *d, const char *playbook, const char *path,
+    char **cause)
 {
 	struct strbuf		 sb;
 	const struct dropin_entry *e;
@@ -162,6 +206,8 @@ dropin_render(const struct dropin *d, const char *playbook, const char *path)
 
 	if (path == NULL)
 		path = DROPIN_DEFAULT_PATH;
+	if (dropin_check(d, playbook, path, cause) != 0)
+		return NULL;
 	strbuf_init(&sb);
 	strbuf_addstr(&sb, "# Managed by tcptune \xe2\x80\x94 do not edit; "
 	    "changes are overwritten.\n");
@@ -179,7 +225,6 @@ dropin_render(const struct dropin *d, const char *playbook, const char *path)
 	}
 	return strbuf_detach(&sb, NULL);
 }
-
 
 int
 dropin_parse(const char *text, struct dropin *out, char **cause)

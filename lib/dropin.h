@@ -42,9 +42,12 @@ int	 dropin_remove(struct dropin *, const char *key);
 
 /* Render the file: a header naming the playbook (may be NULL) and the path
  * (NULL: DROPIN_DEFAULT_PATH), then per key its reason as "# " comment
- * lines and "key = value". Returns a new string ending in a newline. */
+ * lines and "key = value". Returns a new string ending in a newline, or
+ * NULL with *cause when a key, value, reason, the playbook name or the
+ * path does not pass the gate (lib/hostline.h): nothing is rendered that
+ * would read back as more or other keys. */
 char	*dropin_render(const struct dropin *, const char *playbook,
-	    const char *path);
+	    const char *path, char **cause);
 
 /* Parse a sysctl.d file into out (initialised here; free it with
  * dropin_free, also after a failure). Accepts "key = value", "key=value",

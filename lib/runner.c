@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hostline.h"
 #include "inventory.h"
 #include "pattern.h"
 #include "playbook.h"
@@ -281,6 +282,67 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 	}
 }
 
+/* The gate (lib/hostline.h) over a task's rendered arguments: a value
+ * that would become a line on the host is refused with the task's
+ * position and the parameter, before the module sees it. */
+static int
+gate_args(const struct task *t, const json_t *args, const json_t *vars,
+    struct module_result *res)
+{
+	char *why = NULL, *at;
+
+	if (hostline_check_args(t->module, args, vars, &why) == 0)
+		return 0;
+	at = ypos_str(&t->pos);
+	res->status = RESULT_FAILED;
+	res->msg = xprintf("%s: task '%s': %s; refused, nothing was written "
+	    "to this host", at, t->name, why);
+	free(at);
+	free(why);
+	return -1;
+}
+
+/* Before a host's first step of a play: every selected task whose `when`
+ * holds now, rendered with the vars known now, through the gate. A refusal
+ * fails the host before anything runs on it, so a hostile inventory value
+ * never gets a partly applied play. Tasks that need values known only
+ * later (registered results) are checked again when they run. */
+static void
+preflight(struct runner *r, struct host_state *h, const struct play *play,
+    size_t play_index, json_t *vars)
+{
+	struct module_result	res;
+	size_t			i;
+
+	for (i = 0; i < play->ntasks; i++) {
+		const struct task	*t = &play->tasks[i];
+		json_t			*args;
+		char			*cause = NULL;
+		int			 when = 1;
+
+		if (!task_selected(play, t, r->cfg->tags, r->cfg->skip_tags))
+			continue;
+		if (t->when != NULL && (template_eval_bool(t->when, vars,
+		    &t->when_pos, &when, &cause) != 0 || !when)) {
+			free(cause);
+			continue;
+		}
+		if ((args = task_render_args(t, vars, &cause)) == NULL) {
+			free(cause);
+			continue;
+		}
+		memset(&res, 0, sizeof res);
+		if (gate_args(t, args, vars, &res) != 0) {
+			record(h, play_index, t->name, t->module->name, &res,
+			    0, 0);
+			h->failed = 1;
+			json_decref(args);
+			return;
+		}
+		json_decref(args);
+	}
+}
+
 /* One task on one host: when, templating, binding, then the module. */
 static void
 run_task(struct runner *r, struct host_state *h, const struct play *play,
@@ -310,6 +372,8 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 		res.msg = cause;
 		goto done;
 	}
+	if (gate_args(t, args, vars, &res) != 0)
+		goto done;
 	memset(&ctx, 0, sizeof ctx);
 	ctx.run = r;
 	ctx.host = h;
@@ -318,11 +382,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	ctx.vars = vars;
 	ctx.check = t->check_mode >= 0 ? t->check_mode : r->cfg->check;
 	ctx.diff = t->diff >= 0 ? t->diff : r->cfg->diff;
-	if (t->module->run == NULL) {
-		res.status = RESULT_FAILED;
-		res.msg = xprintf("module '%s' is not implemented yet",
-		    t->module->name);
-	} else if (t->module->run(&ctx, args, &res) != 0 &&
+	if (module_call(t->module, &ctx, args, &res) != 0 &&
 	    res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
 		res.status = RESULT_FAILED;
 		if (res.msg == NULL)
@@ -525,8 +585,16 @@ run_batch(struct batch *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
+		json_t *vars;
+
 		b->hosts[i]->failed = 0;
+		if (b->hosts[i]->unreachable)
+			continue;
+		vars = host_vars(b->r, b->hosts[i], b->play, b->groups);
+		preflight(b->r, b->hosts[i], b->play, b->play_index, vars);
+		json_decref(vars);
+	}
 	for (b->step = b->gather != NULL ? -1 : 0;
 	    b->step <= (long)b->play->ntasks && !runner_interrupted;
 	    b->step++) {

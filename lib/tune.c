@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "hostline.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "sysctld.h"
@@ -182,6 +183,30 @@ fill_request(struct apply_request *req, const struct module_ctx *ctx,
 	}
 }
 
+/* The gate over the apply script's arguments that become host lines or
+ * commands there: the live qdisc, the interface (from the host's own
+ * probe), modules for /etc/modules-load.d, route options for the unit. */
+static int
+request_check(const struct apply_request *req, char **cause)
+{
+	if (req->file != NULL && hostline_dropin_path(req->file, cause) != 0)
+		return -1;
+	if (req->qdisc != NULL && hostline_word(req->qdisc, "qdisc",
+	    cause) != 0)
+		return -1;
+	if (req->qdisc != NULL && (req->dev == NULL ||
+	    hostline_word(req->dev, "interface", cause) != 0))
+		return req->dev == NULL ? fail(cause, "no default-route "
+		    "interface to set the qdisc on") : -1;
+	if (req->modules != NULL && hostline_words(req->modules, "module",
+	    cause) != 0)
+		return -1;
+	if (req->route_opts != NULL && hostline_words(req->route_opts,
+	    "route option", cause) != 0)
+		return -1;
+	return 0;
+}
+
 /* Run the apply script on the context's host and parse what it says. */
 static int
 run_apply(struct module_ctx *ctx, const struct apply_request *req,
@@ -191,6 +216,22 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	enum tp_status		 st;
 	char			*cmd, *cause = NULL;
 
+	/* The last line of defence for check mode: whatever a module does,
+	 * the core never sends a writing apply for a check-mode task. */
+	if (ctx->check && (req->mode == APPLY_APPLY ||
+	    req->mode == APPLY_ROLLBACK)) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("refused: a change was asked for in check "
+		    "mode (a bug in the module that asked; nothing was sent)");
+		return -1;
+	}
+	if (request_check(req, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("%s; refused, nothing was sent to this host",
+		    cause);
+		free(cause);
+		return -1;
+	}
 	cmd = apply_command(req);
 	st = ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) : 0, 0,
 	    &out, &cause);
@@ -426,9 +467,15 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 	strbuf_init(&diff);
 	strbuf_init(&errors);
 	memset(&ar, 0, sizeof ar);
-	text = dropin_render(&st->dropin, playbook != NULL ? playbook :
-	    "(ad hoc)", st->file);
 	fill_request(&req, ctx, st);
+	if ((text = dropin_render(&st->dropin, playbook != NULL ? playbook :
+	    "(ad hoc)", st->file, &d)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("%s; refused, nothing was written to this "
+		    "host", d);
+		free(d);
+		goto out;
+	}
 	req.mode = ctx->check ? APPLY_CHECK : APPLY_APPLY;
 	req.reprobe = !ctx->check;
 	if (run_apply(ctx, &req, text, &ar, res) != 0)
@@ -553,7 +600,7 @@ out:
 
 int
 tune_rollback(struct module_ctx *ctx, const char *file, int previous,
-    struct module_result *res)
+    int plan, struct module_result *res)
 {
 	struct apply_request	req;
 	struct apply_result	ar;
@@ -566,11 +613,11 @@ tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 	fill_request(&req, ctx, NULL);
 	req.file = file;
 	req.to_previous = previous;
-	req.mode = ctx->check ? APPLY_ROLLBACK_CHECK : APPLY_ROLLBACK;
-	req.reprobe = !ctx->check;
+	req.mode = plan ? APPLY_ROLLBACK_CHECK : APPLY_ROLLBACK;
+	req.reprobe = !plan;
 	if (run_apply(ctx, &req, NULL, &ar, res) != 0)
 		goto out;
-	if (ctx->check) {
+	if (plan) {
 		if (!ar.backup_exists) {
 			res->status = RESULT_OK;
 			res->msg = xprintf("nothing to roll back for '%s' (no "

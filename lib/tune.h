@@ -58,9 +58,10 @@ json_t	*tune_drift_items(const struct stage *st,
 /* Restore a host: the drop-in and live values saved before tcptune's first
  * apply (previous 0: the host's own configuration), or before the last
  * apply that changed something (previous 1: what iperf3_verify's gate
- * wants). Used by the rollback module and by on_regression: rollback. res
+ * wants). Used by the rollback module and by on_regression: rollback. With
+ * plan set, only read and show what would be restored (check mode). res
  * gets changed/ok/failed and a message. */
 int	tune_rollback(struct module_ctx *ctx, const char *file, int previous,
-	    struct module_result *res);
+	    int plan, struct module_result *res);
 
 #endif

@@ -17,6 +17,23 @@ static const struct module_param command_params[] = {
 	{ .name = NULL },
 };
 
+static int command_run(struct module_ctx *, const json_t *,
+    struct module_result *);
+
+/* Check mode: only a command the play marks as read-only runs. */
+static int
+command_plan(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	if (!json_is_true(json_object_get(args, "safe"))) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup("skipped in check mode (mark it safe: true "
+		    "if it only reads)");
+		return 0;
+	}
+	return command_run(ctx, args, res);
+}
+
 static int
 command_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
@@ -31,12 +48,6 @@ command_run(struct module_ctx *ctx, const json_t *args,
 	enum tp_status		 st;
 	char			*cause = NULL;
 
-	if (ctx->check && !safe) {
-		res->status = RESULT_SKIPPED;
-		res->msg = xstrdup("skipped in check mode (mark it safe: true "
-		    "if it only reads)");
-		return 0;
-	}
 	/* The command is the play author's own shell text: it is passed as
 	 * written, like Ansible's shell module. */
 	st = ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
@@ -65,4 +76,5 @@ const struct module mod_command = {
 	.summary = "run a shell command (skipped in check mode unless safe)",
 	.params = command_params,
 	.run = command_run,
+	.plan = command_plan,
 };

@@ -18,6 +18,7 @@ static const char *const congestion_qdiscs[] = { "fq", "fq_codel", "cake",
 
 static const struct module_param congestion_params[] = {
 	{ .name = "algorithm", .type = PARAM_STR, .def = "bbr",
+	  .host_line = HOSTLINE_WORD,
 	  .help = "tcp_congestion_control to use where the kernel has it" },
 	{ .name = "qdisc", .type = PARAM_CHOICE, .def = "fq",
 	  .choices = congestion_qdiscs,
@@ -27,6 +28,7 @@ static const struct module_param congestion_params[] = {
 		  "/etc/modules-load.d/tcptune.conf" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
 	{ .name = NULL },
 };

@@ -69,6 +69,7 @@ static const struct module_param iperf3_verify_params[] = {
 	  .help = "before (baseline), after, or auto (both around the play)" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in on_regression: rollback restores (or var "
 		  "tcptune_sysctl_file)" },
 	{ .name = NULL },
@@ -461,6 +462,48 @@ check_message(const struct verify_opts *o, const struct pair *p, size_t n)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* This host's pairs; 0, or -1 with res set (failed, or skipped: no
+ * peer). */
+static int
+host_pairs(struct module_ctx *ctx, const json_t *args, struct pair **pairs,
+    size_t *n, struct module_result *res)
+{
+	char *cause = NULL;
+
+	if (collect_pairs(ctx, args, pairs, n, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return -1;
+	}
+	if (*n == 0) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup(json_object_get(args, "pairs") != NULL ?
+		    "no pair for this host in 'pairs'" :
+		    "no iperf3 peer: set the iperf_peer var or 'peer'");
+		return -1;
+	}
+	return 0;
+}
+
+/* Check mode: measuring changes nothing, but it takes time and loads the
+ * path, and its gate may roll a host back: say what would be measured. */
+static int
+verify_plan(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	struct verify_opts	 o;
+	struct pair		*pairs = NULL;
+	size_t			 n = 0;
+
+	read_opts(args, &o);
+	if (host_pairs(ctx, args, &pairs, &n, res) == 0) {
+		res->status = RESULT_SKIPPED;
+		res->msg = check_message(&o, pairs, n);
+	}
+	pairs_free(pairs, n);
+	return 0;
+}
+
 static int
 verify_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
@@ -470,7 +513,7 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 	struct module_result	 rb;
 	struct strbuf		 msg, tables, why;
 	json_t			*jpairs;
-	char			*cause = NULL, *s, *footer;
+	char			*s, *footer;
 	size_t			 n = 0, i;
 	int			 k, failed_gate = 0;
 
@@ -479,25 +522,8 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 	strbuf_init(&why);
 	memset(&rb, 0, sizeof rb);
 	read_opts(args, &o);
-	if (collect_pairs(ctx, args, &pairs, &n, &cause) != 0) {
-		res->status = RESULT_FAILED;
-		res->msg = cause;
+	if (host_pairs(ctx, args, &pairs, &n, res) != 0)
 		goto out;
-	}
-	if (n == 0) {
-		res->status = RESULT_SKIPPED;
-		res->msg = xstrdup(json_object_get(args, "pairs") != NULL ?
-		    "no pair for this host in 'pairs'" :
-		    "no iperf3 peer: set the iperf_peer var or 'peer'");
-		goto out;
-	}
-	/* Measuring changes nothing, but it takes time and loads the path:
-	 * not in check mode. */
-	if (ctx->check) {
-		res->status = RESULT_SKIPPED;
-		res->msg = check_message(&o, pairs, n);
-		goto out;
-	}
 
 	for (i = 0; i < n; i++) {
 		struct pair *p = &pairs[i];
@@ -584,7 +610,7 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 
 			/* Back to before this play's tuning, not to the
 			 * host's state before tcptune ever ran. */
-			tune_rollback(ctx, file, 1, &rb);
+			tune_rollback(ctx, file, 1, 0, &rb);
 			json_object_set_new(res->data, "action",
 			    json_string("rollback"));
 			json_object_set_new(res->data, "rollback",
@@ -622,5 +648,5 @@ const struct module mod_iperf3_verify = {
 	.params = iperf3_verify_params,
 	.validate = verify_validate,
 	.run = verify_run,
-	.check_safe = 1,
+	.plan = verify_plan,
 };

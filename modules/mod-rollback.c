@@ -15,6 +15,7 @@ static const struct module_param rollback_params[] = {
 		  "previous: as it was before the last apply that changed it" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the managed drop-in to restore (or var "
 		  "tcptune_sysctl_file)" },
 	{ .name = NULL },
@@ -26,7 +27,17 @@ rollback_run(struct module_ctx *ctx, const json_t *args,
 {
 	return tune_rollback(ctx, tune_file(ctx, args), strcmp(
 	    json_string_value(json_object_get(args, "to")), "previous") == 0,
-	    res);
+	    0, res);
+}
+
+/* What a rollback would restore, read only. */
+static int
+rollback_plan(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	return tune_rollback(ctx, tune_file(ctx, args), strcmp(
+	    json_string_value(json_object_get(args, "to")), "previous") == 0,
+	    1, res);
 }
 
 const struct module mod_rollback = {
@@ -35,5 +46,5 @@ const struct module mod_rollback = {
 		   "apply",
 	.params = rollback_params,
 	.run = rollback_run,
-	.check_safe = 1,
+	.plan = rollback_plan,
 };

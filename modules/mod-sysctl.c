@@ -15,29 +15,14 @@
 
 static const struct module_param sysctl_params[] = {
 	{ .name = "values", .type = PARAM_MAP, .required = 1,
+	  .host_line = HOSTLINE_SYSCTL_MAP,
 	  .help = "mapping of sysctl key to value" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
 	{ .name = NULL },
 };
-
-/* Keys that are the whole machine's in every network namespace; setting
- * them from a tuning play is almost always a mistake in a container. */
-static int
-validate_key(const char *key, char **cause)
-{
-	const char *p;
-
-	if (*key == '\0')
-		return fail(cause, "empty sysctl key");
-	for (p = key; *p != '\0'; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("._-/*", *p) != NULL))
-			return fail(cause, "invalid sysctl key '%s'", key);
-	}
-	return 0;
-}
 
 static int
 sysctl_validate(const json_t *args, char **cause)
@@ -47,7 +32,7 @@ sysctl_validate(const json_t *args, char **cause)
 	const char	*key;
 
 	json_object_foreach((json_t *)values, key, v) {
-		if (validate_key(key, cause) != 0)
+		if (hostline_sysctl_key(key, cause) != 0)
 			return -1;
 		if (json_is_object(v) || json_is_array(v))
 			return fail(cause, "value of '%s' must be a scalar",

@@ -36,6 +36,7 @@ static const struct module_param tcp_buffers_params[] = {
 	  .help = "allow lowering values the host already has higher" },
 	{ .name = "sysctl_file", .type = PARAM_PATH,
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
 	{ .name = NULL },
 };

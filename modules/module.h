@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "hostline.h"
+
 enum param_type {
 	PARAM_STR,	/* any scalar, taken as a string */
 	PARAM_INT,	/* integer, bounded by min/max */
@@ -31,6 +33,9 @@ struct module_param {
 	double			  max;
 	const char *const	 *choices;	/* PARAM_CHOICE, NULL-terminated */
 	const char		 *help;
+	/* What the value becomes on a host, if anything: the runner checks
+	 * it at the gate (lib/hostline.h) before the module runs. */
+	enum hostline_kind	  host_line;
 };
 
 enum result_status {
@@ -56,10 +61,18 @@ struct module {
 	const struct module_param	*params;	/* terminated by name NULL */
 	/* Cross-field rules after binding; NULL if none. */
 	int	(*validate)(const json_t *args, char **cause);
-	/* Run on one host. NULL means "not implemented yet" (an error). */
+	/* Run on one host: the writing path. NULL means "not implemented
+	 * yet" (an error). In check mode the core never calls it unless
+	 * check_safe is set (see module_call). */
 	int	(*run)(struct module_ctx *ctx, const json_t *args,
 		    struct module_result *res);
-	/* Whether the module is safe to run in check mode (it reads only). */
+	/* Check mode for a module that changes hosts: read what is there
+	 * and say what run would change (a diff), writing nothing. NULL: in
+	 * check mode the task is skipped with a reason. */
+	int	(*plan)(struct module_ctx *ctx, const json_t *args,
+		    struct module_result *res);
+	/* run only reads (ping, probe) or only stages changes for the core's
+	 * apply (tuning modules), so check mode may call it. */
 	int	check_safe;
 	/* A tuning module: it only stages changes (lib/tune.h); the runner
 	 * applies the stage in one round trip before the next task that is
@@ -75,6 +88,12 @@ const struct module_param	*module_find_param(const struct module *m,
 				    const char *name);
 const char			*param_type_name(enum param_type type);
 void				 module_result_clear(struct module_result *res);
+/* Call m on one host as the mode says: run, or in check mode run when it
+ * is check-safe, else plan, else a skip with the reason. The only way the
+ * runner calls a module, so check mode cannot reach a writing path. */
+int				 module_call(const struct module *m,
+				    struct module_ctx *ctx, const json_t *args,
+				    struct module_result *res);
 const char			*result_status_name(enum result_status s);
 
 #endif

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner.h"
+#include "xalloc.h"
+
 extern const struct module mod_ping;
 extern const struct module mod_probe;
 extern const struct module mod_tcp_buffers;
@@ -88,4 +91,26 @@ module_result_clear(struct module_result *res)
 	free(res->diff);
 	json_decref(res->data);
 	memset(res, 0, sizeof *res);
+}
+
+int
+module_call(const struct module *m, struct module_ctx *ctx,
+    const json_t *args, struct module_result *res)
+{
+	int (*fn)(struct module_ctx *, const json_t *, struct module_result *);
+
+	fn = ctx->check && !m->check_safe ? m->plan : m->run;
+	if (ctx->check && !m->check_safe && fn == NULL) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xprintf("skipped in check mode: '%s' changes the "
+		    "host and cannot plan", m->name);
+		return 0;
+	}
+	if (fn == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("module '%s' is not implemented yet",
+		    m->name);
+		return 0;
+	}
+	return fn(ctx, args, res);
 }

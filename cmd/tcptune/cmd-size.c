@@ -107,7 +107,14 @@ cmd_size_exec(struct options *opts)
 	    in.rtt_ms, sizing_flow_cap_mbit(plan.ceiling, in.rtt_ms));
 	dropin_init(&d);
 	sizing_plan_to_dropin(&plan, &d);
-	text = dropin_render(&d, "(tcptune size)", NULL);
+	if ((text = dropin_render(&d, "(tcptune size)", NULL, &cause)) ==
+	    NULL) {
+		cmd_error("%s", cause);
+		free(cause);
+		dropin_free(&d);
+		sizing_plan_clear(&plan);
+		return 1;
+	}
 	fputs(text, stdout);
 	free(text);
 	dropin_free(&d);

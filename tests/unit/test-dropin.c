@@ -86,16 +86,16 @@ test_render_exact(void **state)
 
 	(void)state;
 	sample(&d);
-	a = dropin_render(&d, "playbooks/wan-tuning.yml", NULL);
+	a = dropin_render(&d, "playbooks/wan-tuning.yml", NULL, NULL);
 	assert_string_equal(a, sample_text);
 	/* Same inputs, same bytes. */
 	b = dropin_render(&d, "playbooks/wan-tuning.yml",
-	    "/etc/sysctl.d/90-tcptune.conf");
+	    "/etc/sysctl.d/90-tcptune.conf", NULL);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
 
-	a = dropin_render(&d, NULL, "/etc/sysctl.d/95-wan.conf");
+	a = dropin_render(&d, NULL, "/etc/sysctl.d/95-wan.conf", NULL);
 	assert_non_null(strstr(a, "# Apply: sysctl -p "
 	    "/etc/sysctl.d/95-wan.conf   Roll back: tcptune "
 	    "rollback\n\n"));
@@ -105,7 +105,7 @@ test_render_exact(void **state)
 
 	/* An empty drop-in is the header alone. */
 	dropin_init(&d);
-	a = dropin_render(&d, "p.yml", NULL);
+	a = dropin_render(&d, "p.yml", NULL, NULL);
 	assert_string_equal(a,
 	    "# Managed by tcptune \xe2\x80\x94 do not edit; changes are "
 	    "overwritten.\n# Playbook: p.yml\n# Apply: sysctl -p "
@@ -123,7 +123,7 @@ test_render_multiline_reason(void **state)
 	(void)state;
 	dropin_init(&d);
 	dropin_set(&d, "a.b", "1", "first\n\nthird\n");
-	a = dropin_render(&d, NULL, NULL);
+	a = dropin_render(&d, NULL, NULL, NULL);
 	assert_non_null(strstr(a, "\n\n# first\n#\n# third\na.b = 1\n"));
 	free(a);
 	dropin_free(&d);
@@ -139,7 +139,7 @@ test_round_trip(void **state)
 	(void)state;
 	sample(&d);
 	dropin_set(&d, "x.y", "a\tb", "line one\nline two");
-	text = dropin_render(&d, "playbooks/wan-tuning.yml", NULL);
+	text = dropin_render(&d, "playbooks/wan-tuning.yml", NULL, NULL);
 	assert_int_equal(dropin_parse(text, &back, &cause), 0);
 	assert_null(cause);
 	assert_int_equal(back.n, d.n);
@@ -154,7 +154,7 @@ test_round_trip(void **state)
 			    d.entries[i].reason);
 	}
 	assert_true(dropin_same_values(&d, &back));
-	again = dropin_render(&back, "playbooks/wan-tuning.yml", NULL);
+	again = dropin_render(&back, "playbooks/wan-tuning.yml", NULL, NULL);
 	assert_string_equal(again, text);
 	free(again);
 	free(text);
@@ -171,7 +171,7 @@ test_detect_edit(void **state)
 
 	(void)state;
 	sample(&d);
-	text = dropin_render(&d, NULL, NULL);
+	text = dropin_render(&d, NULL, NULL, NULL);
 	p = strstr(text, "33554432\n\n#");
 	assert_non_null(p);
 	memcpy(p, "16777216", 8);	/* tcp_rmem max edited */
@@ -322,7 +322,7 @@ test_plan_rendered(void **state)
 	assert_int_equal(sizing_plan_compute(&in, &p, &cause), 0);
 	dropin_init(&d);
 	sizing_plan_to_dropin(&p, &d);
-	text = dropin_render(&d, "playbooks/wan-tuning.yml", NULL);
+	text = dropin_render(&d, "playbooks/wan-tuning.yml", NULL, NULL);
 	assert_non_null(strstr(text, "\n\n# BDP 500 Mbit/s \xc3\x97 105 ms = "
 	    "6.6 MB, \xc3\x97" "2 headroom \xe2\x86\x92 16 MiB; RAM cap 1/64 "
 	    "of 1 GiB = 16 MiB; min 4 KiB kept, default "
