@@ -18,7 +18,9 @@ apply_command(const struct apply_request *req)
 
 	strbuf_init(&sb);
 	snprintf(txq, sizeof txq, "%d", req->tx_queues);
-	strbuf_addstr(&sb, "sh -c ");
+	/* The script's test hook must never come from the host's
+	 * environment: it would point its writes elsewhere. */
+	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= sh -c ");
 	shquote_add(&sb, embedded_apply_sh);
 	strbuf_addstr(&sb, " tcptune-apply ");
 	shquote_add(&sb, req->mode == APPLY_CHECK ? "check" :
@@ -72,6 +74,37 @@ set(char **field, const char *v, size_t len)
 {
 	free(*field);
 	*field = unescape(v, len);
+}
+
+/* Add a message to a field that keeps every one, "; " between them. */
+static void
+add(char **field, const char *v, size_t len)
+{
+	char *m = unescape(v, len), *joined;
+
+	if (*field == NULL) {
+		*field = m;
+		return;
+	}
+	joined = xprintf("%s; %s", *field, m);
+	free(*field);
+	free(m);
+	*field = joined;
+}
+
+/* The sections whose "error=" lines go to step_error. */
+static int
+step_section(const char *section)
+{
+	static const char *const steps[] = { "old", "undo", "rollback",
+	    "state", "backup", NULL };
+	size_t i;
+
+	for (i = 0; steps[i] != NULL; i++) {
+		if (strcmp(section, steps[i]) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 int
@@ -150,7 +183,10 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 			size_t		 vl = n - kl - 1;
 
 #define IS(k) (kl == strlen(k) && memcmp(p, k, kl) == 0)
-			if (strcmp(section, "old") == 0) {
+			if (key == NULL && IS("error") &&
+			    step_section(section))
+				add(&res->step_error, v, vl);
+			else if (strcmp(section, "old") == 0) {
 				if (IS("exists"))
 					res->old_exists = (*v == '1');
 				else if (IS("no_newline"))
@@ -195,7 +231,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->route_persisted, v, vl);
 			} else if (strcmp(section, "module") == 0) {
 				if (IS("error"))
-					set(&res->module_error, v, vl);
+					add(&res->module_error, v, vl);
 			} else if (strcmp(section, "rollback") == 0) {
 				if (IS("status"))
 					set(&res->rollback_status, v, vl);
@@ -203,7 +239,8 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->rollback_file, v, vl);
 			} else if (strcmp(section, "undo") == 0) {
 				if (IS("status"))
-					res->undone = 1;
+					res->undone = vl == 6 &&
+					    memcmp(v, "undone", 6) == 0;
 			} else if (strcmp(section, "error") == 0) {
 				if (IS("error"))
 					set(&res->write_error, v, vl);
@@ -254,6 +291,7 @@ apply_result_clear(struct apply_result *res)
 	free(res->module_error);
 	free(res->rollback_status);
 	free(res->rollback_file);
+	free(res->step_error);
 	json_decref(res->facts);
 	memset(res, 0, sizeof *res);
 }

@@ -53,11 +53,21 @@ struct apply_result {
 	char		*route_live;
 	char		*route_error;
 	char		*route_persisted;	/* the unit written, or NULL */
-	char		*module_error;
+	char		*module_error;	/* every module's errors, joined by
+					 * "; " */
 	int		 undone;	/* a key was refused: the previous file
-					 * and values were put back */
-	char		*rollback_status;	/* nothing | restored */
+					 * and values were put back, all of
+					 * them (else step_error says what
+					 * could not be) */
+	char		*rollback_status;	/* nothing | restored | failed */
 	char		*rollback_file;		/* restored | removed */
+	char		*step_error;	/* the steps that failed with no field
+					 * above: reading the file, the undo,
+					 * the rollback (FILE and the backup
+					 * then left as they were), recording
+					 * the state; each names its file and
+					 * reason, joined by "; ". Set: the
+					 * task failed. */
 	json_t		*facts;		/* the probe after the change, or NULL */
 	int		 done;		/* the script reached its end */
 };

@@ -6,13 +6,14 @@
 #
 # Run as: sh -c "$THIS" tcptune-apply MODE FILE STATE QDISC DEV TXQ MODULES
 #            ROUTE PROBE PERSIST
-#   MODE     check | apply | rollback
+#   MODE     check | apply | rollback | rollback-check
 #   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf
 #   STATE    where backups live, e.g. /var/lib/tcptune
 #   QDISC    live root qdisc to set on DEV ("" = leave it)
 #   DEV      the default-route interface
 #   TXQ      number of tx queues when the root qdisc is mq ("" or 0 = not mq)
-#   MODULES  kernel modules to load and persist, space separated
+#   MODULES  kernel modules to load and persist, separated by blanks; each
+#            a word of [A-Za-z0-9_-] (any other is refused)
 #   ROUTE    route options for the default route, e.g. "initcwnd 10"
 #   PROBE    the probe script text, run after a change ("" = don't)
 #   PERSIST  "unit": keep ROUTE across reboots with a oneshot systemd unit
@@ -20,14 +21,30 @@
 #            or "previous" (the host before the last apply that changed it)
 # Standard input (apply mode): the new content of FILE.
 #
+# TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): a directory
+# that stands in for / wherever the script reaches outside FILE and STATE.
+# /proc/sys becomes ROOT/proc/sys, /etc ROOT/etc, and ROOT/bin goes first in
+# PATH (stubs of modprobe, tc and ip), so a test never changes its own host.
+#
 # Output: "tcptune-apply 1", then "@SECTION" lines and "key=value" lines
 # escaped as in the probe (\\ and \n), the old file as "|line" lines, then
 # "@@probe" followed by the probe's own output, and "@done" when finished.
+# A step that fails says so with an "error=" line in its section (@old,
+# @write, @key, @undo, @module, @qdisc, @route, @state, @rollback, @backup)
+# naming the file and the reason, and never with the word of success:
+# "status=written", "file=restored", "file=removed", "persisted=1" and
+# "status=restored" mean it was done. @undo and @rollback end with
+# "status=failed" when any of their steps failed; a failed rollback leaves
+# FILE and the backup as they were, for a retry.
+#
 # It never leaves a partial FILE: the new content goes to a temp file in the
-# same directory, is synced, and renamed over FILE.
+# same directory, is synced, and renamed over FILE; every step before the
+# rename is checked, and a failure removes the temp file instead.
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 LC_ALL=C
+ROOT=${TCPTUNE_TEST_ROOT:-}
+[ -z "$ROOT" ] || PATH=$ROOT/bin:$PATH
 export PATH LC_ALL
 umask 022
 NL='
@@ -36,10 +53,11 @@ MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
 PROBE=$9
 PERSIST=${10:-}
 TO=${11:-}
-UNIT=/etc/systemd/system/tcptune-route.service
-UNIT_LINK=/etc/systemd/system/multi-user.target.wants/tcptune-route.service
+UNIT=$ROOT/etc/systemd/system/tcptune-route.service
+UNIT_LINK=$ROOT/etc/systemd/system/multi-user.target.wants/tcptune-route.service
 CHECK=
 CHANGED_ANY=
+TMP=
 
 esc() {
 	E=$1
@@ -55,13 +73,112 @@ kv() {
 	printf '%s=%s\n' "$1" "$E"
 }
 
+# ---- steps that can fail: each sets ERR to the reason and returns 1
+
+# ERR: the reason in the tool's message ERR (its last line, after the last
+# ": ", e.g. "No space left on device"), or that $1 failed.
+reason() {
+	ERR=${ERR##*"$NL"}
+	ERR=${ERR##*: }
+	[ -n "$ERR" ] || ERR="$1 failed"
+}
+
+# Run "$@" (a command or a function), its output discarded.
+try() {
+	ERR=$("$@" 2>&1 >/dev/null) && return 0
+	reason "$1"
+	return 1
+}
+
+# TMP: a new file from mktemp template $1.
+mk_temp() {
+	TMP=$(mktemp "$1" 2>&1) && return 0
+	ERR=$TMP
+	TMP=
+	reason mktemp
+	return 1
+}
+
+# While TMP exists, the end of the script, a cut connection (HUP, PIPE) or a
+# kill removes it: nothing half-written is ever renamed into place.
+guard() {
+	trap 'rm -f "$TMP"' EXIT
+	trap 'rm -f "$TMP"; exit 1' HUP INT TERM PIPE
+}
+unguard() {
+	trap - EXIT HUP INT TERM PIPE
+	TMP=
+}
+
+# Flush file $1 to disk before a rename makes it visible, so that a crash
+# leaves the old content or the new. coreutils >= 8.24 syncs just that file;
+# an older sync refuses the operand, and a full sync is then what there is.
+flush() {
+	ERR=$(sync "$1" 2>&1) && return 0
+	case $ERR in
+	*"extra operand"*) sync; return 0 ;;
+	esac
+	reason sync
+	return 1
+}
+
+# Helpers that run through try (shellcheck cannot see indirect calls).
+# shellcheck disable=SC2317
+write_text() {
+	printf '%s' "$2" >"$1"
+}
+# shellcheck disable=SC2317
+copy_stdin() {
+	cat >"$1"
+}
+
+# Replace file $1 with the temp file TMP (given mode $2, if any): flushed,
+# then renamed. On failure TMP is removed and $1 is as it was.
+commit_temp() {
+	if { [ -z "${2:-}" ] || try chmod "$2" "$TMP"; } && flush "$TMP" &&
+	    try mv -f "$TMP" "$1"; then
+		unguard
+		return 0
+	fi
+	rm -f "$TMP"
+	unguard
+	return 1
+}
+
+# Put the saved copy $1 back over FILE atomically, through a temp file
+# beside FILE (a dot-file: sysctl reads only *.conf).
+restore_file() {
+	if [ -d "$1" ]; then
+		ERR="Is a directory"
+		return 1
+	elif [ ! -e "$1" ]; then
+		ERR="No such file or directory"
+		return 1
+	elif [ ! -f "$1" ]; then
+		ERR="not a regular file"
+		return 1
+	fi
+	mk_temp "${FILE%/*}/.${FILE##*/}.XXXXXX" || return 1
+	guard
+	if ! try cp -p "$1" "$TMP"; then
+		rm -f "$TMP"
+		unguard
+		return 1
+	fi
+	# cp -p kept the saved copy's mode.
+	commit_temp "$FILE"
+}
+
+# ---- keys
+
 # KP: the /proc/sys path of dotted key $1 (builtins only: this runs per key).
+# Every '.' separates, so no part can be "..": a key never leads out.
 keypath() {
-	KP=/proc/sys
+	KP=$ROOT/proc/sys
 	kp_ifs=$IFS
 	IFS=.
 	set -f
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # split on '.' on purpose, globbing off
 	set -- $1
 	set +f
 	IFS=$kp_ifs
@@ -73,7 +190,7 @@ keypath() {
 # NORM: $1 with blank runs squeezed to one space and trimmed (builtins).
 normalise() {
 	set -f
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 	set -- $1
 	set +f
 	NORM="$*"
@@ -96,11 +213,12 @@ file_keys() {
 # an "@key" section. With CHECK set, only read. Leaves KEY_ERR (the
 # kernel's refusal), KEY_CHANGED and KEY_BEFORE for the caller.
 set_key() {
+	KEY_ERR='' KEY_CHANGED='' KEY_BEFORE=''
+	esc "$1"
+	printf '@key %s\n' "$E"
+	kv want "$2"
 	keypath "$1"
 	kp=$KP
-	KEY_ERR= KEY_CHANGED= KEY_BEFORE=
-	printf '@key %s\n' "$1"
-	kv want "$2"
 	if [ ! -e "$kp" ]; then
 		KEY_ERR="no such key on this kernel"
 		kv error "$KEY_ERR"
@@ -128,28 +246,56 @@ set_key() {
 	kv live "$CUR"
 }
 
+# Write back the values of the "key<TAB>value" lines $1 without reading
+# them (the undo of a refused apply). Returns 1 if any write failed; each
+# failure is an error line.
+put_back() {
+	pb=0
+	while IFS='	' read -r k v; do
+		[ -n "$k" ] || continue
+		keypath "$k"
+		if ! try write_text "$KP" "$v$NL"; then
+			kv error "cannot put back $k = $v: $ERR"
+			pb=1
+		fi
+	done <<KEYS
+$1
+KEYS
+	return $pb
+}
+
 backup_dir() {
 	printf '%s/backup/%s' "$STATE" "$(printf '%s' "$FILE" | tr / _)"
+}
+
+# File $1 as "|line" lines, and an error line if it cannot all be read.
+show_file() {
+	[ -z "$(tail -c 1 "$1" 2>/dev/null)" ] || kv no_newline 1
+	{ ERR=$(sed -e 's/^/|/' "$1" 2>&1 >&3); } 3>&1 && return 0
+	reason sed
+	kv error "cannot read $1: $ERR"
 }
 
 old_file() {
 	printf '@old\n'
 	if [ -f "$FILE" ]; then
 		kv exists 1
-		[ -z "$(tail -c 1 "$FILE")" ] || kv no_newline 1
-		sed -e 's/^/|/' "$FILE"
+		show_file "$FILE"
 	else
 		kv exists 0
 	fi
 }
 
+# ---- the live qdisc, modules and route
+
+# Returns 1 when tc failed (said in an error line).
 set_qdisc() {
 	[ -n "$QDISC" ] || return 0
 	printf '@qdisc\n'
 	kv dev "$DEV"
 	if ! command -v tc >/dev/null 2>&1; then
 		kv error "tc not installed"
-		return
+		return 1
 	fi
 	if [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null; then
 		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
@@ -157,35 +303,74 @@ set_qdisc() {
 		while [ "$q" -le "$TXQ" ]; do
 			if ! err=$(tc qdisc replace dev "$DEV" parent "1:$(printf '%x' "$q")" "$QDISC" 2>&1); then
 				kv error "$err"
-				return
+				return 1
 			fi
 			q=$((q + 1))
 		done
 	elif ! err=$(tc qdisc replace dev "$DEV" root "$QDISC" 2>&1); then
 		kv error "$err"
-		return
+		return 1
 	fi
 	kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
 }
 
+# Load each module of MODULES and list it in modules-load.d so that the boot
+# loads it too. The list is split on blanks, never globbed, and a name must
+# be a word of [A-Za-z0-9_-]: anything else is refused, not run.
 load_modules() {
 	[ -n "$MODULES" ] || return 0
-	conf=/etc/modules-load.d/tcptune.conf
-	for m in $MODULES; do
-		printf '@module %s\n' "$m"
-		if err=$(modprobe "$m" 2>&1); then
+	conf=$ROOT/etc/modules-load.d/tcptune.conf
+	set -f
+	# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+	set -- $MODULES
+	set +f
+	for m; do
+		esc "$m"
+		printf '@module %s\n' "$E"
+		case $m in
+		*[!A-Za-z0-9_-]*)
+			kv error "refused module name '$m' (only letters, digits, '_' and '-')"
+			continue ;;
+		esac
+		if err=$(modprobe -- "$m" 2>&1); then
 			kv loaded 1
 		else
 			kv error "$err"
 		fi
-		if ! grep -qx "$m" "$conf" 2>/dev/null; then
-			mkdir -p /etc/modules-load.d
-			tmp=$(mktemp "$conf.XXXXXX") &&
-			    { cat "$conf" 2>/dev/null; printf '%s\n' "$m"; } >"$tmp" &&
-			    sync "$tmp" 2>/dev/null; mv -f "$tmp" "$conf"
+		grep -qx -e "$m" "$conf" 2>/dev/null && continue
+		if persist_module "$m"; then
 			kv persisted 1
+		else
+			kv error "cannot persist $m in $conf: $ERR"
 		fi
 	done
+}
+
+# conf with the line $1 added, through a temp file, mode 0644 like the
+# system's own files in modules-load.d.
+persist_module() {
+	try mkdir -p "${conf%/*}" || return 1
+	mk_temp "$conf.XXXXXX" || return 1
+	guard
+	if ! try add_line "$conf" "$TMP" "$1"; then
+		rm -f "$TMP"
+		unguard
+		return 1
+	fi
+	commit_temp "$conf" 0644
+}
+
+# File $1 (if there is one) and the line $3, into file $2. Runs through try
+# (shellcheck cannot see indirect calls).
+# shellcheck disable=SC2317
+add_line() {
+	{
+		if [ -e "$1" ]; then
+			cat "$1" || return 1
+			[ -z "$(tail -c 1 "$1")" ] || echo
+		fi
+		printf '%s\n' "$3"
+	} >"$2"
 }
 
 set_route() {
@@ -199,12 +384,12 @@ set_route() {
 	# Drop options we are about to set from the current route line.
 	base=$(printf '%s\n' "$r" | sed -e 's/ initcwnd [0-9]*//' \
 	    -e 's/ initrwnd [0-9]*//')
-	# shellcheck disable=SC2086
-	if ! err=$(ip route change $base $ROUTE 2>&1); then
-		kv error "$err"
-	fi
+	set -f
+	# shellcheck disable=SC2086 # the words of a route line, globbing off
+	err=$(ip route change $base $ROUTE 2>&1) || kv error "$err"
+	set +f
 	kv live "$(ip route show default 2>/dev/null | head -n 1)"
-	[ "$PERSIST" = unit ] && persist_route
+	[ "$PERSIST" != unit ] || persist_route
 }
 
 # A oneshot unit that puts ROUTE back on the default route at boot, once
@@ -219,50 +404,95 @@ persist_route() {
 	    "ExecStart=/bin/sh -c 'exec ip route change \$\$(ip route show default | head -n 1) $ROUTE'" \
 	    '' '[Install]' 'WantedBy=multi-user.target')
 	if [ "$(cat "$UNIT" 2>/dev/null)" != "$unit" ]; then
-		t=
-		if mkdir -p "${UNIT%/*}" "${UNIT_LINK%/*}" &&
-		    t=$(mktemp "$UNIT.XXXXXX") &&
-		    printf '%s\n' "$unit" >"$t" && chmod 0644 "$t" &&
-		    { sync "$t" 2>/dev/null; mv -f "$t" "$UNIT"; }; then
-			CHANGED_ANY=1
-			kv persisted "$UNIT"
-		else
-			[ -n "$t" ] && rm -f "$t"
-			kv error "cannot write $UNIT"
+		if ! write_unit "$unit"; then
+			kv error "cannot write $UNIT: $ERR"
 			return
 		fi
+		CHANGED_ANY=1
+		kv persisted "$UNIT"
 	fi
-	[ -L "$UNIT_LINK" ] || ln -sf ../tcptune-route.service "$UNIT_LINK"
+	[ -L "$UNIT_LINK" ] && return
+	if ! try mkdir -p "${UNIT_LINK%/*}" ||
+	    ! try ln -sf ../tcptune-route.service "$UNIT_LINK"; then
+		kv error "cannot enable $UNIT: $ERR"
+	fi
 }
 
+write_unit() {
+	try mkdir -p "${UNIT%/*}" || return 1
+	mk_temp "$UNIT.XXXXXX" || return 1
+	guard
+	if ! try write_text "$TMP" "$1$NL"; then
+		rm -f "$TMP"
+		unguard
+		return 1
+	fi
+	commit_temp "$UNIT" 0644
+}
+
+# ---- backups
+
 # Save what was there before tcptune first touched FILE: the file (or the
-# fact that there was none) and the live value of every key the new file
+# fact that there was none) and the live value of every key the new file $1
 # sets. Later applies keep this first backup, so rollback always returns to
-# the host's own configuration.
+# the host's own configuration. It is built in B.tmp and renamed whole: a
+# failure leaves no backup (ERR says why), never half of one.
 save_backup() {
 	b=$(backup_dir)
 	[ -d "$b" ] && return 0
-	mkdir -p "$b.tmp" || return 1
-	if [ -f "$FILE" ]; then
-		cp -p "$FILE" "$b.tmp/orig"
-	else
-		: >"$b.tmp/absent"
+	# Left by a run cut short: start again.
+	rm -rf "$b.tmp"
+	if take_backup "$1" && try mv "$b.tmp" "$b"; then
+		kv backup "$b"
+		return 0
 	fi
-	file_keys "$1" | while IFS='	' read -r k v; do
+	rm -rf "$b.tmp"
+	return 1
+}
+
+take_backup() {
+	try mkdir -p "$b.tmp" || return 1
+	if [ -f "$FILE" ]; then
+		try cp -p "$FILE" "$b.tmp/orig" || return 1
+	else
+		try write_text "$b.tmp/absent" "" || return 1
+	fi
+	tb=$(file_keys "$1" | while IFS='	' read -r k v; do
 		keypath "$k"
 		[ -e "$KP" ] || continue
 		readkey "$KP"
 		printf '%s\t%s\n' "$k" "$CUR"
-	done >"$b.tmp/live"
-	[ -n "$QDISC" ] && tc qdisc show dev "$DEV" 2>/dev/null | head -n 1 \
-	    >"$b.tmp/qdisc"
-	if [ -n "$ROUTE" ]; then
-		ip route show default 2>/dev/null | head -n 1 >"$b.tmp/route"
-		[ -e "$UNIT" ] || : >"$b.tmp/no-unit"
+	done)
+	try write_text "$b.tmp/live" "$tb${tb:+$NL}" || return 1
+	if [ -n "$QDISC" ]; then
+		tb=$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)
+		try write_text "$b.tmp/qdisc" "$tb${tb:+$NL}" || return 1
 	fi
-	sync 2>/dev/null
-	mv "$b.tmp" "$b"
-	kv backup "$b"
+	if [ -n "$ROUTE" ]; then
+		tb=$(ip route show default 2>/dev/null | head -n 1)
+		try write_text "$b.tmp/route" "$tb${tb:+$NL}" || return 1
+		if [ ! -e "$UNIT" ]; then
+			try write_text "$b.tmp/no-unit" "" || return 1
+		fi
+	fi
+	# A plain sync always succeeds; the files are checked as written.
+	sync
+}
+
+# What this apply replaced, for a rollback to "previous" (the gate of
+# iperf3_verify): the file (or that there was none) and the values it
+# changed. A run that changed nothing keeps the last snapshot.
+save_previous() {
+	if [ -n "$written" ]; then
+		if [ -n "$had_old" ]; then
+			try rm -f "$b/previous.absent" &&
+			    try mv -f "$b/previous.tmp" "$b/previous" || return 1
+		else
+			try rm -f "$b/previous" "$b/previous.tmp" &&
+			    try write_text "$b/previous.absent" "" || return 1
+		fi
+	fi
+	try write_text "$b/previous.live" "$undo"
 }
 
 # The probe after a change. Only the sysctls and sysctl.d files changed
@@ -281,13 +511,41 @@ reprobe() {
 	fi
 }
 
+# ---- apply
+
+# An error line for the write, after removing the temp file.
+write_failed() {
+	[ -z "$TMP" ] || rm -f "$TMP"
+	unguard
+	kv error "$1"
+}
+
 do_apply() {
 	dir=${FILE%/*}
-	mkdir -p "$dir" "$STATE/backup" || { printf '@write\n'; kv error "cannot create $dir"; return; }
-	tmp=$(mktemp "$dir/.${FILE##*/}.XXXXXX") || { printf '@write\n'; kv error "cannot create a temp file in $dir"; return; }
-	# A connection cut mid-apply must not leave the temp file behind.
-	trap 'rm -f "$tmp"' EXIT HUP INT TERM PIPE
-	cat >"$tmp"
+	b=$(backup_dir)
+	if ! try mkdir -p "$dir"; then
+		printf '@write\n'
+		kv error "cannot create $dir: $ERR"
+		return
+	fi
+	if ! try mkdir -p "$STATE/backup"; then
+		printf '@write\n'
+		kv error "cannot create $STATE/backup: $ERR"
+		return
+	fi
+	if ! mk_temp "$dir/.${FILE##*/}.XXXXXX"; then
+		printf '@write\n'
+		kv error "cannot create a temp file in $dir: $ERR"
+		return
+	fi
+	guard
+	if ! try copy_stdin "$TMP"; then
+		printf '@write\n'
+		write_failed "cannot write a temp file in $dir: $ERR"
+		return
+	fi
+	# Also the first write after the input: a connection cut meanwhile
+	# ends the script here (SIGPIPE), before anything is renamed.
 	printf '@write\n'
 	had_old=
 	written=
@@ -296,40 +554,48 @@ do_apply() {
 	# Same keys and values: leave the file alone even if its comments
 	# differ (they quote the RTT measured on the day it was written), so
 	# a rerun changes nothing.
-	if [ -z "$had_old" ] && [ -z "$(file_keys "$tmp")" ]; then
+	if [ -z "$had_old" ] && [ -z "$(file_keys "$TMP")" ]; then
 		# Nothing for the file (a play with only a route task, say):
 		# no empty drop-in, but a backup of what the rest changes.
-		rm -f "$tmp"
+		rm -f "$TMP"
+		unguard
 		kv status none
-		written=
-		[ -n "$QDISC$ROUTE" ] && save_backup /dev/null
-	elif [ -n "$had_old" ] && { cmp -s "$tmp" "$FILE" ||
-	    [ "$(file_keys "$tmp")" = "$(file_keys "$FILE")" ]; }; then
-		rm -f "$tmp"
-		kv status unchanged
-		written=
-	else
-		save_backup "$tmp"
-		[ -n "$had_old" ] && cp -p "$FILE" "$(backup_dir)/previous"
-		chmod 0644 "$tmp"
-		# sync FILE (coreutils >= 8.24) flushes the data before the
-		# rename makes it visible, so a crash leaves old or new.
-		sync "$tmp" 2>/dev/null || sync
-		if mv -f "$tmp" "$FILE"; then
-			sync "$dir" 2>/dev/null
-			kv status written
-			written=1
-			CHANGED_ANY=1
-		else
-			rm -f "$tmp"
-			kv error "cannot rename into $FILE"
+		if [ -n "$QDISC$ROUTE" ] && ! save_backup /dev/null; then
+			kv error "cannot save a backup in $b: $ERR"
 			return
 		fi
+	elif [ -n "$had_old" ] && { cmp -s "$TMP" "$FILE" ||
+	    [ "$(file_keys "$TMP")" = "$(file_keys "$FILE")" ]; }; then
+		rm -f "$TMP"
+		unguard
+		kv status unchanged
+	else
+		if ! save_backup "$TMP"; then
+			write_failed "cannot save a backup in $b: $ERR"
+			return
+		fi
+		# The file this apply replaces, for the undo below and a
+		# later rollback to "previous"; kept as previous.tmp until
+		# the apply is through, so that a failed one leaves the last
+		# snapshot whole.
+		if [ -n "$had_old" ] && ! try cp -p "$FILE" "$b/previous.tmp"
+		then
+			write_failed "cannot save a backup in $b: $ERR"
+			return
+		fi
+		if ! commit_temp "$FILE" 0644; then
+			write_failed "cannot replace $FILE: $ERR"
+			return
+		fi
+		# The rename is done: a failed flush of the directory cannot be
+		# undone, and the next sync writes it anyway.
+		sync "$dir" 2>/dev/null
+		kv status written
+		written=1
+		CHANGED_ANY=1
 	fi
-	trap - EXIT HUP INT TERM PIPE
 	# Load only our file, key by key, reading each back. The loop runs in
 	# this shell (not a pipeline) so that a refusal can undo the rest.
-	undo=
 	refused=
 	keys=$(file_keys "$FILE")
 	while IFS='	' read -r k v; do
@@ -342,81 +608,90 @@ do_apply() {
 $keys
 KEYS
 	if [ -n "$refused" ]; then
-		# The kernel refused a value: leave the host as it was. Put the
-		# previous file back (or remove ours) and the values we changed.
-		printf '@undo\n'
-		if [ -n "$written" ]; then
-			if [ -n "$had_old" ]; then
-				t2=$(mktemp "$dir/.${FILE##*/}.XXXXXX") &&
-				    cp -p "$(backup_dir)/previous" "$t2" &&
-				    sync "$t2" 2>/dev/null && mv -f "$t2" "$FILE"
-				kv file restored
-			else
-				rm -f "$FILE"
-				kv file removed
-			fi
-			sync "$dir" 2>/dev/null
-		fi
-		CHECK=
-		while IFS='	' read -r k v; do
-			[ -n "$k" ] || continue
-			keypath "$k"
-			{ printf '%s\n' "$v" >"$KP"; } 2>/dev/null
-		done <<UNDO
-$undo
-UNDO
-		printf '@undo\n'
-		kv status undone
+		undo_apply
 		return
 	fi
 	load_modules
 	set_qdisc
 	set_route
-	# What this apply replaced, for a rollback to "previous" (the gate of
-	# iperf3_verify): the file (or that there was none) and the values it
-	# changed. A run that changed nothing keeps the last snapshot.
-	if [ -n "$CHANGED_ANY" ]; then
-		b=$(backup_dir)
-		if [ -n "$written" ]; then
-			if [ -n "$had_old" ]; then
-				rm -f "$b/previous.absent"
-			else
-				rm -f "$b/previous"
-				: >"$b/previous.absent"
-			fi
-		fi
-		printf '%s' "$undo" >"$b/previous.live"
+	if [ -n "$CHANGED_ANY" ] && ! save_previous; then
+		printf '@state\n'
+		kv error "cannot record the state before this apply in $b: $ERR"
+		# A half snapshot would roll back to the wrong state.
+		rm -f "$b/previous" "$b/previous.absent" "$b/previous.live" \
+		    "$b/previous.tmp"
 	fi
 }
 
-# Put a saved copy ($1) back over FILE atomically.
-restore_file() {
-	tmp=$(mktemp "${FILE%/*}/.${FILE##*/}.XXXXXX") &&
-	    trap 'rm -f "$tmp"' EXIT HUP INT TERM PIPE &&
-	    cp -p "$1" "$tmp" && sync "$tmp" 2>/dev/null
-	mv -f "$tmp" "$FILE"
-	trap - EXIT HUP INT TERM PIPE
+# The kernel refused a value: leave the host as it was. Put the previous
+# file back (or remove ours) and the values we changed; "status=failed"
+# with an error line for each step that could not be undone.
+undo_apply() {
+	printf '@undo\n'
+	ua=undone
+	if [ -n "$written" ]; then
+		if [ -n "$had_old" ]; then
+			if restore_file "$b/previous.tmp"; then
+				kv file restored
+			else
+				kv error "cannot put back the previous $FILE: $ERR"
+				ua=failed
+			fi
+		elif try rm -f "$FILE"; then
+			kv file removed
+		else
+			kv error "cannot remove $FILE: $ERR"
+			ua=failed
+		fi
+		sync "$dir" 2>/dev/null
+	fi
+	rm -f "$b/previous.tmp"
+	put_back "$undo" || ua=failed
+	kv status $ua
+}
+
+# ---- rollback
+
+# An error line and "status=failed" in the @rollback section.
+rollback_failed() {
+	kv error "$1"
+	kv status failed
 }
 
 do_rollback_previous() {
 	b=$(backup_dir)
 	printf '@rollback\n'
-	if [ -f "$b/previous" ]; then
-		restore_file "$b/previous"
+	if [ ! -e "$b/previous.live" ]; then
+		if [ -e "$b/previous" ] || [ -e "$b/previous.absent" ]; then
+			rollback_failed "cannot restore the live values from $b/previous.live: No such file or directory"
+		else
+			kv status nothing
+		fi
+		return
+	fi
+	if [ -e "$b/previous" ] || [ -L "$b/previous" ]; then
+		if ! restore_file "$b/previous"; then
+			rollback_failed "cannot restore $FILE from $b/previous: $ERR"
+			return
+		fi
 		kv file restored
 	elif [ -e "$b/previous.absent" ]; then
-		rm -f "$FILE"
+		if ! try rm -f "$FILE"; then
+			rollback_failed "cannot remove $FILE: $ERR"
+			return
+		fi
 		kv file removed
-	elif [ ! -e "$b/previous.live" ]; then
-		kv status nothing
-		return
 	fi
 	sync "${FILE%/*}" 2>/dev/null
 	while IFS='	' read -r k v; do
 		[ -n "$k" ] && set_key "$k" "$v"
 	done <"$b/previous.live"
-	rm -f "$b/previous" "$b/previous.absent" "$b/previous.live"
 	printf '@rollback\n'
+	if ! try rm -f "$b/previous" "$b/previous.absent" "$b/previous.live"
+	then
+		rollback_failed "cannot remove the snapshot in $b: $ERR"
+		return
+	fi
 	kv status restored
 }
 
@@ -428,35 +703,59 @@ do_rollback() {
 		kv status nothing
 		return
 	fi
-	if [ -f "$b/orig" ]; then
-		restore_file "$b/orig"
-		kv file restored
-	else
-		rm -f "$FILE"
+	if [ ! -f "$b/live" ]; then
+		rollback_failed "cannot restore the live values from $b/live: No such file or directory"
+		return
+	fi
+	# The backup says whether there was a file: without "absent", the
+	# file must be restored, and a missing copy is a failure.
+	if [ -e "$b/absent" ] && [ ! -e "$b/orig" ]; then
+		if ! try rm -f "$FILE"; then
+			rollback_failed "cannot remove $FILE: $ERR"
+			return
+		fi
 		kv file removed
+	elif ! restore_file "$b/orig"; then
+		rollback_failed "cannot restore $FILE from $b/orig: $ERR"
+		return
+	else
+		kv file restored
 	fi
 	sync "${FILE%/*}" 2>/dev/null
 	while IFS='	' read -r k v; do
-		set_key "$k" "$v"
+		[ -n "$k" ] && set_key "$k" "$v"
 	done <"$b/live"
 	# Leftovers of applies cut short (dot-files sysctl never reads).
 	rm -f "${FILE%/*}/.${FILE##*/}."??????
+	rb=
 	if [ -s "$b/qdisc" ] && [ -n "$DEV" ]; then
 		kind=$(sed -n 's/^qdisc \([^ ]*\) .*/\1/p' "$b/qdisc")
 		if [ -n "$kind" ] && [ "$kind" != noqueue ] && [ "$kind" != mq ]; then
 			QDISC=$kind
 			TXQ=
-			set_qdisc
+			set_qdisc || rb="cannot restore the qdisc $kind on $DEV"
 		fi
 	fi
 	if [ -s "$b/route" ]; then
-		# shellcheck disable=SC2046
-		ip route change $(cat "$b/route") 2>/dev/null
-		[ -e "$b/no-unit" ] && rm -f "$UNIT" "$UNIT_LINK"
+		r=$(cat "$b/route")
+		set -f
+		# shellcheck disable=SC2086 # the words of a route line
+		err=$(ip route change $r 2>&1) ||
+		    rb="${rb:+$rb; }cannot restore the default route $r: ${err##*: }"
+		set +f
+		if [ -e "$b/no-unit" ] && ! try rm -f "$UNIT" "$UNIT_LINK"; then
+			rb="${rb:+$rb; }cannot remove $UNIT: $ERR"
+		fi
 	fi
-	rm -rf "$b"
 	printf '@rollback\n'
-	kv status restored
+	# The backup stays for a retry until everything is back.
+	if [ -n "$rb" ]; then
+		rollback_failed "$rb"
+	elif ! try rm -rf "$b"; then
+		rollback_failed "cannot remove the backup $b: $ERR"
+	else
+		kv status restored
+	fi
 }
 
 printf 'tcptune-apply 1\n'
@@ -492,7 +791,7 @@ rollback-check)
 		kv exists 1
 		if [ -f "$orig" ]; then
 			kv orig 1
-			sed -e 's/^/|/' "$orig"
+			show_file "$orig"
 		else
 			kv orig 0
 		fi

@@ -21,8 +21,12 @@
 # Speed matters (it runs on a hundred hosts at once): values are read from
 # /proc and /sys with the read builtin, tools are forked only where no file
 # has the fact, and the RTT measurements run in parallel.
+#
+# TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): ROOT/bin goes
+# first in PATH, so that a test can put a stub in place of ping.
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+[ -z "${TCPTUNE_TEST_ROOT:-}" ] || PATH=$TCPTUNE_TEST_ROOT/bin:$PATH
 LC_ALL=C
 export PATH LC_ALL
 NL='
@@ -151,7 +155,10 @@ probe_self() {
 	while IFS= read -r l; do
 		case $l in
 		Uid:*)
+			set -f
+			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
+			set +f
 			uid=$2
 			break ;;
 		esac
@@ -219,8 +226,8 @@ probe_config() {
 		cfglines=$(grep -E '^(# )?CONFIG_(TCP_CONG_BBR|NET_SCH_FQ)[= ]' "$cfg" 2>/dev/null)
 	elif [ -r /proc/config.gz ]; then
 		cfg=/proc/config.gz
-		if have zcat; then z=zcat; else z='gzip -dc'; fi
-		cfglines=$($z /proc/config.gz 2>/dev/null |
+		cfglines=$(if have zcat; then zcat /proc/config.gz; else
+		    gzip -dc /proc/config.gz; fi 2>/dev/null |
 		    grep -E '^(# )?CONFIG_(TCP_CONG_BBR|NET_SCH_FQ)[= ]')
 	fi
 	if [ -n "$cfg" ]; then
@@ -294,6 +301,7 @@ probe_route() {
 		while IFS= read -r l; do
 			[ -n "$l" ] || continue
 			set -f
+			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
 			set +f
 			rm_=0
@@ -323,6 +331,7 @@ EOF
 		# The kernel's table still names the interface and the gateway.
 		while IFS= read -r l; do
 			set -f
+			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
 			set +f
 			if [ "$2" = 00000000 ] && [ "$8" = 00000000 ]; then
@@ -396,7 +405,10 @@ probe_memory() {
 	while IFS= read -r l; do
 		case $l in
 		MemTotal:*)
+			set -f
+			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
+			set +f
 			kv mem_total_kb "$2"
 			break ;;
 		esac
@@ -434,7 +446,10 @@ probe_sysctl() {
 	done
 	section sysctl_modes
 	if [ -n "$paths" ]; then
+		set -f
+		# shellcheck disable=SC2086 # a list of fixed /proc/sys paths
 		lo=$(ls -lnd $paths 2>/dev/null)
+		set +f
 		while IFS= read -r l; do
 			[ -n "$l" ] && kv ls "$l"
 		done <<EOF
@@ -443,6 +458,7 @@ EOF
 	fi
 	while IFS= read -r l; do
 		set -f
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 		set -- $l
 		set +f
 		case $2 in
@@ -474,16 +490,25 @@ sysctl_file() {
 	done <"$1"
 }
 probe_sysctld() {
+	# /lib is /usr/lib on merged-/usr systems: list each directory once.
+	# Each is known by its physical path (cd -P sets PWD, no fork; test's
+	# -ef is not POSIX); SEEN holds "physical<TAB>dir" lines.
 	seen=
+	owd=$PWD
 	for dir in /etc/sysctl.d /run/sysctl.d /usr/local/lib/sysctl.d \
 	    /usr/lib/sysctl.d /lib/sysctl.d; do
 		[ -d "$dir" ] || continue
-		# /lib is /usr/lib on merged-/usr systems: list each directory once.
 		dup=
-		for s in $seen; do
-			[ "$dir" -ef "$s" ] && dup=$s
-		done
-		seen="$seen $dir"
+		if cd -P "$dir" 2>/dev/null; then
+			real=$PWD
+			case "$NL$seen" in
+			*"$NL$real	"*)
+				dup=$NL$seen
+				dup=${dup#*"$NL$real	"}
+				dup=${dup%%"$NL"*} ;;
+			*) seen="$seen$real	$dir$NL" ;;
+			esac
+		fi
 		if [ -n "$dup" ]; then
 			section sysctl_dir "$dir"
 			kv same_as "$dup"
@@ -494,6 +519,7 @@ probe_sysctld() {
 			sysctl_file "$f" "$dir"
 		done
 	done
+	cd "$owd" 2>/dev/null || cd /
 	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf ""
 }
 
@@ -520,6 +546,7 @@ probe_tuned() {
 # or gets no reply (not permitted, ICMP filtered) the TCP handshake to port 22
 # is timed with bash's /dev/tcp and $EPOCHREALTIME (bash 5, stock on Debian):
 # connect() returns after one round trip whether the peer accepts or refuses.
+# shellcheck disable=SC2016 # a bash script, run with the target as $1
 rtt_tcp='
 t=$1
 s=
@@ -549,7 +576,8 @@ rtt_one() {
 	O="@rtt $E$NL"
 	ok=
 	if have ping; then
-		po=$(ping -c 3 -i 0.2 -W 2 -q "$1" 2>&1)
+		# "--": a target is never an option (a peer named "-f...").
+		po=$(ping -c 3 -i 0.2 -W 2 -q -- "$1" 2>&1)
 		pl=
 		pe=
 		while IFS= read -r l; do

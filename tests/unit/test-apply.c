@@ -1,0 +1,232 @@
+/* The apply round trip's controller side: the command that runs
+ * lib/apply.sh, and the parser of its output when a step failed (hand-written
+ * outputs, and the script itself run by dash in a temporary root whose
+ * backup is missing). A failed step must reach the result, never read as
+ * "restored" or "undone". */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "apply.h"
+#include "embedded.h"
+#include "shquote.h"
+#include "strbuf.h"
+
+static void
+parse_ok(const char *out, struct apply_result *res)
+{
+	char *cause = NULL;
+
+	if (apply_parse(out, strlen(out), res, &cause) != 0)
+		fail_msg("apply_parse: %s", cause);
+}
+
+/* The host's environment never reaches the script's test hook. */
+static void
+test_command(void **state)
+{
+	struct apply_request	 req;
+	char			*cmd;
+	const char		*tail = " tcptune-apply 'apply' "
+	    "'/etc/sysctl.d/90-tcptune.conf' '/var/lib/tcptune' '' 'eth0' "
+	    "'0' 'tcp_bbr sch_fq' '' '' '' ''";
+
+	(void)state;
+	memset(&req, 0, sizeof req);
+	req.mode = APPLY_APPLY;
+	req.file = "/etc/sysctl.d/90-tcptune.conf";
+	req.dev = "eth0";
+	req.modules = "tcp_bbr sch_fq";
+	cmd = apply_command(&req);
+	assert_int_equal(strncmp(cmd, "env TCPTUNE_TEST_ROOT= sh -c '", 30),
+	    0);
+	assert_true(strlen(cmd) > strlen(tail));
+	assert_string_equal(cmd + strlen(cmd) - strlen(tail), tail);
+	free(cmd);
+}
+
+static void
+test_rollback_failed(void **state)
+{
+	struct apply_result res;
+
+	(void)state;
+	parse_ok("tcptune-apply 1\n@old\nexists=1\n|a = 1\n@rollback\n"
+	    "error=cannot restore /e/90.conf from /s/b/orig: No space left on "
+	    "device\nstatus=failed\n@done\n", &res);
+	assert_string_equal(res.step_error, "cannot restore /e/90.conf from "
+	    "/s/b/orig: No space left on device");
+	assert_string_equal(res.rollback_status, "failed");
+	assert_null(res.rollback_file);
+	assert_int_equal(res.nkeys, 0);
+	apply_result_clear(&res);
+
+	/* Failures after the keys come in a second @rollback section. */
+	parse_ok("tcptune-apply 1\n@old\nexists=0\n@rollback\nfile=removed\n"
+	    "@key a.b\nwant=1\nbefore=2\nchanged=1\nlive=1\n@rollback\n"
+	    "error=cannot restore the default route x: y\nstatus=failed\n"
+	    "@done\n", &res);
+	assert_string_equal(res.step_error, "cannot restore the default "
+	    "route x: y");
+	assert_string_equal(res.rollback_status, "failed");
+	assert_int_equal(res.nkeys, 1);
+	assert_null(res.keys[0].error);
+	apply_result_clear(&res);
+}
+
+static void
+test_undo(void **state)
+{
+	struct apply_result res;
+
+	(void)state;
+	parse_ok("tcptune-apply 1\n@old\nexists=1\n|a = 1\n@write\n"
+	    "status=written\n@key a\nwant=x\nbefore=1\nerror=Invalid argument\n"
+	    "live=1\n@undo\nerror=cannot put back the previous /e/90.conf: No "
+	    "space left on device\nerror=cannot put back b = 2: Read-only "
+	    "file system\nstatus=failed\n@done\n", &res);
+	assert_int_equal(res.undone, 0);
+	assert_string_equal(res.step_error, "cannot put back the previous "
+	    "/e/90.conf: No space left on device; cannot put back b = 2: "
+	    "Read-only file system");
+	assert_string_equal(res.keys[0].error, "Invalid argument");
+	apply_result_clear(&res);
+
+	parse_ok("tcptune-apply 1\n@old\nexists=1\n|a = 1\n@write\n"
+	    "status=written\n@undo\nfile=restored\nstatus=undone\n@done\n",
+	    &res);
+	assert_int_equal(res.undone, 1);
+	assert_null(res.step_error);
+	apply_result_clear(&res);
+}
+
+static void
+test_other_steps(void **state)
+{
+	struct apply_result res;
+
+	(void)state;
+	parse_ok("tcptune-apply 1\n@old\nexists=1\nerror=cannot read /e/90."
+	    "conf: Permission denied\n@write\nerror=cannot save a backup in "
+	    "/s/b: Read-only file system\n@done\n", &res);
+	assert_string_equal(res.step_error, "cannot read /e/90.conf: "
+	    "Permission denied");
+	assert_string_equal(res.write_error, "cannot save a backup in /s/b: "
+	    "Read-only file system");
+	assert_int_equal(res.written, 0);
+	apply_result_clear(&res);
+
+	parse_ok("tcptune-apply 1\n@old\nexists=0\n@write\nstatus=none\n"
+	    "@module tcp_*\nerror=refused module name 'tcp_*' (only letters, "
+	    "digits, '_' and '-')\n@module sch_fq\nloaded=1\nerror=cannot "
+	    "persist sch_fq in /etc/modules-load.d/tcptune.conf: File exists\n"
+	    "@state\nerror=cannot record the state before this apply in /s/b: "
+	    "No space left on device\n@done\n", &res);
+	assert_string_equal(res.module_error, "refused module name 'tcp_*' "
+	    "(only letters, digits, '_' and '-'); cannot persist sch_fq in "
+	    "/etc/modules-load.d/tcptune.conf: File exists");
+	assert_string_equal(res.step_error, "cannot record the state before "
+	    "this apply in /s/b: No space left on device");
+	apply_result_clear(&res);
+}
+
+/* The embedded script, run by dash in a temporary root, rolls back with a
+ * backup that lost its copy of the file: the parser says so. */
+static void
+test_script_missing_backup(void **state)
+{
+	struct apply_result	 res;
+	struct strbuf		 cmd, out;
+	char			 root[] = "/tmp/tcptune-test-apply-XXXXXX";
+	char			 file[64], st[64], bdir[256], p[512];
+	char			 want[1024], buf[4096];
+	size_t			 i, l;
+	FILE			*f;
+	size_t			 n;
+
+	(void)state;
+	if (system("command -v dash >/dev/null 2>&1") != 0)
+		skip();
+	assert_non_null(mkdtemp(root));
+	snprintf(file, sizeof file, "%s/90-tcptune.conf", root);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("a.b = 1\n", f);
+	fclose(f);
+	/* The backup of FILE: its live values, but no "orig" or "absent". */
+	snprintf(st, sizeof st, "%s/state", root);
+	assert_int_equal(mkdir(st, 0755), 0);
+	snprintf(p, sizeof p, "%s/backup", st);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(bdir, sizeof bdir, "%s/backup/", st);
+	l = strlen(bdir);
+	for (i = 0; file[i] != '\0'; i++)
+		bdir[l + i] = file[i] == '/' ? '_' : file[i];
+	bdir[l + i] = '\0';
+	assert_int_equal(mkdir(bdir, 0755), 0);
+	snprintf(p, sizeof p, "%s/live", bdir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+
+	strbuf_init(&cmd);
+	strbuf_addstr(&cmd, "cd / && TCPTUNE_TEST_ROOT=");
+	shquote_add(&cmd, root);
+	strbuf_addstr(&cmd, " dash -c ");
+	shquote_add(&cmd, embedded_apply_sh);
+	strbuf_addstr(&cmd, " tcptune-apply rollback ");
+	shquote_add(&cmd, file);
+	strbuf_addch(&cmd, ' ');
+	shquote_add(&cmd, st);
+	strbuf_addstr(&cmd, " '' '' 0 '' '' '' '' ''");
+	f = popen(cmd.buf, "r");
+	assert_non_null(f);
+	strbuf_init(&out);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(&out, buf, n);
+	assert_int_equal(pclose(f), 0);
+
+	parse_ok(out.buf, &res);
+	snprintf(want, sizeof want, "cannot restore %s from %s/orig: No such "
+	    "file or directory", file, bdir);
+	assert_string_equal(res.step_error, want);
+	assert_string_equal(res.rollback_status, "failed");
+	assert_null(res.rollback_file);
+	apply_result_clear(&res);
+
+	/* Nothing was touched: the file and the backup are there. */
+	f = fopen(file, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof buf, f));
+	assert_string_equal(buf, "a.b = 1\n");
+	fclose(f);
+	snprintf(p, sizeof p, "%s/live", bdir);
+	assert_int_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof p, "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_rollback_failed),
+		cmocka_unit_test(test_undo),
+		cmocka_unit_test(test_other_steps),
+		cmocka_unit_test(test_script_missing_backup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
