@@ -565,48 +565,66 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 		load_task(ld, v->items[i], &p->tasks[p->ntasks++]);
 }
 
-int
-playbook_load(const char *path, struct playbook **out, struct diag *d)
+/* Load the plays of a playbook whose document is in pb->doc. */
+static int
+load_doc(struct playbook *pb, struct diag *d)
 {
-	struct playbook	*pb = xcalloc(1, sizeof *pb);
 	struct loader	 ld = { pb, d };
 	struct ynode	*root;
 	struct ypos	 top;
-	char		*cause = NULL;
 	size_t		 before = diag_count(d), i;
 
-	*out = NULL;
-	pb->path = xstrdup(path);
-	if ((pb->doc = ydoc_load_file(path, &cause)) == NULL) {
-		diag_take(d, cause);
-		goto fail;
-	}
 	top.file = ydoc_file(pb->doc);
 	top.line = 1;
 	top.col = 1;
-	if ((root = ydoc_root(pb->doc)) == NULL || ynode_is_null(root)) {
-		diag_add(d, &top, "playbook is empty");
-		goto fail;
-	}
-	if (root->type != YNODE_SEQ) {
-		diag_add(d, &root->pos, "playbook must be a list of plays, got "
-		    "%s", ynode_type_name(root));
-		goto fail;
-	}
-	if (root->n == 0) {
-		diag_add(d, &root->pos, "playbook has no plays");
-		goto fail;
-	}
+	if ((root = ydoc_root(pb->doc)) == NULL || ynode_is_null(root))
+		return diag_add(d, &top, "playbook is empty");
+	if (root->type != YNODE_SEQ)
+		return diag_add(d, &root->pos, "playbook must be a list of "
+		    "plays, got %s", ynode_type_name(root));
+	if (root->n == 0)
+		return diag_add(d, &root->pos, "playbook has no plays");
 	pb->plays = xcalloc(root->n, sizeof *pb->plays);
 	for (i = 0; i < root->n; i++)
 		load_play(&ld, root->items[i], &pb->plays[pb->nplays++]);
-	if (diag_count(d) != before)
-		goto fail;
+	return diag_count(d) != before ? -1 : 0;
+}
+
+static int
+load_playbook(const char *path, const char *buf, size_t len,
+    struct playbook **out, struct diag *d)
+{
+	struct playbook	*pb = xcalloc(1, sizeof *pb);
+	char		*cause = NULL;
+
+	*out = NULL;
+	pb->path = xstrdup(path);
+	pb->doc = buf != NULL ? ydoc_load_buffer(path, buf, len, &cause) :
+	    ydoc_load_file(path, &cause);
+	if (pb->doc == NULL) {
+		diag_take(d, cause);
+		playbook_free(pb);
+		return -1;
+	}
+	if (load_doc(pb, d) != 0) {
+		playbook_free(pb);
+		return -1;
+	}
 	*out = pb;
 	return 0;
-fail:
-	playbook_free(pb);
-	return -1;
+}
+
+int
+playbook_load(const char *path, struct playbook **out, struct diag *d)
+{
+	return load_playbook(path, NULL, 0, out, d);
+}
+
+int
+playbook_load_buffer(const char *name, const char *buf, size_t len,
+    struct playbook **out, struct diag *d)
+{
+	return load_playbook(name, buf, len, out, d);
 }
 
 static void

@@ -69,6 +69,10 @@ struct playbook {
  * playbook's directory. */
 int		 playbook_load(const char *path, struct playbook **out,
 		     struct diag *d);
+/* The same from a buffer, named name in messages (vars_files are then
+ * relative to name's directory). */
+int		 playbook_load_buffer(const char *name, const char *buf,
+		     size_t len, struct playbook **out, struct diag *d);
 void		 playbook_free(struct playbook *pb);
 
 /* Play vars with vars_files merged over them (a new reference). */

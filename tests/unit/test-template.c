@@ -431,6 +431,180 @@ test_to_text(void **state)
 	}
 }
 
+/* expr-invalid-utf8-literal.txt of the fuzzing run: a string literal that
+ * is not UTF-8 made a NULL value, dereferenced by the evaluator. */
+static void
+test_invalid_utf8_literal(void **state)
+{
+	char	 src[64], *cause = NULL;
+	json_t	*out = NULL;
+	FILE	*fp;
+	size_t	 n;
+
+	(void)state;
+	fp = fopen("tests/data/fuzz-regress/yaml/expr-invalid-utf8-literal.txt",
+	    "rb");
+	assert_non_null(fp);
+	n = fread(src, 1, sizeof src - 1, fp);
+	fclose(fp);
+	src[n] = '\0';
+	assert_int_equal(expr_eval(src, 0, NULL, &out, &cause), EXPR_SYNTAX);
+	assert_null(out);
+	assert_string_equal(cause, "invalid UTF-8 in string at character 1");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(expr_eval("x == '\xe2\x82'", 0, NULL, &out, &cause),
+	    EXPR_SYNTAX);
+	assert_string_equal(cause, "invalid UTF-8 in string at character 6");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(expr_eval("1 \xff 2", 0, NULL, &out, &cause),
+	    EXPR_SYNTAX);
+	assert_string_equal(cause, "unexpected byte 0xff at character 3");
+	free(cause);
+	/* text around the blocks too: jansson would refuse the result */
+	check_render_error("a\xc3 {{ n }}", "playbooks/x.yml:9:15: invalid "
+	    "UTF-8 in 'a\xc3 {{ n }}'");
+	/* and valid multibyte text is kept whole */
+	check_render("{{ 'h\xc3\xa9' | last }}", "\"\xc3\xa9\"");
+	check_render("{{ '\xe2\x82\xac" "1' | first }}", "\"\xe2\x82\xac\"");
+}
+
+static char *
+repeated(const char *head, const char *unit, size_t n, const char *tail)
+{
+	size_t	 ul = strlen(unit), hl = strlen(head);
+	char	*s = malloc(hl + ul * n + strlen(tail) + 1), *p = s;
+	size_t	 i;
+
+	assert_non_null(s);
+	memcpy(p, head, hl);
+	p += hl;
+	for (i = 0; i < n; i++, p += ul)
+		memcpy(p, unit, ul);
+	strcpy(p, tail);
+	return s;
+}
+
+static void
+check_when_limit(char *expr, const char *want)
+{
+	char *cause = NULL;
+
+	assert_int_equal(template_check_when(expr, &cause), -1);
+	if (strcmp(cause, want) != 0)
+		fail_msg("got\n  %s\nwant\n  %s", cause, want);
+	free(cause);
+	free(expr);
+}
+
+/* when-deep-100000.yml and when-not-100000.yml of the fuzzing run: the
+ * parser recursed until the stack ran out. */
+static void
+test_depth_limits(void **state)
+{
+	char	*s, *p, *cause = NULL;
+	json_t	*out;
+	size_t	 i;
+
+	(void)state;
+	s = repeated("", "(", 100000, "1");
+	p = repeated(s, ")", 100000, "");
+	free(s);
+	check_when_limit(p, "invalid when expression '((((((((((((((((((((("
+	    "((((((((((((((((((((((((((((((((((((((((((((((((((((((((...': "
+	    "expression nests deeper than 100 levels at character 101");
+	check_when_limit(repeated("", "not ", 100000, "x"),
+	    "invalid when expression 'not not not not not not not not not "
+	    "not not not not not not not not not not n...': expression nests "
+	    "deeper than 100 levels at character 401");
+	check_when_limit(repeated("", "-", 100000, "1"),
+	    "invalid when expression '---------------------------------------"
+	    "--------------------------------------...': expression nests "
+	    "deeper than 100 levels at character 101");
+	check_when_limit(repeated("", "[", 5000, ""),
+	    "invalid when expression '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[...': expression nests "
+	    "deeper than 100 levels at character 101");
+	/* chains build a deep tree without recursing in the parser */
+	check_when_limit(repeated("1", " + 1", 100000, ""),
+	    "invalid when expression '1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 "
+	    "+ 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1...': expression has "
+	    "more than 1000 operators in a chain at character 4007");
+	check_when_limit(repeated("x", "|int", 100000, ""),
+	    "invalid when expression 'x|int|int|int|int|int|int|int|int|int|"
+	    "int|int|int|int|int|int|int|int|int|int...': expression has "
+	    "more than 1000 operators in a chain at character 4006");
+	check_when_limit(repeated("x", ".a", 100000, ""),
+	    "invalid when expression 'x.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+	    "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a...': expression has more "
+	    "than 1000 operators in a chain at character 2004");
+	/* up to the limits, evaluation works */
+	s = repeated("", "(", EXPR_MAX_NESTING - 1, "1");
+	p = repeated(s, ")", EXPR_MAX_NESTING - 1, "");
+	free(s);
+	assert_int_equal(expr_eval(p, 0, NULL, &out, &cause), EXPR_OK);
+	assert_int_equal(json_integer_value(out), 1);
+	json_decref(out);
+	free(p);
+	p = repeated("1", " + 1", EXPR_MAX_DEPTH - 1, "");
+	assert_int_equal(expr_eval(p, 0, NULL, &out, &cause), EXPR_OK);
+	assert_int_equal(json_integer_value(out), EXPR_MAX_DEPTH);
+	json_decref(out);
+	free(p);
+	for (i = 0; i < 2; i++) {
+		p = repeated("", "not ", EXPR_MAX_NESTING - 1 - i, "true");
+		assert_int_equal(expr_eval(p, 0, NULL, &out, &cause), EXPR_OK);
+		assert_true(json_is_boolean(out));
+		json_decref(out);
+		free(p);
+	}
+}
+
+/* Python's ints do not overflow and its floats print inf; jansson holds
+ * neither, so these are errors instead of undefined behaviour or NULL. */
+static void
+test_number_limits(void **state)
+{
+	(void)state;
+	check_render_error("{{ 9223372036854775807 + 1 }}",
+	    "playbooks/x.yml:9:15: integer overflow in '+' in "
+	    "'{{ 9223372036854775807 + 1 }}'");
+	check_render_error("{{ -9223372036854775807 - 2 }}",
+	    "playbooks/x.yml:9:15: integer overflow in '-' in "
+	    "'{{ -9223372036854775807 - 2 }}'");
+	check_render_error("{{ 4294967296 * 4294967296 }}",
+	    "playbooks/x.yml:9:15: integer overflow in '*' in "
+	    "'{{ 4294967296 * 4294967296 }}'");
+	check_render_error("{{ (-9223372036854775807 - 1) // -1 }}",
+	    "playbooks/x.yml:9:15: integer overflow in '//' in "
+	    "'{{ (-9223372036854775807 - 1) // -1 }}'");
+	check_render_error("{{ (-9223372036854775807 - 1) % -1 }}",
+	    "playbooks/x.yml:9:15: integer overflow in '%' in "
+	    "'{{ (-9223372036854775807 - 1) % -1 }}'");
+	check_render_error("{{ -(-9223372036854775807 - 1) }}",
+	    "playbooks/x.yml:9:15: integer overflow in unary - in "
+	    "'{{ -(-9223372036854775807 - 1) }}'");
+	check_render_error("{{ (-9223372036854775807 - 1) | abs }}",
+	    "playbooks/x.yml:9:15: integer overflow in abs in "
+	    "'{{ (-9223372036854775807 - 1) | abs }}'");
+	check_render_error("{{ 1e300 * 1e300 }}",
+	    "playbooks/x.yml:9:15: float result out of range in "
+	    "'{{ 1e300 * 1e300 }}'");
+	check_render_error("{{ 1e300 | int }}",
+	    "playbooks/x.yml:9:15: value out of range for int in "
+	    "'{{ 1e300 | int }}'");
+	check_render_error("{{ '1e999' | float }}",
+	    "playbooks/x.yml:9:15: value out of range for float in "
+	    "'{{ '1e999' | float }}'");
+	check_render_error("{{ 00000000000000000000000000000000000000000000000"
+	    "000000000000000000001 }}", "playbooks/x.yml:9:15: invalid "
+	    "template '{{ 0000000000000000000000000000000000000000000000000000"
+	    "0000000000000001 }}': number too long at character 4");
+	check_render("{{ 1.5 | round(400) }}", "1.5");
+	check_render("{{ 9223372036854775806 + 1 }}", "9223372036854775807");
+}
+
 int
 main(void)
 {
@@ -446,6 +620,9 @@ main(void)
 		cmocka_unit_test(test_when_errors),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_to_text),
+		cmocka_unit_test(test_invalid_utf8_literal),
+		cmocka_unit_test(test_depth_limits),
+		cmocka_unit_test(test_number_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
