@@ -316,6 +316,25 @@ check_sysctl_map(const char *param, const json_t *map, char **cause)
 	return 0;
 }
 
+/* The host var that may name the drop-in instead of the parameter. */
+static int
+dropin_var_check(const json_t *vars, char **cause)
+{
+	const json_t	*v = json_object_get(vars, HOSTLINE_DROPIN_VAR);
+	const char	*s;
+	char		*why = NULL;
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (json_text(v, &s, &why) == 0 && s == NULL)
+		why = xstrdup("is not a string");
+	if (why == NULL && hostline_dropin_path(s, &why) == 0)
+		return 0;
+	fail(cause, "var %s: %s", HOSTLINE_DROPIN_VAR, why);
+	free(why);
+	return -1;
+}
+
 int
 hostline_check_args(const struct module *m, const json_t *args,
     const json_t *vars, char **cause)
@@ -328,6 +347,9 @@ hostline_check_args(const struct module *m, const json_t *args,
 		const json_t	*v = json_object_get(args, p->name);
 		const char	*s;
 
+		if (p->host_line == HOSTLINE_DROPIN_PATH &&
+		    dropin_var_check(vars, cause) != 0)
+			return -1;
 		if (v == NULL || json_is_null(v) ||
 		    p->host_line == HOSTLINE_NONE)
 			continue;
@@ -342,24 +364,15 @@ hostline_check_args(const struct module *m, const json_t *args,
 			if (s != NULL)
 				r = hostline_word(s, "name", &why);
 			break;
-		case HOSTLINE_DROPIN_PATH: {
-			const char *var = json_string_value(json_object_get(
-			    vars, HOSTLINE_DROPIN_VAR));
-
-			if (var != NULL && hostline_dropin_path(var,
-			    &why) != 0) {
-				fail(cause, "var %s: %s", HOSTLINE_DROPIN_VAR,
-				    why);
-				free(why);
-				return -1;
-			}
+		case HOSTLINE_DROPIN_PATH:
 			if (s != NULL)
 				r = hostline_dropin_path(s, &why);
 			break;
-		}
 		case HOSTLINE_SYSCTL_MAP:
-			if (json_is_object(v))
-				return check_sysctl_map(p->name, v, cause);
+			/* Its own message: it names the key too. */
+			if (json_is_object(v) && check_sysctl_map(p->name, v,
+			    cause) != 0)
+				return -1;
 			break;
 		}
 refused:

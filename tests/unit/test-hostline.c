@@ -261,6 +261,15 @@ test_check_args(void **state)
 	    "{\"tcptune_sysctl_file\": \"/etc/sysctl.d/9.conf\\n# x\"}",
 	    "var tcptune_sysctl_file: path has a line feed (U+000A) at byte "
 	    "20: '/etc/sysctl.d/9.conf\\n# x'");
+	/* A clean map first must not end the check early. */
+	expect_refused("{\"values\": {\"net.core.rmem_max\": \"1\"}, "
+	    "\"sysctl_file\": \"/etc/sysctl.d/x.conf\\n# x\"}", NULL,
+	    "sysctl_file: path has a line feed (U+000A) at byte 20: "
+	    "'/etc/sysctl.d/x.conf\\n# x'");
+	expect_refused("{\"values\": {}}",
+	    "{\"tcptune_sysctl_file\": \"/etc/passwd\"}",
+	    "var tcptune_sysctl_file: drop-in path is not a file directly in "
+	    "/etc/sysctl.d/: '/etc/passwd'");
 	expect_refused("{\"algorithm\": \"bbr; reboot\"}", NULL,
 	    "algorithm: name has ';' (only letters, digits and _.:@+- are "
 	    "allowed): 'bbr; reboot'");
