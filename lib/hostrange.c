@@ -52,40 +52,91 @@ py_int(const char *s, long long *out)
 	return 0;
 }
 
+/* Append s, doubling the array when *n reaches a power of two (no separate
+ * capacity to carry: up to HOSTRANGE_MAX_NAMES names, one by one). */
 static void
 push(char ***names, size_t *n, char *s)
 {
-	*names = xreallocarray(*names, *n + 1, sizeof **names);
+	if ((*n & (*n - 1)) == 0)
+		*names = xreallocarray(*names, *n == 0 ? 1 : *n * 2,
+		    sizeof **names);
 	(*names)[(*n)++] = s;
 }
 
-static int expand(const char *line, char ***names, size_t *n, char **cause);
+/* expand() returns this when the ranges multiply past HOSTRANGE_MAX_NAMES;
+ * hostrange_expand names the whole pattern in the message. */
+#define TOO_MANY	(-2)
+
+static int expand(const char *line, size_t mult, char ***names, size_t *n,
+    char **cause);
 
 static int
-emit(const char *head, const char *mid, const char *tail, char ***names,
-    size_t *n, char **cause)
+emit(const char *head, const char *mid, const char *tail, size_t mult,
+    char ***names, size_t *n, char **cause)
 {
 	char *h = xprintf("%s%s%s", head, mid, tail);
 	int r = 0;
 
 	if (strchr(h, '[') != NULL) {
-		r = expand(h, names, n, cause);
+		r = expand(h, mult, names, n, cause);
 		free(h);
 	} else
 		push(names, n, h);
 	return r;
 }
 
-static int
-expand(const char *line, char ***names, size_t *n, char **cause)
+/* How many values Python's range(b, e + 1, step) has, without signed
+ * overflow: the distances are taken as unsigned. step is not 0. */
+static unsigned long long
+range_count(long long b, long long e, long long step)
 {
-	char		*copy = xstrdup(line), *open, *close, *bounds[4];
-	char		*head, *nrange, *tail, *p, *beg, *end;
-	char		 numbuf[64], digits[24];
-	size_t		 nb = 0, rlen = 0, len;
-	long long	 step = 1, b, e, i;
-	const char	*ib, *ie;
-	int		 r = -1, pad = 0;
+	unsigned long long dist, ustep;
+
+	if (step > 0) {
+		if (e < b)
+			return 0;
+		dist = (unsigned long long)e - (unsigned long long)b;
+		return dist / (unsigned long long)step + 1;
+	}
+	/* values b, b + step, ... while > e + 1, that is >= e + 2 */
+	if (b <= e || b - 1 <= e)
+		return 0;
+	dist = (unsigned long long)b - (unsigned long long)e - 2;
+	ustep = 0ULL - (unsigned long long)step;
+	return dist / ustep + 1;
+}
+
+/* The k-th value, b + k * step, computed modulo 2^64 (it is in range). */
+static long long
+range_value(long long b, long long step, unsigned long long k)
+{
+	unsigned long long v;
+
+	v = (unsigned long long)b + k * (unsigned long long)step;
+	return v > (unsigned long long)LLONG_MAX ?
+	    -(long long)(0ULL - v - 1) - 1 : (long long)v;
+}
+
+/* Does this range, times the enclosing ones (mult), stay within the cap? */
+static int
+within_cap(unsigned long long count, size_t mult)
+{
+	return count <= HOSTRANGE_MAX_NAMES &&
+	    count * mult <= HOSTRANGE_MAX_NAMES;
+}
+
+static int
+expand(const char *line, size_t mult, char ***names, size_t *n,
+    char **cause)
+{
+	char			*copy = xstrdup(line), *open, *close, *bounds[4];
+	char			*head, *nrange, *tail, *p, *beg, *end;
+	char			 numbuf[64], digits[24];
+	size_t			 nb = 0, rlen = 0, len;
+	long long		 step = 1, b, e, i;
+	unsigned long long	 count, k, mag;
+	const char		*ib, *ie;
+	int			 r = -1, pad = 0;
 
 	/* Ansible replaces the first '[' and the first ']' by '|' and wants
 	 * exactly three parts. */
@@ -152,10 +203,17 @@ expand(const char *line, char ***names, size_t *n, char **cause)
 		}
 		/* letters[i_beg:i_end + 1:step] */
 		if (step > 0) {
-			for (i = ib - letters; i <= ie - letters; i += step) {
-				char c[2] = { letters[i], '\0' };
+			count = (unsigned long long)(ie - ib) /
+			    (unsigned long long)step + 1;
+			if (!within_cap(count, mult)) {
+				r = TOO_MANY;
+				goto out;
+			}
+			for (k = 0; k < count; k++) {
+				char c[2] = { ib[k * step], '\0' };
 
-				if (emit(head, c, tail, names, n, cause) != 0)
+				if ((r = emit(head, c, tail, count * mult,
+				    names, n, cause)) != 0)
 					goto out;
 			}
 		}
@@ -178,18 +236,23 @@ expand(const char *line, char ***names, size_t *n, char **cause)
 		fail(cause, "host range step must not be zero");
 		goto out;
 	}
-	if (step > 0 ? (e - b) / step > 100000 : (b - e) / -step > 100000) {
-		fail(cause, "host range '%s:%s' is too large", beg, end);
+	count = range_count(b, e, step);
+	if (!within_cap(count, mult)) {
+		r = TOO_MANY;
 		goto out;
 	}
-	for (i = b; step > 0 ? i < e + 1 : i > e + 1; i += step) {
-		snprintf(digits, sizeof digits, "%lld", i < 0 ? -i : i);
+	for (k = 0; k < count; k++) {
+		i = range_value(b, step, k);
+		mag = i < 0 ? 0ULL - (unsigned long long)i :
+		    (unsigned long long)i;
+		snprintf(digits, sizeof digits, "%llu", mag);
 		len = strlen(digits) + (i < 0);
 		/* str(x).zfill(rlen): the sign stays in front */
 		snprintf(numbuf, sizeof numbuf, "%s%.*s%s", i < 0 ? "-" : "",
 		    pad && rlen > len ? (int)(rlen - len) : 0,
 		    "0000000000000000000000000000000", digits);
-		if (emit(head, numbuf, tail, names, n, cause) != 0)
+		if ((r = emit(head, numbuf, tail, count * mult, names, n,
+		    cause)) != 0)
 			goto out;
 	}
 	r = 0;
@@ -201,13 +264,19 @@ out:
 int
 hostrange_expand(const char *pattern, char ***names, size_t *n, char **cause)
 {
+	int r;
+
 	*names = NULL;
 	*n = 0;
 	if (strchr(pattern, '[') == NULL) {
 		push(names, n, xstrdup(pattern));
 		return 0;
 	}
-	if (expand(pattern, names, n, cause) != 0) {
+	if ((r = expand(pattern, 1, names, n, cause)) != 0) {
+		if (r == TOO_MANY)
+			fail(cause, "expands to more than %d host names (the "
+			    "cap applies to the product of its ranges)",
+			    HOSTRANGE_MAX_NAMES);
 		hostrange_free(*names, *n);
 		*names = NULL;
 		*n = 0;

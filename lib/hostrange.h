@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+/* The most names one pattern may expand to: the product of its ranges
+ * (h[0:9][0:9] is 100), not each range alone. */
+#define HOSTRANGE_MAX_NAMES	100000
+
 /* Expand every [begin:end(:step)] in pattern, in order, as Ansible's
  * expand_hostname_range does. A name without '[' expands to itself. The
  * result is an allocated array of allocated strings. Errors carry no

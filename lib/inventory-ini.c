@@ -24,7 +24,13 @@
 struct lit {
 	const char	*p;
 	int		 err;
+	int		 depth;		/* brackets open */
 };
+
+/* Python's tokenizer refuses more than 200 nested brackets ("too many
+ * nested parentheses"), so ast.literal_eval fails and Ansible keeps the
+ * value as a string: the same here, which also bounds the recursion. */
+#define INV_LITERAL_MAX_DEPTH	200
 
 static void
 lit_space(struct lit *l)
@@ -399,12 +405,43 @@ lit_dict(struct lit *l)
 	return NULL;
 }
 
+/* A list, tuple, set or dict: l->p is on its opening bracket. */
+static json_t *
+lit_nested(struct lit *l)
+{
+	json_t	*j;
+	int	 open = *l->p, had_comma;
+
+	if (l->depth == INV_LITERAL_MAX_DEPTH) {
+		l->err = 1;
+		return NULL;
+	}
+	l->depth++;
+	l->p++;
+	if (open == '[')
+		j = lit_seq(l, ']', &had_comma);
+	else if (open == '{')
+		j = lit_dict(l);
+	else {
+		j = lit_seq(l, ')', &had_comma);
+		/* (x) is x, (x,) and () are tuples */
+		if (j != NULL && json_array_size(j) == 1 && !had_comma) {
+			json_t *one = json_incref(json_array_get(j, 0));
+
+			json_decref(j);
+			j = one;
+		}
+	}
+	l->depth--;
+	return j;
+}
+
 static json_t *
 lit_atom(struct lit *l)
 {
 	const char	*p;
 	json_t		*j;
-	int		 had_comma, neg = 0;
+	int		 neg = 0;
 
 	lit_space(l);
 	p = l->p;
@@ -443,26 +480,8 @@ lit_atom(struct lit *l)
 			l->err = 1;	/* invalid UTF-8 */
 		return j;
 	}
-	if (*p == '[') {
-		l->p++;
-		return lit_seq(l, ']', &had_comma);
-	}
-	if (*p == '(') {
-		l->p++;
-		j = lit_seq(l, ')', &had_comma);
-		/* (x) is x, (x,) and () are tuples */
-		if (j != NULL && json_array_size(j) == 1 && !had_comma) {
-			json_t *one = json_incref(json_array_get(j, 0));
-
-			json_decref(j);
-			return one;
-		}
-		return j;
-	}
-	if (*p == '{') {
-		l->p++;
-		return lit_dict(l);
-	}
+	if (*p == '[' || *p == '(' || *p == '{')
+		return lit_nested(l);
 	if (strncmp(p, "True", 4) == 0 && !is_ident((unsigned char)p[4])) {
 		l->p += 4;
 		return json_true();
@@ -515,6 +534,7 @@ inv_python_literal(const char *s)
 
 	l.p = s;
 	l.err = 0;
+	l.depth = 0;
 	while (*l.p == ' ' || *l.p == '\t')
 		l.p++;
 	j = lit_expr(&l, 1);
@@ -620,8 +640,11 @@ struct ini {
 	struct inventory	*inv;
 	const char		*path;
 	int			 line;
-	struct pending		*pend;
-	size_t			 npend;
+	struct pending		*pend;		/* name NULL once resolved */
+	size_t			 npend;		/* used, resolved included */
+	size_t			 first;		/* first unresolved */
+	size_t			 nlive;		/* unresolved */
+	json_t			*pindex;	/* name -> index in pend */
 };
 
 static int
@@ -642,16 +665,14 @@ ini_fail(struct ini *ini, char **cause, const char *fmt, ...)
 	return -1;
 }
 
+/* Groups named before they are defined are looked up by name: an index,
+ * as an inventory may name many groups before their sections. */
 static struct pending *
 pending_find(struct ini *ini, const char *name)
 {
-	size_t i;
+	json_t *j = json_object_get(ini->pindex, name);
 
-	for (i = 0; i < ini->npend; i++) {
-		if (strcmp(ini->pend[i].name, name) == 0)
-			return &ini->pend[i];
-	}
-	return NULL;
+	return j == NULL ? NULL : &ini->pend[json_integer_value(j)];
 }
 
 static void
@@ -659,13 +680,15 @@ pending_del(struct ini *ini, struct pending *pd)
 {
 	size_t i;
 
+	json_object_del(ini->pindex, pd->name);
 	free(pd->name);
 	for (i = 0; i < pd->nparents; i++)
 		free(pd->parents[i]);
 	free(pd->parents);
-	i = (size_t)(pd - ini->pend);
-	memmove(pd, pd + 1, (ini->npend - i - 1) * sizeof *pd);
-	ini->npend--;
+	memset(pd, 0, sizeof *pd);
+	ini->nlive--;
+	while (ini->first < ini->npend && ini->pend[ini->first].name == NULL)
+		ini->first++;
 }
 
 static struct pending *
@@ -675,11 +698,15 @@ pending_add(struct ini *ini, const char *name, int vars)
 
 	ini->pend = xreallocarray(ini->pend, ini->npend + 1,
 	    sizeof *ini->pend);
-	pd = &ini->pend[ini->npend++];
+	pd = &ini->pend[ini->npend];
 	memset(pd, 0, sizeof *pd);
 	pd->name = xstrdup(name);
 	pd->line = ini->line;
 	pd->vars = vars;
+	json_object_set_new(ini->pindex, name, json_integer(ini->npend));
+	if (ini->nlive++ == 0)
+		ini->first = ini->npend;
+	ini->npend++;
 	return pd;
 }
 
@@ -970,8 +997,8 @@ parse_lines(struct ini *ini, char *buf, char **cause)
 			free(child);
 		}
 	}
-	if (ini->npend != 0) {
-		pd = &ini->pend[0];
+	if (ini->nlive != 0) {
+		pd = &ini->pend[ini->first];
 		if (pd->vars)
 			fail(cause, "%s:%d: section [%s:vars] not valid for "
 			    "undefined group '%s'", ini->path, pd->line,
@@ -984,9 +1011,10 @@ parse_lines(struct ini *ini, char *buf, char **cause)
 	}
 	r = 0;
 out:
-	while (ini->npend != 0)
-		pending_del(ini, &ini->pend[0]);
+	while (ini->nlive != 0)
+		pending_del(ini, &ini->pend[ini->first]);
 	free(ini->pend);
+	json_decref(ini->pindex);
 	free(group);
 	free(tag);
 	return r;
@@ -1001,6 +1029,7 @@ inv_load_ini_buffer(struct inventory *inv, const char *path, const char *buf,
 	int		 r;
 
 	memset(&ini, 0, sizeof ini);
+	ini.pindex = json_object();
 	ini.inv = inv;
 	ini.path = path;
 	r = parse_lines(&ini, copy, cause);

@@ -168,9 +168,9 @@ selected_set(const struct inventory *inv, const char *limit, char **cause)
 	return sel;
 }
 
+/* One group's entry of --list: its selected hosts and its children. */
 static void
-format_group(const struct inventory *inv, const struct inv_group *g,
-    const char *sel, char *seen, json_t *out)
+format_entry(const struct inv_group *g, const char *sel, json_t *out)
 {
 	json_t	*entry = json_object(), *hosts = json_array();
 	json_t	*children = json_array();
@@ -183,15 +183,9 @@ format_group(const struct inventory *inv, const struct inv_group *g,
 				    json_string(g->hosts[i]->name));
 		}
 	}
-	for (i = 0; i < g->nchildren; i++) {
-		const struct inv_group *c = g->children[i];
-
-		json_array_append_new(children, json_string(c->name));
-		if (!seen[c->index]) {
-			format_group(inv, c, sel, seen, out);
-			seen[c->index] = 1;
-		}
-	}
+	for (i = 0; i < g->nchildren; i++)
+		json_array_append_new(children,
+		    json_string(g->children[i]->name));
 	if (json_array_size(hosts) != 0)
 		json_object_set(entry, "hosts", hosts);
 	if (json_array_size(children) != 0)
@@ -203,19 +197,54 @@ format_group(const struct inventory *inv, const struct inv_group *g,
 	json_decref(children);
 }
 
+/* Entries in ansible-inventory's order: depth first from 'all', a group
+ * after its children, each group once. An explicit stack, as a chain of
+ * groups may be as long as the inventory. */
+static void
+format_groups(const struct inventory *inv, const char *sel, json_t *out)
+{
+	struct frame {
+		const struct inv_group	*g;
+		size_t			 i;
+	}			*st;
+	const struct inv_group	*g, *c;
+	char			*seen;
+	size_t			 n = 0;
+
+	st = xcalloc(inv->ngroups + 1, sizeof *st);
+	seen = xcalloc(inv->ngroups + 1, 1);
+	st[n].g = inv->groups[0];
+	st[n++].i = 0;
+	while (n > 0) {
+		g = st[n - 1].g;
+		if (st[n - 1].i == g->nchildren) {
+			format_entry(g, sel, out);
+			n--;
+			continue;
+		}
+		c = g->children[st[n - 1].i++];
+		if (seen[c->index])
+			continue;
+		seen[c->index] = 1;
+		st[n].g = c;
+		st[n++].i = 0;
+	}
+	free(seen);
+	free(st);
+}
+
 json_t *
 inventory_list_json(const struct inventory *inv, const char *limit,
     char **cause)
 {
 	json_t	*out, *hostvars, *v;
-	char	*sel, *seen;
+	char	*sel;
 	size_t	 i;
 
 	if ((sel = selected_set(inv, limit, cause)) == NULL)
 		return NULL;
 	out = json_object();
-	seen = xcalloc(inv->ngroups + 1, 1);
-	format_group(inv, inv->groups[0], sel, seen, out);
+	format_groups(inv, sel, out);
 	hostvars = json_object();
 	for (i = 0; i < inv->nhosts; i++) {
 		if (!sel[i])
@@ -228,7 +257,6 @@ inventory_list_json(const struct inventory *inv, const char *limit,
 	}
 	json_object_set_new(out, "_meta", json_pack("{s:o}", "hostvars",
 	    hostvars));
-	free(seen);
 	free(sel);
 	return out;
 }
@@ -393,20 +421,33 @@ group_vars_shown(const struct inventory *inv, const struct inv_group *g)
 	return v;
 }
 
+/* 1 once the text is over the cap: a group reached by many paths is printed
+ * once per path (as Ansible does), so diamonds grow the text exponentially
+ * and a chain quadratically. The cap also bounds the recursion, as each
+ * level adds at least three bytes per level above it. */
+static int
+graph_too_big(const struct strbuf *sb)
+{
+	return sb->len > INV_GRAPH_MAX_BYTES;
+}
+
 static void
 graph_group(const struct inventory *inv, const struct inv_group *g,
     int depth, int show, const char *sel, struct strbuf *sb)
 {
-	char	*title = xprintf("@%s:", g->name);
+	char	*title;
 	json_t	*v;
 	size_t	 i;
 
+	if (graph_too_big(sb))
+		return;
+	title = xprintf("@%s:", g->name);
 	graph_name(sb, title, depth);
 	free(title);
-	for (i = 0; i < g->nchildren; i++)
+	for (i = 0; i < g->nchildren && !graph_too_big(sb); i++)
 		graph_group(inv, g->children[i], depth + 1, show, sel, sb);
 	if (strcmp(g->name, "all") != 0) {
-		for (i = 0; i < g->nhosts; i++) {
+		for (i = 0; i < g->nhosts && !graph_too_big(sb); i++) {
 			if (!sel[g->hosts[i]->index])
 				continue;
 			graph_name(sb, g->hosts[i]->name, depth + 1);
@@ -444,5 +485,12 @@ inventory_graph(const struct inventory *inv, const char *group, int show_vars,
 	strbuf_init(&sb);
 	graph_group(inv, g, 0, show_vars, sel, &sb);
 	free(sel);
+	if (graph_too_big(&sb)) {
+		strbuf_release(&sb);
+		fail(cause, "--graph of '%s' is over %d MiB (groups reached by "
+		    "many paths are printed once per path)", g->name,
+		    INV_GRAPH_MAX_BYTES >> 20);
+		return NULL;
+	}
 	return strbuf_detach(&sb, NULL);
 }

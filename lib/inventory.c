@@ -149,13 +149,41 @@ inv_add_group(struct inventory *inv, const char *name)
 	return g;
 }
 
+/* Membership and links are checked from the shorter side: 'all' may have a
+ * child per group, a group a host per line, and the check runs per link. */
 static int
 group_has_host(const struct inv_group *g, const struct inv_host *h)
 {
 	size_t i;
 
-	for (i = 0; i < h->ngroups; i++) {
-		if (h->groups[i] == g)
+	if (h->ngroups <= g->nhosts) {
+		for (i = 0; i < h->ngroups; i++) {
+			if (h->groups[i] == g)
+				return 1;
+		}
+		return 0;
+	}
+	for (i = 0; i < g->nhosts; i++) {
+		if (g->hosts[i] == h)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+has_child(const struct inv_group *parent, const struct inv_group *child)
+{
+	size_t i;
+
+	if (child->nparents <= parent->nchildren) {
+		for (i = 0; i < child->nparents; i++) {
+			if (child->parents[i] == parent)
+				return 1;
+		}
+		return 0;
+	}
+	for (i = 0; i < parent->nchildren; i++) {
+		if (parent->children[i] == child)
 			return 1;
 	}
 	return 0;
@@ -192,24 +220,115 @@ inv_add_host(struct inventory *inv, const char *name, struct inv_group *g,
 	return h;
 }
 
-/* Depth-first search for a path from 'from' down to 'to'; the path is
- * appended to sb as "from -> ... -> to". */
-static int
-find_path(const struct inv_group *from, const struct inv_group *to,
-    struct strbuf *sb)
-{
-	size_t i, len = sb->len;
+/* One side of the cycle search: breadth first, down through children from
+ * the new child or up through parents from the new parent, advanced one
+ * link at a time so that neither side outruns the other. */
+struct walk {
+	struct inv_group	**queue;
+	size_t			  head, tail, cap;
+	size_t			  link;		/* next link of queue[head] */
+	int			  up;
+};
 
-	strbuf_addf(sb, "%s%s", len == 0 ? "" : " -> ", from->name);
-	if (from == to)
-		return 1;
-	for (i = 0; i < from->nchildren; i++) {
-		if (find_path(from->children[i], to, sb))
-			return 1;
+static void
+walk_push(struct walk *w, struct inv_group *g, unsigned long long stamp)
+{
+	g->seen[w->up] = stamp;
+	if (w->tail == w->cap) {
+		w->cap = w->cap == 0 ? 16 : w->cap * 2;
+		w->queue = xreallocarray(w->queue, w->cap, sizeof *w->queue);
 	}
-	sb->len = len;
-	sb->buf[len] = '\0';
-	return 0;
+	w->queue[w->tail++] = g;
+}
+
+/* Follow one link. 1: go on; 0: this side is exhausted; -1: it reached a
+ * group the other side has seen, so child reaches parent. */
+static int
+walk_step(struct walk *w, unsigned long long stamp)
+{
+	struct inv_group	*g, *next;
+	size_t			 n;
+
+	if (w->head == w->tail)
+		return 0;
+	g = w->queue[w->head];
+	n = w->up ? g->nparents : g->nchildren;
+	if (w->link == n) {
+		w->head++;
+		w->link = 0;
+		return 1;
+	}
+	next = w->up ? g->parents[w->link++] : g->children[w->link++];
+	if (next->seen[!w->up] == stamp)
+		return -1;
+	if (next->seen[w->up] != stamp)
+		walk_push(w, next, stamp);
+	return 1;
+}
+
+/* Is parent reachable from child (so that linking them makes a cycle)?
+ * Searching from both ends at once costs about the smaller of child's
+ * descendants and parent's ancestors: chains built top down (INI, JSON) or
+ * bottom up (nested YAML) cost a step or two per link, and diamonds are
+ * walked once, not once per path. */
+static int
+reaches(struct inventory *inv, struct inv_group *child,
+    struct inv_group *parent)
+{
+	struct walk		 down, up;
+	unsigned long long	 stamp = ++inv->search;
+	int			 r;
+
+	if (child == parent)
+		return 1;
+	memset(&down, 0, sizeof down);
+	memset(&up, 0, sizeof up);
+	up.up = 1;
+	walk_push(&down, child, stamp);
+	walk_push(&up, parent, stamp);
+	while ((r = walk_step(&down, stamp)) == 1 &&
+	    (r = walk_step(&up, stamp)) == 1)
+		;
+	free(down.queue);
+	free(up.queue);
+	return r == -1;
+}
+
+/* The path from 'from' down to 'to' that a depth-first search in child order
+ * finds first, as "from -> ... -> to". Iterative, each group entered once. */
+static void
+find_path(struct inventory *inv, struct inv_group *from,
+    struct inv_group *to, struct strbuf *sb)
+{
+	struct frame {
+		struct inv_group	*g;
+		size_t			 i;
+	}			*st;
+	struct inv_group	*c;
+	unsigned long long	 stamp = ++inv->search;
+	size_t			 n = 0, cap = 16, i;
+
+	st = xreallocarray(NULL, cap, sizeof *st);
+	st[n].g = from;
+	st[n++].i = 0;
+	from->seen[0] = stamp;
+	while (n > 0 && st[n - 1].g != to) {
+		if (st[n - 1].i == st[n - 1].g->nchildren) {
+			n--;
+			continue;
+		}
+		c = st[n - 1].g->children[st[n - 1].i++];
+		if (c->seen[0] == stamp)
+			continue;
+		c->seen[0] = stamp;
+		if (n == cap)
+			st = xreallocarray(st, cap *= 2, sizeof *st);
+		st[n].g = c;
+		st[n++].i = 0;
+	}
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i == 0 ? "" : " -> ", st[i].g->name);
+	free(st);
 }
 
 int
@@ -217,23 +336,19 @@ inv_add_child(struct inventory *inv, struct inv_group *parent,
     struct inv_group *child, const char *where, char **cause)
 {
 	struct strbuf	 sb;
-	size_t		 i;
 	int		 r;
 
-	(void)inv;
-	for (i = 0; i < parent->nchildren; i++) {
-		if (parent->children[i] == child)
-			return 0;
-	}
-	strbuf_init(&sb);
-	if (find_path(child, parent, &sb)) {
+	if (has_child(parent, child))
+		return 0;
+	if (reaches(inv, child, parent)) {
+		strbuf_init(&sb);
+		find_path(inv, child, parent, &sb);
 		r = fail(cause, "%s%sgroup '%s' is its own ancestor: %s -> %s",
 		    where != NULL ? where : "", where != NULL ? ": " : "",
 		    child->name, sb.buf, child->name);
 		strbuf_release(&sb);
 		return r;
 	}
-	strbuf_release(&sb);
 	parent->children = xreallocarray(parent->children,
 	    parent->nchildren + 1, sizeof *parent->children);
 	parent->children[parent->nchildren++] = child;
@@ -517,16 +632,35 @@ has_ancestor(const struct inv_group *g)
 	return g->nparents != 0;
 }
 
+/* Every group's depth, the longest path from 'all': groups in topological
+ * order (Kahn), so a long chain needs no recursion and a diamond is
+ * visited once. */
 static void
-set_depth(struct inv_group *g, int depth)
+set_depths(struct inventory *inv)
 {
-	size_t i;
+	struct inv_group	**queue, *g, *c;
+	size_t			 *left, head = 0, tail = 0, i;
 
-	if (g->depth >= depth && depth != 0)
-		return;
-	g->depth = depth;
-	for (i = 0; i < g->nchildren; i++)
-		set_depth(g->children[i], depth + 1);
+	queue = xcalloc(inv->ngroups + 1, sizeof *queue);
+	left = xcalloc(inv->ngroups + 1, sizeof *left);
+	for (i = 0; i < inv->ngroups; i++) {
+		g = inv->groups[i];
+		g->depth = 0;
+		if ((left[i] = g->nparents) == 0)
+			queue[tail++] = g;
+	}
+	while (head < tail) {
+		g = queue[head++];
+		for (i = 0; i < g->nchildren; i++) {
+			c = g->children[i];
+			if (c->depth < g->depth + 1)
+				c->depth = g->depth + 1;
+			if (--left[c->index] == 0)
+				queue[tail++] = c;
+		}
+	}
+	free(left);
+	free(queue);
 }
 
 int
@@ -569,7 +703,7 @@ inventory_finish(struct inventory *inv, char **cause)
 		} else if (!in_ungrouped && !other)
 			inv_add_host(inv, h->name, ungrouped, -1);
 	}
-	set_depth(all, 0);
+	set_depths(inv);
 	for (i = 0; i < inv->ngroups; i++) {
 		if (inventory_host(inv, inv->groups[i]->name) != NULL)
 			inv_warn(inv, "found both group and host with same "
@@ -585,32 +719,81 @@ inventory_finish(struct inventory *inv, char **cause)
 
 /* --- queries --- */
 
-/* All groups of a host: its groups and their ancestors, 'all' included. */
-static void
-collect_ancestors(const struct inv_group *g, const struct inv_group **out,
-    size_t *n, size_t max)
-{
-	size_t i;
+/* A set of groups by index, sized to what it holds: a host's groups are
+ * usually few, while the inventory may have a great many. */
+struct gset {
+	size_t	*slot;		/* index + 1, 0 empty */
+	size_t	 cap, n;
+};
 
-	for (i = 0; i < *n; i++) {
-		if (out[i] == g)
-			return;
+static void
+gset_grow(struct gset *set)
+{
+	struct gset	 old = *set;
+	size_t		 i;
+
+	set->cap = old.cap == 0 ? 16 : old.cap * 2;
+	set->slot = xcalloc(set->cap, sizeof *set->slot);
+	set->n = 0;
+	for (i = 0; i < old.cap; i++) {
+		if (old.slot[i] != 0) {
+			size_t k = (old.slot[i] * 0x9e3779b97f4a7c15ULL) &
+			    (set->cap - 1);
+
+			while (set->slot[k] != 0)
+				k = (k + 1) & (set->cap - 1);
+			set->slot[k] = old.slot[i];
+			set->n++;
+		}
 	}
-	if (*n < max)
-		out[(*n)++] = g;
-	for (i = 0; i < g->nparents; i++)
-		collect_ancestors(g->parents[i], out, n, max);
+	free(old.slot);
 }
 
-static size_t
-host_all_groups(const struct inventory *inv, const struct inv_host *h,
-    const struct inv_group ***out)
+/* 1 if g was not in the set yet. */
+static int
+gset_add(struct gset *set, const struct inv_group *g)
 {
-	size_t n = 0, i;
+	size_t	key = g->index + 1, k;
 
-	*out = xcalloc(inv->ngroups, sizeof **out);
-	for (i = 0; i < h->ngroups; i++)
-		collect_ancestors(h->groups[i], *out, &n, inv->ngroups);
+	if (set->n * 2 >= set->cap)
+		gset_grow(set);
+	k = (key * 0x9e3779b97f4a7c15ULL) & (set->cap - 1);
+	for (; set->slot[k] != 0; k = (k + 1) & (set->cap - 1)) {
+		if (set->slot[k] == key)
+			return 0;
+	}
+	set->slot[k] = key;
+	set->n++;
+	return 1;
+}
+
+/* All groups of a host: its groups and their ancestors, 'all' included,
+ * each once (breadth first; callers sort). */
+static size_t
+host_all_groups(const struct inv_host *h, const struct inv_group ***out)
+{
+	const struct inv_group	 *g;
+	struct gset		  seen;
+	size_t			  n = 0, cap = h->ngroups + 1, k, i;
+
+	memset(&seen, 0, sizeof seen);
+	*out = xcalloc(cap, sizeof **out);
+	for (i = 0; i < h->ngroups; i++) {
+		if (gset_add(&seen, h->groups[i]))
+			(*out)[n++] = h->groups[i];
+	}
+	for (k = 0; k < n; k++) {
+		g = (*out)[k];
+		for (i = 0; i < g->nparents; i++) {
+			if (!gset_add(&seen, g->parents[i]))
+				continue;
+			if (n == cap)
+				*out = xreallocarray(*out, cap *= 2,
+				    sizeof **out);
+			(*out)[n++] = g->parents[i];
+		}
+	}
+	free(seen.slot);
 	return n;
 }
 
@@ -644,7 +827,7 @@ inventory_host_vars(const struct inventory *inv, const char *name)
 
 	if (h == NULL)
 		return NULL;
-	n = host_all_groups(inv, h, &groups);
+	n = host_all_groups(h, &groups);
 	/* 'all' is applied on its own, first */
 	for (i = 0, o = 0; i < n; i++) {
 		if (groups[i] != all)
@@ -701,7 +884,7 @@ inventory_host_groups(const struct inventory *inv, const char *name,
 	*nout = 0;
 	if (h == NULL)
 		return -1;
-	n = host_all_groups(inv, h, &groups);
+	n = host_all_groups(h, &groups);
 	*out = xcalloc(n + 1, sizeof **out);
 	for (i = 0; i < n; i++)
 		(*out)[i] = groups[i]->name;

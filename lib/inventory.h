@@ -45,6 +45,7 @@ struct inv_group {
 	size_t			  nhosts;
 	size_t			  index;
 	json_t			**file_vars;	/* group_vars/ per vars root */
+	unsigned long long	  seen[2];	/* cycle search stamps */
 };
 
 struct inv_root {
@@ -64,6 +65,7 @@ struct inventory {
 	char			**warnings;	/* things Ansible only warns about */
 	size_t			  nwarnings;
 	int			  finished;
+	unsigned long long	  search;	/* last cycle search stamp */
 };
 
 /* What tcptune needs to reach a host, from its merged variables. */
@@ -134,7 +136,10 @@ void	 host_conn_clear(struct host_conn *c);
  * limit, group host lists and _meta.hostvars keep only selected hosts. */
 json_t	*inventory_list_json(const struct inventory *inv, const char *limit,
 	    char **cause);
-/* --graph [group] [--vars]: the text, newline-terminated lines. */
+/* --graph [group] [--vars]: the text, newline-terminated lines. A group
+ * is printed once per path to it, as Ansible does; past
+ * INV_GRAPH_MAX_BYTES of text (diamond-shaped children) it is an error. */
+#define INV_GRAPH_MAX_BYTES	(64 << 20)
 char	*inventory_graph(const struct inventory *inv, const char *group,
 	    int show_vars, const char *limit, char **cause);
 

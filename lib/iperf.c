@@ -3,6 +3,7 @@
 #include "iperf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,27 @@ num(const json_t *obj, const char *key, double def)
 	return json_is_number(v) ? json_number_value(v) : def;
 }
 
+/* A count from iperf3's JSON: a whole number from 0 to max. 1 with *out
+ * set, 0 when the key is absent (or not a number), -1 with *cause when the
+ * number is no such count: a double out of range cast to an integer is
+ * undefined behaviour, and a peer prints what it likes. */
+static int
+count(const json_t *obj, const char *where, const char *key, long long max,
+    long long *out, char **cause)
+{
+	const json_t	*v = json_object_get(obj, key);
+	double		 d;
+
+	if (!json_is_number(v))
+		return 0;
+	d = json_number_value(v);
+	if (!(d >= 0 && d <= (double)max && d == floor(d)))
+		return fail(cause, "iperf3 output: %s.%s is %g, not a count "
+		    "from 0 to %lld", where, key, d, max);
+	*out = (long long)d;
+	return 1;
+}
+
 /* The sender's RTT over the streams of an "end" object; 0 from iperf3
  * means "not measured here". */
 static void
@@ -240,6 +262,8 @@ iperf_parse(const char *text, size_t len, struct iperf_run *run,
 	json_t		*doc, *end, *srv, *srv_end, *sent, *recv, *ts;
 	json_error_t	 jerr;
 	const char	*err;
+	long long	 c = 0;
+	size_t		 streams;
 	int		 rc = -1;
 
 	memset(run, 0, sizeof *run);
@@ -264,15 +288,22 @@ iperf_parse(const char *text, size_t len, struct iperf_run *run,
 		goto out;
 	}
 	ts = json_object_get(json_object_get(doc, "start"), "test_start");
-	run->streams = (int)num(ts, "num_streams", 0);
-	if (run->streams <= 0)
-		run->streams = (int)json_array_size(json_object_get(end,
-		    "streams"));
+	if (count(ts, "start.test_start", "num_streams", IPERF_MAX_STREAMS,
+	    &c, cause) < 0)
+		goto out;
+	run->streams = (int)c;
+	if (run->streams <= 0) {
+		streams = json_array_size(json_object_get(end, "streams"));
+		run->streams = streams > IPERF_MAX_STREAMS ?
+		    IPERF_MAX_STREAMS : (int)streams;
+	}
 	run->reverse = num(ts, "reverse", 0) != 0;
 	run->mbps = num(recv, "bits_per_second", -1e6) / 1e6;
 	run->sent_mbps = num(sent, "bits_per_second", -1e6) / 1e6;
 	run->seconds = num(recv, "seconds", -1);
-	run->retransmits = (long long)num(sent, "retransmits", -1);
+	if (count(sent, "end.sum_sent", "retransmits", IPERF_MAX_COUNT,
+	    &run->retransmits, cause) < 0)
+		goto out;
 
 	/* With -R the server sent: its document has the sender's figures. */
 	srv = json_object_get(doc, "server_output_json");
@@ -280,9 +311,10 @@ iperf_parse(const char *text, size_t len, struct iperf_run *run,
 	if (run->reverse && json_is_object(srv_end)) {
 		const json_t *ssent = json_object_get(srv_end, "sum_sent");
 
-		if (json_is_number(json_object_get(ssent, "retransmits")))
-			run->retransmits = (long long)num(ssent,
-			    "retransmits", -1);
+		if (count(ssent, "server_output_json.end.sum_sent",
+		    "retransmits", IPERF_MAX_COUNT, &run->retransmits,
+		    cause) < 0)
+			goto out;
 		stream_rtts(srv_end, run);
 		set_congestion(run, srv_end);
 	} else if (!run->reverse) {
@@ -337,6 +369,7 @@ iperf_run_from_json(const json_t *j, struct iperf_run *r)
 	const json_t	*rtt = json_object_get(j, "rtt_ms");
 	const json_t	*v;
 	const char	*cc;
+	long long	 c = 0;
 
 	memset(r, 0, sizeof *r);
 	if (!json_is_number(json_object_get(j, "mbps")))
@@ -349,7 +382,9 @@ iperf_run_from_json(const json_t *j, struct iperf_run *r)
 	r->rtt_mean_ms = num(rtt, "mean", -1);
 	r->rtt_min_ms = num(rtt, "min", -1);
 	r->rtt_max_ms = num(rtt, "max", -1);
-	r->streams = (int)num(j, "streams", 0);
+	if (count(j, "memo", "streams", IPERF_MAX_STREAMS, &c, NULL) < 0)
+		return -1;
+	r->streams = (int)c;
 	r->reverse = json_is_true(json_object_get(j, "reverse"));
 	if ((cc = json_string_value(json_object_get(j, "congestion"))) !=
 	    NULL)

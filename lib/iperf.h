@@ -70,6 +70,11 @@ struct iperf_client_opts {
 	int		 reverse;	/* -R --get-server-output */
 };
 
+/* The most streams a run has (iperf3's own -P limit), and the largest
+ * count (retransmits) taken from its JSON: beyond, the output is refused. */
+#define IPERF_MAX_STREAMS	128
+#define IPERF_MAX_COUNT		(1LL << 53)
+
 /* Exit status of the remote commands when iperf3 is missing. */
 #define IPERF_EXIT_MISSING	127
 /* Ports tried by the server command: port .. port + IPERF_PORT_TRIES - 1. */

@@ -844,8 +844,7 @@ static void
 parse_sysctls(const struct probe_out *po, json_t *facts)
 {
 	const struct probe_section	*sec, *modes, *self;
-	const struct sysctld_file	**order;
-	const struct sysctld_file	 *f, *by;
+	const struct sysctld_file	**order, **masks;
 	struct sysctld_set		  set;
 	const char			 *file, *value, *w;
 	json_t				 *all, *s, *files, *jorder, *jf;
@@ -917,13 +916,14 @@ parse_sysctls(const struct probe_out *po, json_t *facts)
 	json_object_set_new(facts, "sysctl", all);
 
 	/* Which files are masked, and the order the rest apply in. */
+	masks = xcalloc(set.n + 1, sizeof *masks);
+	sysctld_masks(&set, masks);
 	for (i = 0; i < set.n; i++) {
-		f = set.files[i];
 		jf = json_array_get(files, i);
-		by = sysctld_masked_by(&set, f);
 		json_object_set_new(jf, "masked_by",
-		    jstr(by != NULL ? by->path : NULL));
+		    jstr(masks[i] != NULL ? masks[i]->path : NULL));
 	}
+	free(masks);
 	order = sysctld_order(&set, &n);
 	jorder = json_array();
 	for (i = 0; i < n; i++)

@@ -223,44 +223,92 @@ glob_match(const char *glob, const char *key)
 	return r;
 }
 
+/* A file and its position in the set, for sorts that must be stable. */
+struct ranked {
+	const struct sysctld_file	*f;
+	size_t				 i;
+	size_t				 rank;
+};
+
+/* Drop-in files by name, then directory rank, then the order added: the
+ * first of each name is the one that applies, the others are masked. */
+static int
+mask_cmp(const void *a, const void *b)
+{
+	const struct ranked	*x = a, *y = b;
+	int			 r;
+
+	if ((r = strcmp(sysctld_file_name(x->f), sysctld_file_name(y->f))) != 0)
+		return r;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The order files apply in: drop-ins by file name, sysctl.conf files last,
+ * each in the order added when equal. */
 static int
 order_cmp(const void *a, const void *b)
 {
-	const struct sysctld_file	*fa = *(const struct sysctld_file **)a;
-	const struct sysctld_file	*fb = *(const struct sysctld_file **)b;
-	int				 r;
+	const struct ranked	*x = a, *y = b;
+	int			 r;
 
-	/* sysctl.conf files last, in the order added (the sort below is
-	 * stable). */
-	if ((fa->dir == NULL) != (fb->dir == NULL))
-		return fa->dir == NULL ? 1 : -1;
-	if (fa->dir == NULL)
-		return 0;
-	r = strcmp(sysctld_file_name(fa), sysctld_file_name(fb));
-	return r;
+	if ((x->f->dir == NULL) != (y->f->dir == NULL))
+		return x->f->dir == NULL ? 1 : -1;
+	if (x->f->dir != NULL &&
+	    (r = strcmp(sysctld_file_name(x->f), sysctld_file_name(y->f))) != 0)
+		return r;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+void
+sysctld_masks(const struct sysctld_set *set, const struct sysctld_file **by)
+{
+	struct ranked	*r;
+	size_t		 i, n = 0, first = 0;
+
+	r = xcalloc(set->n + 1, sizeof *r);
+	for (i = 0; i < set->n; i++) {
+		by[i] = NULL;
+		if (set->files[i]->dir == NULL)
+			continue;
+		r[n].f = set->files[i];
+		r[n].i = i;
+		r[n++].rank = dir_rank(set->files[i]);
+	}
+	qsort(r, n, sizeof *r, mask_cmp);
+	for (i = 1; i < n; i++) {
+		if (strcmp(sysctld_file_name(r[i].f),
+		    sysctld_file_name(r[first].f)) != 0)
+			first = i;
+		else
+			by[r[i].i] = r[first].f;
+	}
+	free(r);
 }
 
 const struct sysctld_file **
 sysctld_order(const struct sysctld_set *set, size_t *n)
 {
-	const struct sysctld_file	**out;
-	size_t				  i, j, k;
+	const struct sysctld_file	**by, **out;
+	struct ranked			 *r;
+	size_t				  i, k = 0;
 
-	out = xcalloc(set->n + 1, sizeof *out);
-	k = 0;
+	by = xcalloc(set->n + 1, sizeof *by);
+	r = xcalloc(set->n + 1, sizeof *r);
+	sysctld_masks(set, by);
 	for (i = 0; i < set->n; i++) {
-		if (sysctld_masked_by(set, set->files[i]) == NULL)
-			out[k++] = set->files[i];
+		if (by[i] != NULL)
+			continue;
+		r[k].f = set->files[i];
+		r[k++].i = i;
 	}
-	/* Insertion sort: stable, and the lists are a handful of files. */
-	for (i = 1; i < k; i++) {
-		for (j = i; j > 0 && order_cmp(&out[j - 1], &out[j]) > 0; j--) {
-			const struct sysctld_file *t = out[j];
-
-			out[j] = out[j - 1];
-			out[j - 1] = t;
-		}
-	}
+	qsort(r, k, sizeof *r, order_cmp);
+	out = xcalloc(k + 1, sizeof *out);
+	for (i = 0; i < k; i++)
+		out[i] = r[i].f;
+	free(r);
+	free(by);
 	*n = k;
 	return out;
 }

@@ -70,6 +70,10 @@ const char *sysctld_file_name(const struct sysctld_file *);
  * if f is not masked. */
 const struct sysctld_file *sysctld_masked_by(const struct sysctld_set *,
 	    const struct sysctld_file *f);
+/* The same for every file at once, in O(n log n): by[i] is the file that
+ * masks set->files[i], or NULL (by has set->n slots). */
+void	 sysctld_masks(const struct sysctld_set *,
+	    const struct sysctld_file **by);
 /* Return the files that apply, in the order they apply, as a new array of
  * *n pointers into the set (the caller frees the array only). */
 const struct sysctld_file **sysctld_order(const struct sysctld_set *,

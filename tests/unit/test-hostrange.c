@@ -114,6 +114,61 @@ test_address(void **state)
 	expect_addr("bad_:22", "bad_:22", -1, 0);
 }
 
+/* Ranges near the ends of a 64-bit integer: counted without signed
+ * overflow (it used to slip past the cap or wrap into bogus names). */
+static void
+test_overflow(void **state)
+{
+	(void)state;
+	/* shared/bugs/fuzz/ini-range-overflow-1.ini */
+	expect_error("h[-9000000000000000000:9000000000000000000]",
+	    "expands to more than 100000 host names (the cap applies to the "
+	    "product of its ranges)");
+	/* ini-range-overflow-2.ini: Python's range(0, 9e18 + 1, 9e18) */
+	expect_names("h[0:9000000000000000000:9000000000000000000]",
+	    "h0 h9000000000000000000");
+	expect_names("h[9223372036854775798:9223372036854775799]",
+	    "h9223372036854775798 h9223372036854775799");
+	expect_names("h[-9223372036854775799:-9223372036854775798]",
+	    "h-9223372036854775799 h-9223372036854775798");
+	expect_names("h[9223372036854775799:-9223372036854775799:"
+	    "-9223372036854775799]", "h9223372036854775799 h0");
+	expect_names("h[-9223372036854775799:9223372036854775799:"
+	    "9223372036854775799]", "h-9223372036854775799 h0 "
+	    "h9223372036854775799");
+	expect_names("h[5:1:-2]", "h5 h3");
+	expect_names("h[1:5:-1]", "");
+	expect_error("h[0:9223372036854775799]", "expands to more than 100000 "
+	    "host names (the cap applies to the product of its ranges)");
+}
+
+/* The cap is on the product of the ranges of one name, not on each. */
+static void
+test_product_cap(void **state)
+{
+	char	**names, *cause = NULL;
+	size_t	  n;
+
+	(void)state;
+	/* shared/bugs/fuzz/yaml-range-product.yml */
+	expect_error("h[0:99999][0:99999][0:99999]", "expands to more than "
+	    "100000 host names (the cap applies to the product of its "
+	    "ranges)");
+	expect_error("h[a:z][0:9999]", "expands to more than 100000 host "
+	    "names (the cap applies to the product of its ranges)");
+	assert_int_equal(hostrange_expand("h[0:99][0:999]", &names, &n,
+	    &cause), 0);
+	assert_int_equal(n, 100000);
+	assert_string_equal(names[99999], "h99999");
+	hostrange_free(names, n);
+	assert_int_equal(hostrange_expand("h[1:100000]", &names, &n, &cause),
+	    0);
+	assert_int_equal(n, HOSTRANGE_MAX_NAMES);
+	hostrange_free(names, n);
+	expect_error("h[0:100000]", "expands to more than 100000 host names "
+	    "(the cap applies to the product of its ranges)");
+}
+
 int
 main(void)
 {
@@ -124,6 +179,8 @@ main(void)
 		cmocka_unit_test(test_multiple),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_address),
+		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_product_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -380,6 +380,75 @@ test_kinds(void **state)
 	    "single down");
 }
 
+static void
+expect_refused(const char *text, const char *msg)
+{
+	struct iperf_run	 r;
+	char			*cause = NULL;
+
+	assert_int_equal(iperf_parse(text, strlen(text), &r, &cause), -1);
+	assert_string_equal(cause, msg);
+	free(cause);
+}
+
+/* A peer's JSON with numbers no integer holds: refused with the field named
+ * (casting them was undefined behaviour), in-range ones still taken. */
+static void
+test_absurd_numbers(void **state)
+{
+	struct iperf_run	 r;
+	char			*cause = NULL;
+	const char		*text;
+
+	(void)state;
+	/* shared/bugs/fuzz/iperf-retransmits-1e98.json */
+	expect_refused("{\"start\": {\"test_start\": {\"num_streams\": 1, "
+	    "\"reverse\": 0}}, \"end\": {\"sum_sent\": {\"bits_per_second\": "
+	    "1e9, \"retransmits\": 1e98}, \"sum_received\": "
+	    "{\"bits_per_second\": 1e9, \"seconds\": 10}}}",
+	    "iperf3 output: end.sum_sent.retransmits is 1e+98, not a count "
+	    "from 0 to 9007199254740992");
+	expect_refused("{\"start\": {\"test_start\": {\"num_streams\": "
+	    "1e30}}, \"end\": {\"sum_sent\": {\"retransmits\": 3}, "
+	    "\"sum_received\": {\"bits_per_second\": 1e9}}}",
+	    "iperf3 output: start.test_start.num_streams is 1e+30, not a "
+	    "count from 0 to 128");
+	expect_refused("{\"end\": {\"sum_sent\": {\"retransmits\": -1}, "
+	    "\"sum_received\": {\"bits_per_second\": 1e9}}}",
+	    "iperf3 output: end.sum_sent.retransmits is -1, not a count from "
+	    "0 to 9007199254740992");
+	expect_refused("{\"start\": {\"test_start\": {\"num_streams\": 4, "
+	    "\"reverse\": 1}}, \"end\": {\"sum_sent\": {\"retransmits\": "
+	    "12}, \"sum_received\": {\"bits_per_second\": 1e9}}, "
+	    "\"server_output_json\": {\"end\": {\"sum_sent\": "
+	    "{\"retransmits\": 2.5}}}}",
+	    "iperf3 output: server_output_json.end.sum_sent.retransmits is "
+	    "2.5, not a count from 0 to 9007199254740992");
+
+	text = "{\"start\": {\"test_start\": {\"num_streams\": 4}}, "
+	    "\"end\": {\"sum_sent\": {\"retransmits\": 9007199254740992}, "
+	    "\"sum_received\": {\"bits_per_second\": 1e9}}}";
+	assert_int_equal(iperf_parse(text, strlen(text), &r, &cause), 0);
+	assert_int_equal(r.streams, 4);
+	assert_true(r.retransmits == 9007199254740992LL);
+}
+
+static void
+test_memo_absurd_streams(void **state)
+{
+	struct iperf_run	 r;
+	json_t			*j;
+
+	(void)state;
+	j = json_pack("{s:f,s:f}", "mbps", 1.0, "streams", 1e300);
+	assert_int_equal(iperf_run_from_json(j, &r), -1);
+	json_decref(j);
+	j = json_pack("{s:f,s:i}", "mbps", 1.0, "streams", 8);
+	assert_int_equal(iperf_run_from_json(j, &r), 0);
+	assert_int_equal(r.streams, 8);
+	json_decref(j);
+}
+
 int
 main(void)
 {
@@ -394,6 +463,8 @@ main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_absurd_numbers),
+		cmocka_unit_test(test_memo_absurd_streams),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,6 +157,18 @@ test_precedence(void **state)
 	assert_ptr_equal(sysctld_masked_by(&set, set.files[2]), set.files[1]);
 	assert_null(sysctld_masked_by(&set, set.files[1]));
 	assert_null(sysctld_masked_by(&set, set.files[7]));
+	/* All at once (what the probe uses): the same answers. */
+	{
+		const struct sysctld_file	**by;
+		size_t				  i;
+
+		by = calloc(set.n, sizeof *by);
+		sysctld_masks(&set, by);
+		for (i = 0; i < set.n; i++)
+			assert_ptr_equal(by[i],
+			    sysctld_masked_by(&set, set.files[i]));
+		free(by);
+	}
 	expect_winner(&set, "net.core.rmem_max",
 	    "/etc/sysctl.d/50-default.conf", "200");
 	/* The masked file's other keys are gone with it. */
