@@ -38,9 +38,10 @@ SH_GUARD=
 IS_ROOT=
 [ "$(id -u)" = 0 ] && IS_ROOT=1
 
-# What the real host has where the scripts would write if a test leaked.
+# What the real host has where the scripts would write if a test leaked
+# (not "..": /etc itself changes with anything else in it).
 sh_guard() {
-	ls -la --time-style=full-iso /etc/sysctl.d /etc/modules-load.d \
+	ls -lA --time-style=full-iso /etc/sysctl.d /etc/modules-load.d \
 	    /etc/systemd/system 2>&1
 	ls /proc/sys/tcptune 2>&1
 }
