@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "strbuf.h"
+#include "template.h"
 #include "xalloc.h"
 #include "ydoc.h"
 #include "util.h"
@@ -62,6 +63,13 @@ parse_kv(const char *item, json_t *out, char **cause)
 		if (!str_is_identifier(word.buf)) {
 			fail(cause, "extra vars '%s': invalid variable name "
 			    "'%s'", item, word.buf);
+			goto out;
+		}
+		/* jansson holds UTF-8 only: anything else would be a NULL
+		 * value, a variable silently missing */
+		if (!expr_utf8_valid(eq + 1, strlen(eq + 1))) {
+			fail(cause, "extra vars: value of '%s' is not UTF-8",
+			    word.buf);
 			goto out;
 		}
 		json_object_set_new(out, word.buf, json_string(eq + 1));

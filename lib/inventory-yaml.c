@@ -85,24 +85,53 @@ check_section(const struct ynode *n, const char *section, const char *group,
 	    "got %s", section, group, ynode_type_name(n));
 }
 
+/* Set one group var, at the position of the key that gave it. */
+static int
+set_var(struct inv_group *g, const char *key, json_t *value,
+    const struct ynode *at, char **cause)
+{
+	char	*where = ypos_str(&at->pos);
+	int	 r;
+
+	r = inv_group_set_var(g, key, json_incref(value), where, cause);
+	free(where);
+	return r;
+}
+
 static int
 parse_vars(struct inv_group *g, const struct ynode *vars, char **cause)
 {
-	size_t	i;
-	char	*where;
-	int	 r;
+	json_t		*all, *merged, *v;
+	const char	*key;
+	const struct ynode *merge_at = NULL;
+	size_t		 i;
+	int		 r = 0;
 
 	if (vars->type != YNODE_MAP)
 		return 0;	/* a lone string: {name: null}, as Ansible */
-	for (i = 0; i < vars->n; i++) {
-		where = ypos_str(&vars->keys[i]->pos);
-		r = inv_group_set_var(g, ynode_key(vars, i),
-		    ynode_to_json(vars->items[i]), where, cause);
-		free(where);
-		if (r != 0)
-			return -1;
+	/* merge keys ("<<") and repeated keys as PyYAML resolves them; what
+	 * is left after the written keys came from a merge */
+	all = ynode_to_json(vars);
+	merged = json_copy(all);
+	for (i = 0; i < vars->n && r == 0; i++) {
+		key = ynode_key(vars, i);
+		if (strcmp(key, "<<") == 0) {
+			if (merge_at == NULL)
+				merge_at = vars->keys[i];
+			continue;
+		}
+		json_object_del(merged, key);
+		if (!ynode_key_shadowed(vars, i))
+			r = set_var(g, key, json_object_get(all, key),
+			    vars->keys[i], cause);
 	}
-	return 0;
+	json_object_foreach(merged, key, v) {
+		if (r == 0)
+			r = set_var(g, key, v, merge_at, cause);
+	}
+	json_decref(merged);
+	json_decref(all);
+	return r;
 }
 
 static int

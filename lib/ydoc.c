@@ -1005,6 +1005,30 @@ tag_is(const struct ynode *n, const char *suffix)
 	return tl >= sl && strcmp(n->tag + tl - sl, suffix) == 0;
 }
 
+/* The value of a merge key over j: a mapping, or a list of mappings of
+ * which the earlier win. */
+static void
+merge_into(json_t *j, const struct ynode *value)
+{
+	json_t	*m, *first = json_object();
+	size_t	 i;
+
+	if (value->type == YNODE_MAP) {
+		m = ynode_to_json(value);
+		json_object_update(j, m);
+		json_decref(m);
+	} else if (value->type == YNODE_SEQ) {
+		for (i = 0; i < value->n; i++) {
+			m = ynode_to_json(value->items[i]);
+			if (json_is_object(m))
+				json_object_update_missing(first, m);
+			json_decref(m);
+		}
+		json_object_update(j, first);
+	}
+	json_decref(first);
+}
+
 json_t *
 ynode_to_json(const struct ynode *n)
 {
@@ -1027,19 +1051,17 @@ ynode_to_json(const struct ynode *n)
 			json_array_append_new(j, ynode_to_json(n->items[i]));
 		return j;
 	case YNODE_MAP:
+		/* PyYAML's flatten_mapping: the merged keys first, a later
+		 * merge key over an earlier one; the written keys over both */
 		j = json_object();
 		for (i = 0; i < n->n; i++) {
-			if (strcmp(ynode_key(n, i), "<<") == 0) {
-				/* merge key: earlier explicit keys win */
-				json_t *m = ynode_to_json(n->items[i]);
-
-				if (json_is_object(m))
-					json_object_update_missing(j, m);
-				json_decref(m);
-				continue;
-			}
-			json_object_set_new(j, ynode_key(n, i),
-			    ynode_to_json(n->items[i]));
+			if (strcmp(ynode_key(n, i), "<<") == 0)
+				merge_into(j, n->items[i]);
+		}
+		for (i = 0; i < n->n; i++) {
+			if (strcmp(ynode_key(n, i), "<<") != 0)
+				json_object_set_new(j, ynode_key(n, i),
+				    ynode_to_json(n->items[i]));
 		}
 		return j;
 	}

@@ -108,6 +108,14 @@ for line in '"a": 685230,' '"b": 685230.15000000002,' '"c": "1:60",' \
 	    inventory -i "$f" --list
 done
 
+# Merge keys in group vars were kept as a variable named '<<'.
+f=$tmp/merge.yml
+printf 'all:\n  vars:\n    <<: {a: 1, b: 2}\n    b: 3\n  hosts:\n    h1:\n' >"$f"
+for line in '"a": 1,' '"b": 3'; do
+	run "merge key in group vars: $line" 0 "                $line" \
+	    inventory -i "$f" --list
+done
+
 # The large ones of gen-large.py, made here rather than kept.
 f=$tmp/yaml-deepseq-100000.yml
 { printf 'all:\n  vars:\n    x: '; repeat 100000 '['; repeat 100000 ']'; echo; } >"$f"

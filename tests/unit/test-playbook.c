@@ -331,6 +331,11 @@ test_extravars(void **state)
 	assert_string_equal(cause, "extra vars '1x=2': invalid variable name "
 	    "'1x'");
 	free(cause);
+	/* was a NULL value: the variable silently missing */
+	items[0] = (char *)"ok=1 x=\xff";
+	assert_null(extravars_parse(items, 1, &cause));
+	assert_string_equal(cause, "extra vars: value of 'x' is not UTF-8");
+	free(cause);
 	items[0] = (char *)"@/nonexistent/tcptune.yml";
 	assert_null(extravars_parse(items, 1, &cause));
 	assert_string_equal(cause, "/nonexistent/tcptune.yml: No such file or "

@@ -188,6 +188,30 @@ test_duplicate_keys(void **state)
 	ydoc_free(doc);
 }
 
+/* Merge keys as PyYAML's flatten_mapping: a later merge key over an
+ * earlier one, the earlier maps of a merged list first, written keys over
+ * all (tcptune kept the first merge and ignored lists). */
+static void
+test_merge_keys(void **state)
+{
+	struct ydoc	*doc;
+	json_t		*j;
+	char		*cause, *s;
+
+	(void)state;
+	doc = load("x: {<<: {a: 1}, <<: {a: 2}}\n"
+	    "y: {<<: [{a: 1, b: 1}, {a: 2, c: 2}], c: 3}\n"
+	    "z: {c: 3, <<: [{a: 1, b: 1}, {a: 2, c: 2}]}\n", &cause);
+	assert_non_null(doc);
+	j = ynode_to_json(ydoc_root(doc));
+	s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(s, "{\"x\":{\"a\":2},\"y\":{\"a\":1,\"b\":1,"
+	    "\"c\":3},\"z\":{\"a\":1,\"b\":1,\"c\":3}}");
+	free(s);
+	json_decref(j);
+	ydoc_free(doc);
+}
+
 /* Many keys: the index that keeps duplicate detection linear. */
 static void
 test_duplicate_keys_large(void **state)
@@ -367,6 +391,7 @@ main(void)
 		cmocka_unit_test(test_resolver_quoted),
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_duplicate_keys_large),
+		cmocka_unit_test(test_merge_keys),
 		cmocka_unit_test(test_alias_cycle),
 		cmocka_unit_test(test_billion_laughs),
 		cmocka_unit_test(test_alias_bytes),
