@@ -546,6 +546,12 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 		refresh_facts(ctx, &ar, st->qdisc == NULL && st->modules == NULL &&
 		    st->route_opts == NULL);
 	}
+	/* A step the script could not do (reading the old file, saving the
+	 * backup, putting the previous file back): the host is not what the
+	 * plan says, in any mode. */
+	if (ar.step_error != NULL)
+		strbuf_addf(&errors, "%s%s", errors.len > 0 ? "; " : "",
+		    ar.step_error);
 	if (ar.undone)
 		strbuf_addf(&errors, "; nothing was changed: the previous '%s' "
 		    "and the live values were put back", st->file);
@@ -553,7 +559,7 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 		/* A plan shows what the apply would fail on, too. */
 		check_overrides(st, ctx->host->facts, &errors);
 	res->diff = strbuf_detach(&diff, NULL);
-	if (ctx->run->cfg->drift) {
+	if (ctx->run->cfg->drift && ar.step_error == NULL) {
 		json_t *items = tune_drift_items(st, &ar, ctx->host->facts);
 		size_t n = json_array_size(items);
 
@@ -617,6 +623,14 @@ tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 	req.reprobe = !plan;
 	if (run_apply(ctx, &req, NULL, &ar, res) != 0)
 		goto out;
+	/* The script says what it could not do; never "restored" then. */
+	if (ar.step_error != NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("rollback of '%s' failed: %s%s%s", file,
+		    ar.step_error, ar.qdisc_error != NULL ? "; qdisc: " : "",
+		    ar.qdisc_error != NULL ? ar.qdisc_error : "");
+		goto out;
+	}
 	if (plan) {
 		if (!ar.backup_exists) {
 			res->status = RESULT_OK;
