@@ -595,7 +595,7 @@ shlex_split(const char *line, char ***toks, size_t *n, const char **err)
 		if (c == '\0' || c == ' ' || c == '\t' || c == '\r' ||
 		    c == '\n' || c == '#') {
 			if (state == 'a' && (cur.len != 0 || quoted)) {
-				*toks = xreallocarray(*toks, *n + 1,
+				*toks = inv_grow(*toks, *n,
 				    sizeof **toks);
 				(*toks)[(*n)++] = xstrndup(cur.buf, cur.len);
 			}
@@ -696,7 +696,7 @@ pending_add(struct ini *ini, const char *name, int vars)
 {
 	struct pending *pd;
 
-	ini->pend = xreallocarray(ini->pend, ini->npend + 1,
+	ini->pend = inv_grow(ini->pend, ini->npend,
 	    sizeof *ini->pend);
 	pd = &ini->pend[ini->npend];
 	memset(pd, 0, sizeof *pd);
@@ -977,8 +977,8 @@ parse_lines(struct ini *ini, char *buf, char **cause)
 			if (inventory_group(ini->inv, child) == NULL) {
 				if ((pd = pending_find(ini, child)) == NULL)
 					pd = pending_add(ini, child, 0);
-				pd->parents = xreallocarray(pd->parents,
-				    pd->nparents + 1, sizeof *pd->parents);
+				pd->parents = inv_grow(pd->parents,
+				    pd->nparents, sizeof *pd->parents);
 				pd->parents[pd->nparents++] = xstrdup(group);
 			} else {
 				int rr;

@@ -87,13 +87,21 @@ inventory_free(struct inventory *inv)
 	free(inv);
 }
 
+void *
+inv_grow(void *array, size_t n, size_t size)
+{
+	if ((n & (n - 1)) != 0)
+		return array;
+	return xreallocarray(array, n == 0 ? 1 : n * 2, size);
+}
+
 void
 inv_warn(struct inventory *inv, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	inv->warnings = xreallocarray(inv->warnings, inv->nwarnings + 1,
+	inv->warnings = inv_grow(inv->warnings, inv->nwarnings,
 	    sizeof *inv->warnings);
 	inv->warnings[inv->nwarnings++] = xvprintf(fmt, ap);
 	va_end(ap);
@@ -142,7 +150,7 @@ inv_add_group(struct inventory *inv, const char *name)
 	g->vars = json_object();
 	g->priority = 1;
 	g->index = inv->ngroups;
-	inv->groups = xreallocarray(inv->groups, inv->ngroups + 1,
+	inv->groups = inv_grow(inv->groups, inv->ngroups,
 	    sizeof *inv->groups);
 	inv->groups[inv->ngroups++] = g;
 	json_object_set_new(inv->group_index, name, json_integer(g->index));
@@ -200,17 +208,17 @@ inv_add_host(struct inventory *inv, const char *name, struct inv_group *g,
 		h->name = xstrdup(name);
 		h->vars = json_object();
 		h->index = inv->nhosts;
-		inv->hosts = xreallocarray(inv->hosts, inv->nhosts + 1,
+		inv->hosts = inv_grow(inv->hosts, inv->nhosts,
 		    sizeof *inv->hosts);
 		inv->hosts[inv->nhosts++] = h;
 		json_object_set_new(inv->host_index, name,
 		    json_integer(h->index));
 	}
 	if (g != NULL && !group_has_host(g, h)) {
-		g->hosts = xreallocarray(g->hosts, g->nhosts + 1,
+		g->hosts = inv_grow(g->hosts, g->nhosts,
 		    sizeof *g->hosts);
 		g->hosts[g->nhosts++] = h;
-		h->groups = xreallocarray(h->groups, h->ngroups + 1,
+		h->groups = inv_grow(h->groups, h->ngroups,
 		    sizeof *h->groups);
 		h->groups[h->ngroups++] = g;
 	}
@@ -349,10 +357,10 @@ inv_add_child(struct inventory *inv, struct inv_group *parent,
 		strbuf_release(&sb);
 		return r;
 	}
-	parent->children = xreallocarray(parent->children,
-	    parent->nchildren + 1, sizeof *parent->children);
+	parent->children = inv_grow(parent->children, parent->nchildren,
+	    sizeof *parent->children);
 	parent->children[parent->nchildren++] = child;
-	child->parents = xreallocarray(child->parents, child->nparents + 1,
+	child->parents = inv_grow(child->parents, child->nparents,
 	    sizeof *child->parents);
 	child->parents[child->nparents++] = parent;
 	return 0;

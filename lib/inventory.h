@@ -156,6 +156,10 @@ int	inv_add_child(struct inventory *inv, struct inv_group *parent,
  * (ansible_group_priority sets the priority). Steals value. */
 int	inv_group_set_var(struct inv_group *g, const char *key, json_t *value,
 	    const char *where, char **cause);
+/* Room for element n of an array that grows one element at a time: doubles
+ * when n is a power of two (so no capacity to keep), as growing by one copies
+ * the whole array under some allocators (ASan's always). */
+void	*inv_grow(void *array, size_t n, size_t size);
 void	inv_warn(struct inventory *inv, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Ansible's INVALID_VARIABLE_NAMES test for group names. */

@@ -19,7 +19,7 @@
 static void
 push(char ***v, size_t *n, char *s)
 {
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	*v = inv_grow(*v, *n, sizeof **v);
 	(*v)[(*n)++] = s;
 }
 
@@ -162,7 +162,7 @@ struct hlist {
 static void
 hl_add(struct hlist *l, const struct inv_host *h)
 {
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v = inv_grow(l->v, l->n, sizeof *l->v);
 	l->v[l->n++] = h;
 }
 

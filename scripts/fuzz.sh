@@ -31,9 +31,12 @@ done
 
 dir=$root/build-fuzz
 if [ "$build" = 1 ]; then
-	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug \
-	    -DTCPTUNE_FUZZ=ON -DTCPTUNE_TESTS=OFF >/dev/null
-	cmake --build "$dir" -j2 >/dev/null
+	mkdir -p "$dir"
+	if ! FUZZ=1 ./scripts/build.sh >"$dir/build.log" 2>&1; then
+		tail -n 40 "$dir/build.log"
+		echo "fuzz: 0 passed, 1 failed (the build, log: $dir/build.log)"
+		exit 1
+	fi
 fi
 if [ ${#names[@]} -eq 0 ]; then
 	for exe in "$dir"/fuzz/fuzz-*; do

@@ -197,6 +197,35 @@ test_pending_children(void **state)
 	inventory_free(inv);
 }
 
+/* Arrays that grew one element at a time: under ASan (the fuzzing and
+ * sanitizer builds) each growth copied the whole array, so 200,000 hosts
+ * in a group (a range product under the cap, a big fleet) took minutes and
+ * gigabytes. */
+static void
+test_many_hosts(void **state)
+{
+	struct inventory	*inv = inventory_new();
+	struct inv_group	*g = inv_add_group(inv, "g");
+	const char		**hosts;
+	char			 name[32], *cause = NULL;
+	size_t			 n;
+	int			 i;
+
+	(void)state;
+	start();
+	for (i = 0; i < 200000; i++) {
+		snprintf(name, sizeof name, "h%d", i);
+		inv_add_host(inv, name, g, -1);
+	}
+	assert_int_equal(inventory_finish(inv, &cause), 0);
+	assert_int_equal(inventory_group_hosts(inv, "all", &hosts, &n), 0);
+	assert_int_equal(n, 200000);
+	assert_string_equal(hosts[199999], "h199999");
+	free(hosts);
+	within_bound();
+	inventory_free(inv);
+}
+
 static json_t *
 literal_of(const char *text)
 {
@@ -264,6 +293,7 @@ main(void)
 		cmocka_unit_test(test_diamonds),
 		cmocka_unit_test(test_pending_children),
 		cmocka_unit_test(test_literal_depth),
+		cmocka_unit_test(test_many_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
