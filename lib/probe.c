@@ -94,6 +94,16 @@ unescape(const char *s, size_t len)
 	return out;
 }
 
+/* Room for element n of an array grown one element at a time: doubles when
+ * n is a power of two (growing by one copies the array each time under
+ * ASan, quadratic for a host with thousands of sysctl.d files). */
+static void *
+grow(void *array, size_t n, size_t size)
+{
+	return (n & (n - 1)) != 0 ? array :
+	    xreallocarray(array, n == 0 ? 1 : n * 2, size);
+}
+
 static void
 out_free(struct probe_out *po)
 {
@@ -119,7 +129,7 @@ out_add_section(struct probe_out *po, const char *name, size_t nlen,
 {
 	struct probe_section	*sec;
 
-	po->s = xreallocarray(po->s, po->n + 1, sizeof *po->s);
+	po->s = grow(po->s, po->n, sizeof *po->s);
 	sec = &po->s[po->n++];
 	sec->name = xstrndup(name, nlen);
 	sec->arg = arg != NULL ? unescape(arg, alen) : NULL;
@@ -202,7 +212,7 @@ out_split(const char *out, size_t len, struct probe_out *po, char **cause)
 				return fail(cause, "bad line %zu in probe "
 				    "output: '%.*s'", lineno,
 				    (int)(llen > 80 ? 80 : llen), p);
-			sec->kv = xreallocarray(sec->kv, sec->n + 1,
+			sec->kv = grow(sec->kv, sec->n,
 			    sizeof *sec->kv);
 			sec->kv[sec->n].key = xstrndup(p, eq - p);
 			sec->kv[sec->n].value = unescape(eq + 1,

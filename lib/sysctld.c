@@ -19,6 +19,16 @@ static const char *sysctld_dirs[] = {
 };
 #define SYSCTLD_NDIRS (sizeof sysctld_dirs / sizeof sysctld_dirs[0])
 
+/* Room for element n of an array grown one element at a time: doubles when
+ * n is a power of two (growing by one copies the array each time under
+ * ASan, quadratic for a host with thousands of files or lines). */
+static void *
+grow(void *array, size_t n, size_t size)
+{
+	return (n & (n - 1)) != 0 ? array :
+	    xreallocarray(array, n == 0 ? 1 : n * 2, size);
+}
+
 void
 sysctld_init(struct sysctld_set *set)
 {
@@ -55,7 +65,7 @@ sysctld_add_file(struct sysctld_set *set, const char *path, const char *dir)
 	f = xcalloc(1, sizeof *f);
 	f->path = xstrdup(path);
 	f->dir = dir != NULL ? xstrdup(dir) : NULL;
-	set->files = xreallocarray(set->files, set->n + 1, sizeof *set->files);
+	set->files = grow(set->files, set->n, sizeof *set->files);
 	set->files[set->n++] = f;
 	return f;
 }
@@ -126,7 +136,7 @@ sysctld_add_line(struct sysctld_file *f, const char *line, char **cause)
 	v = str_trim(eq + 1, &vlen);
 
 	key = xstrndup(k, klen);
-	f->entries = xreallocarray(f->entries, f->n + 1, sizeof *f->entries);
+	f->entries = grow(f->entries, f->n, sizeof *f->entries);
 	e = &f->entries[f->n++];
 	e->key = sysctld_key_normalise(key);
 	e->value = xstrndup(v, vlen);

@@ -24,10 +24,15 @@ query(struct inventory *inv)
 	if ((j = inventory_list_json(inv, NULL, &cause)) != NULL)
 		json_decref(j);
 	free(cause);
-	cause = NULL;
-	free(inventory_graph(inv, NULL, 0, NULL, &cause));
-	free(cause);
-	for (i = 0; i < inv->nhosts; i++) {
+	/* --graph prints a group once per path (capped at 64 MiB): a few
+	 * dozen groups in diamonds would spend every run on that */
+	if (inv->ngroups <= 24) {
+		cause = NULL;
+		free(inventory_graph(inv, NULL, 0, NULL, &cause));
+		free(cause);
+	}
+	/* a range may give 100,000 hosts: their queries are all alike */
+	for (i = 0; i < inv->nhosts && i < 256; i++) {
 		cause = NULL;
 		if (inventory_host_conn(inv, inv->hosts[i]->name, &conn,
 		    &cause) == 0)
@@ -37,7 +42,7 @@ query(struct inventory *inv)
 		    &n) == 0)
 			free(names);
 	}
-	for (i = 0; i < inv->ngroups; i++) {
+	for (i = 0; i < inv->ngroups && i < 256; i++) {
 		if (inventory_group_hosts(inv, inv->groups[i]->name, &names,
 		    &n) == 0)
 			free(names);

@@ -19,7 +19,7 @@
 
 /* Generous for an ASan build on a busy machine; the quadratic or
  * exponential code took from a minute to forever on these. */
-#define SCALE_SECONDS	10
+#define SCALE_SECONDS	20
 
 static clock_t t0;
 
