@@ -74,7 +74,7 @@ run_one() {
 		echo 1 >"$scratch/$name.status"
 		return
 	fi
-	if [ -d tests/fuzz/regress/$name ]; then
+	if [ -d "tests/fuzz/regress/$name" ]; then
 		for f in tests/fuzz/regress/"$name"/*; do
 			[ -f "$f" ] && regress+=("$f")
 		done

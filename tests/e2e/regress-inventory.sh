@@ -59,6 +59,7 @@ expect_out() {
 
 # A dynamic-inventory script that prints FILE for --list, {} for --host.
 script_for() {
+	# shellcheck disable=SC2016 # $1 is the script's own argument
 	printf '#!/bin/sh\n[ "$1" = --list ] && exec cat %s\necho "{}"\n' \
 	    "$1" >"$tmp/$2"
 	chmod +x "$tmp/$2"
