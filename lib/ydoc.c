@@ -12,18 +12,12 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-struct anchor {
-	char		*name;
-	struct ynode	*node;
-};
-
 struct ydoc {
 	char		 *file;
 	struct ynode	 *root;
 	struct ynode	**nodes;	/* arena: every node, for ydoc_free */
 	size_t		  nnodes;
-	struct anchor	 *anchors;
-	size_t		  nanchors;
+	json_t		 *anchors;	/* name -> index in nodes */
 	struct ynode	**dups;		/* keys that repeat an earlier key */
 	size_t		  ndups;
 };
@@ -85,28 +79,25 @@ node_append(struct ynode *parent, struct ynode *key, struct ynode *item)
 	parent->items[parent->n++] = item;
 }
 
+/* Name the node just made (the last of the arena). A hash: a file may
+ * have a million anchors and as many aliases. */
 static void
-anchor_add(struct ydoc *doc, const yaml_char_t *name, struct ynode *node)
+anchor_add(struct ydoc *doc, const yaml_char_t *name)
 {
 	if (name == NULL)
 		return;
-	doc->anchors = xreallocarray(doc->anchors, doc->nanchors + 1,
-	    sizeof *doc->anchors);
-	doc->anchors[doc->nanchors].name = xstrdup((const char *)name);
-	doc->anchors[doc->nanchors].node = node;
-	doc->nanchors++;
+	if (doc->anchors == NULL)
+		doc->anchors = json_object();
+	json_object_set_new_nocheck(doc->anchors, (const char *)name,
+	    json_integer((json_int_t)doc->nnodes - 1));
 }
 
 static struct ynode *
 anchor_find(struct ydoc *doc, const yaml_char_t *name)
 {
-	size_t i;
+	json_t *j = json_object_get(doc->anchors, (const char *)name);
 
-	for (i = doc->nanchors; i > 0; i--) {
-		if (strcmp(doc->anchors[i - 1].name, (const char *)name) == 0)
-			return doc->anchors[i - 1].node;
-	}
-	return NULL;
+	return j != NULL ? doc->nodes[json_integer_value(j)] : NULL;
 }
 
 static int
@@ -310,7 +301,7 @@ scalar(struct ydoc *doc, size_t *nodecap, const yaml_event_t *ev)
 		n->tag = xstrdup((const char *)ev->data.scalar.tag);
 	n->wnodes = 1;
 	n->wbytes = n->len;
-	anchor_add(doc, ev->data.scalar.anchor, n);
+	anchor_add(doc, ev->data.scalar.anchor);
 	return n;
 }
 
@@ -362,7 +353,7 @@ parse_events(struct ydoc *doc, yaml_parser_t *p, char **cause)
 			    YNODE_SEQ : YNODE_MAP, &ev.start_mark);
 			anchor_add(doc, ev.type == YAML_SEQUENCE_START_EVENT ?
 			    ev.data.sequence_start.anchor :
-			    ev.data.mapping_start.anchor, n);
+			    ev.data.mapping_start.anchor);
 			n->height = 1;
 			f->node = n;
 			opened = 1;
@@ -487,9 +478,7 @@ ydoc_free(struct ydoc *doc)
 		free(doc->nodes[i]->items);
 		free(doc->nodes[i]);
 	}
-	for (i = 0; i < doc->nanchors; i++)
-		free(doc->anchors[i].name);
-	free(doc->anchors);
+	json_decref(doc->anchors);
 	free(doc->dups);
 	free(doc->nodes);
 	free(doc->file);

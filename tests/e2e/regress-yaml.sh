@@ -116,6 +116,16 @@ for line in '"a": 1,' '"b": 3'; do
 	    inventory -i "$f" --list
 done
 
+# Many anchors and aliases: each alias searched every anchor (quadratic:
+# minutes for this 3 MB file).
+f=$tmp/anchors.yml
+awk 'BEGIN { n = 200000; printf "all:\n  vars:\n    a: [";
+	for (i = 0; i < n; i++) printf "%s&a%d x", (i ? "," : ""), i;
+	printf "]\n    b: [";
+	for (i = 0; i < n; i++) printf "%s*a0", (i ? "," : "");
+	printf "]\n  hosts:\n    h1:\n" }' >"$f"
+run "200000 anchors and aliases" 0 "            \"h1\"" inventory -i "$f" --list
+
 # The large ones of gen-large.py, made here rather than kept.
 f=$tmp/yaml-deepseq-100000.yml
 { printf 'all:\n  vars:\n    x: '; repeat 100000 '['; repeat 100000 ']'; echo; } >"$f"
