@@ -1,0 +1,11 @@
+# Real-kernel tier: User-mode Linux guests (tests/guests/guests.sh), each a
+# separate Debian 12 kernel with systemd. Needs root (skips, 77, otherwise)
+# and user-mode-linux + mmdebstrap: where UML cannot run, the test FAILS with
+# the reason; it is never skipped for that. A cold image build takes 2-3 min
+# (cached under /var/tmp/tcptune-guests), each guest ~300 MiB of memory.
+add_test(NAME e2e/guests-smoke
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-smoke.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/guests-smoke PROPERTIES
+  LABELS guests RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 900)
