@@ -172,14 +172,118 @@ struct matcher {
 	char	*glob;
 };
 
+/* glibc's regcomp copies the operand of a counted repetition once per count
+ * and nests stacked repeat operators, so a short '~' pattern can ask for
+ * gigabytes ("((a{99}){99}){99}", "e++++..."). Such patterns are refused
+ * before compiling: a repeat after a repeat, beyond Python's lazy or
+ * possessive suffix ("a*?", "a++"), is "multiple repeat" as in Python's re;
+ * and the pattern may not count more than PATTERN_REGEX_MAX_SIZE atoms once
+ * its repetitions are expanded. */
+#define PATTERN_REGEX_MAX_SIZE	50000
+#define PATTERN_REGEX_MAX_DEPTH	64
+
+/* A counted repetition at p ("{m}", "{m,}", "{m,n}"): its largest count,
+ * and *end past it; 0 if p is not one. */
+static unsigned long long
+regex_interval(const char *p, const char **end)
+{
+	unsigned long long	 m = 0, n;
+	const char		*q = p + 1;
+
+	if (!isdigit((unsigned char)*q))
+		return 0;
+	while (isdigit((unsigned char)*q) && m <= PATTERN_REGEX_MAX_SIZE)
+		m = m * 10 + (unsigned long long)(*q++ - '0');
+	n = m;
+	if (*q == ',') {
+		q++;
+		n = m + 1;
+		if (isdigit((unsigned char)*q)) {
+			n = 0;
+			while (isdigit((unsigned char)*q) &&
+			    n <= PATTERN_REGEX_MAX_SIZE)
+				n = n * 10 + (unsigned long long)(*q++ - '0');
+		}
+	}
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (*q != '}')
+		return 0;
+	*end = q + 1;
+	return (n > m ? n : m) + (m == 0 && n == 0);
+}
+
+/* NULL, or why the regex is refused. */
+static const char *
+regex_refused(const char *p)
+{
+	unsigned long long	 size[PATTERN_REGEX_MAX_DEPTH + 1], last = 0, k;
+	const char		*end;
+	int			 depth = 0, repeats = 0;
+
+	size[0] = 0;
+	while (*p != '\0') {
+		if (*p == '*' || *p == '+' || *p == '?' ||
+		    (*p == '{' && (k = regex_interval(p, &end)) != 0)) {
+			if (repeats > 1 || (repeats == 1 && *p != '?' &&
+			    *p != '+'))
+				return "multiple repeat";
+			if (repeats++ == 0 && *p == '{') {
+				if (last != 0 && k - 1 > PATTERN_REGEX_MAX_SIZE /
+				    last)
+					return "too large once its repetitions "
+					    "are expanded";
+				size[depth] += last * (k - 1);
+				last *= k;
+			}
+			p = *p == '{' ? end : p + 1;
+		} else if (*p == '(') {
+			if (depth == PATTERN_REGEX_MAX_DEPTH)
+				return "groups nested too deeply";
+			size[++depth] = 0;
+			repeats = 0;
+			p++;
+			continue;
+		} else if (*p == ')' && depth > 0) {
+			last = size[depth--] + 1;
+			size[depth] += last;
+			repeats = 0;
+			p++;
+		} else {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '[') {
+				/* a bracket expression is one atom */
+				end = p + 1 + (p[1] == '^');
+				if (*end == ']')
+					end++;
+				if ((end = strchr(end, ']')) == NULL)
+					return NULL;	/* regcomp says */
+				p = end;
+			}
+			p++;
+			last = 1;
+			size[depth]++;
+			repeats = 0;
+		}
+		if (size[depth] > PATTERN_REGEX_MAX_SIZE)
+			return "too large once its repetitions are expanded";
+	}
+	return NULL;
+}
+
 static int
 matcher_init(struct matcher *m, const char *pattern, char **cause)
 {
-	char	buf[256];
-	int	e;
+	const char	*why;
+	char		 buf[256];
+	int		 e;
 
 	memset(m, 0, sizeof *m);
 	if (pattern[0] == '~') {
+		if ((why = regex_refused(pattern + 1)) != NULL)
+			return fail(cause, "invalid host pattern '%s': %s",
+			    pattern, why);
 		if ((e = regcomp(&m->re, pattern + 1, REG_EXTENDED)) != 0) {
 			regerror(e, &m->re, buf, sizeof buf);
 			return fail(cause, "invalid host pattern '%s': %s",

@@ -162,6 +162,46 @@ test_bad_patterns(void **state)
 	free(cause);
 }
 
+static void
+expect_refused(struct inventory *inv, const char *pattern, const char *msg)
+{
+	char	**hosts, *cause = NULL;
+	size_t	  n;
+
+	assert_int_equal(inventory_select(inv, pattern, &hosts, &n, &cause),
+	    -1);
+	assert_string_equal(cause, msg);
+	free(cause);
+}
+
+/* Regexes glibc would expand into gigabytes (found by fuzzing: "~e" and a
+ * hundred '+' took over 2 GiB) are refused before regcomp; the lazy and
+ * possessive suffixes Python allows still compile. */
+static void
+test_costly_regex(void **state)
+{
+	struct inventory	*inv = *state;
+	char			 big[160], msg[256];
+
+	memset(big, '+', sizeof big);
+	memcpy(big, "~e", 2);
+	big[sizeof big - 1] = '\0';
+	snprintf(msg, sizeof msg, "invalid host pattern '%s': multiple repeat",
+	    big);
+	expect_refused(inv, big, msg);
+	expect_refused(inv, "~web{2}{3}", "invalid host pattern '~web{2}{3}': "
+	    "multiple repeat");
+	expect_refused(inv, "~((a{99}){99}){99}", "invalid host pattern "
+	    "'~((a{99}){99}){99}': too large once its repetitions are "
+	    "expanded");
+	expect_refused(inv, "~x{50001}", "invalid host pattern '~x{50001}': "
+	    "too large once its repetitions are expanded");
+	expect(inv, "~w[0-9]+?$", NULL, "w1 w2 w3");
+	expect(inv, "~d[0-9]++$", NULL, "d1 d2");
+	expect(inv, "~((w)([1-2]{1}))$", NULL, "w1 w2");
+	expect(inv, "~[w]3{1}$", NULL, "w3");
+}
+
 int
 main(void)
 {
@@ -172,6 +212,7 @@ main(void)
 		cmocka_unit_test(test_subscripts),
 		cmocka_unit_test(test_limit_and_file),
 		cmocka_unit_test(test_bad_patterns),
+		cmocka_unit_test(test_costly_regex),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
