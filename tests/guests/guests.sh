@@ -85,14 +85,39 @@ cmd_check() {
 		    "$PROG" "${missing[*]}" >&2
 		return 1
 	fi
-	# /dev/shm (or TMPDIR) holds each guest's memory: it must allow exec
-	# mappings, or the kernel dies at once.
-	if findmnt -no OPTIONS /dev/shm 2>/dev/null | grep -qw noexec &&
-	    [[ -z ${TMPDIR:-} ]]; then
-		echo "$PROG: /dev/shm is mounted noexec: set TMPDIR to a tmpfs that allows exec" >&2
-		return 1
-	fi
+	uml_starts || return 1
 	echo "$PROG: User-mode Linux $(uml_kver) can run here"
+}
+
+# Start the kernel with no root disk and see it get as far as mounting root
+# (2 s): that proves what a guest needs from this machine (ptrace of its
+# processes, an exec-able tmpfs for its memory) before any image is built.
+uml_starts() {
+	local t pid n ok=1
+	t=$(mktemp -d /tmp/guests-check.XXXXXX)
+	setsid "$UML" mem=64M root=/dev/ubda umid=check "uml_dir=$t" \
+	    con0=null,fd:1 con=null ssl=null </dev/null >"$t/console.log" \
+	    2>&1 9>&- 8>&- &
+	pid=$!
+	disown "$pid"	# its abort at the panic is expected: no job notice
+	for ((n = 0; n < 300; n++)); do
+		if grep -qs 'Unable to mount root' "$t/console.log"; then
+			ok=0
+			break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL -- "-$pid" 2>/dev/null || true
+	for ((n = 0; n < 50; n++)); do
+		[[ -z $(pgrp_members "$pid") ]] && break
+		sleep 0.1
+	done
+	if ((ok != 0)); then
+		echo "$PROG: cannot run User-mode Linux guests here: $UML did not start a kernel (console: $(tail -n 5 "$t/console.log" | tr '\n' ' '))" >&2
+	fi
+	rm -rf "$t"
+	return $ok
 }
 
 # --- the cached root filesystem ------------------------------------------
@@ -377,7 +402,7 @@ uml_cmdline() {
 	local i=$1 g
 	g=$(gdir "${HOSTS[$i]}")
 	printf '%s\n' \
-	    "mem=$MEM" \
+	    "mem=$MEM" "umid=${HOSTS[$i]}" "uml_dir=$g" \
 	    "ubd0=$g/cow.img,$LAB_IMAGE" \
 	    "root=/dev/ubda" rw \
 	    "vec0:transport=raw,ifname=${VETHS[$i]}u" \
