@@ -364,6 +364,10 @@ hostline_check_args(const struct module *m, const json_t *args,
 			if (s != NULL)
 				r = hostline_word(s, "name", &why);
 			break;
+		case HOSTLINE_SHELL:
+			/* Quoted when rendered; a NUL (refused above) is the
+			 * one byte a quoted word cannot carry. */
+			break;
 		case HOSTLINE_DROPIN_PATH:
 			if (s != NULL)
 				r = hostline_dropin_path(s, &why);

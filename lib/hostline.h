@@ -70,6 +70,9 @@ enum hostline_kind {
 	HOSTLINE_WORD,		/* a name (module, algorithm) */
 	HOSTLINE_SYSCTL_MAP,	/* mapping: sysctl key -> value */
 	HOSTLINE_DROPIN_PATH,	/* the managed drop-in */
+	HOSTLINE_SHELL,		/* shell text: the author's, with every
+				 * template substitution quoted as one
+				 * word (template_render_shell) */
 };
 
 /* The host var that names the managed drop-in instead of a task's

@@ -706,6 +706,7 @@ task_render_args(const struct task *t, const json_t *vars, char **cause)
 {
 	const struct ynode	*node;
 	const struct ypos	*at;
+	const struct module_param *param;
 	const char		*key;
 	json_t			*rendered, *val, *r, *args = NULL;
 
@@ -722,7 +723,14 @@ task_render_args(const struct task *t, const json_t *vars, char **cause)
 		    t->args_node->type == YNODE_SCALAR)
 			node = t->args_node;	/* the free form */
 		at = node != NULL ? &node->pos : &t->module_pos;
-		if ((r = template_render(val, vars, at, cause)) == NULL)
+		param = module_find_param(t->module, key);
+		if (param != NULL && param->host_line == HOSTLINE_SHELL &&
+		    json_is_string(val))
+			r = template_render_shell(json_string_value(val), vars,
+			    at, cause);
+		else
+			r = template_render(val, vars, at, cause);
+		if (r == NULL)
 			goto out;
 		json_object_set_new(rendered, key, r);
 	}

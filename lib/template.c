@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shquote.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -174,9 +175,11 @@ render_fail(char **cause, const struct ypos *pos, const char *s, int code,
 	strbuf_release(&sb);
 }
 
-json_t *
-template_render_string(const char *s, const json_t *vars,
-    const struct ypos *pos, char **cause)
+/* Render s; with shell set, each substitution is one single-quoted sh word
+ * (lib/shquote.h) and the result is always a string. */
+static json_t *
+render_string(const char *s, const json_t *vars, const struct ypos *pos,
+    int shell, char **cause)
 {
 	const char	*p = s, *open, *expr, *after;
 	size_t		 len;
@@ -208,13 +211,16 @@ template_render_string(const char *s, const json_t *vars,
 			return NULL;
 		}
 		/* exactly one block: keep the value's own type */
-		if (open == s && *after == '\0') {
+		if (!shell && open == s && *after == '\0') {
 			strbuf_release(&sb);
 			return v;
 		}
 		strbuf_add(&sb, p, (size_t)(open - p));
 		text = template_to_text(v);
-		strbuf_addstr(&sb, text);
+		if (shell)
+			shquote_add(&sb, text);
+		else
+			strbuf_addstr(&sb, text);
 		free(text);
 		json_decref(v);
 		v = NULL;
@@ -229,6 +235,20 @@ template_render_string(const char *s, const json_t *vars,
 	v = json_stringn(sb.buf, sb.len);
 	strbuf_release(&sb);
 	return v;
+}
+
+json_t *
+template_render_string(const char *s, const json_t *vars,
+    const struct ypos *pos, char **cause)
+{
+	return render_string(s, vars, pos, 0, cause);
+}
+
+json_t *
+template_render_shell(const char *s, const json_t *vars,
+    const struct ypos *pos, char **cause)
+{
+	return render_string(s, vars, pos, 1, cause);
 }
 
 json_t *

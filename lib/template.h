@@ -83,6 +83,11 @@ json_t	*template_render(const json_t *value, const json_t *vars,
 /* Render one string the same way. */
 json_t	*template_render_string(const char *s, const json_t *vars,
 	     const struct ypos *pos, char **cause);
+/* Render shell text: the literal text is the author's, and each `{{ }}`
+ * becomes exactly one single-quoted sh word (lib/shquote.h), so a value
+ * from an inventory is data to the shell, never code. Always a string. */
+json_t	*template_render_shell(const char *s, const json_t *vars,
+	     const struct ypos *pos, char **cause);
 
 /* Evaluate a `when` expression to a truth value. A `when` written as one
  * "{{ expr }}" is accepted too (Ansible warns but allows it). */

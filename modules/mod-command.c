@@ -8,7 +8,9 @@
 
 static const struct module_param command_params[] = {
 	{ .name = "cmd", .type = PARAM_STR, .required = 1,
-	  .help = "shell command line to run" },
+	  .host_line = HOSTLINE_SHELL,
+	  .help = "shell command line to run; each {{ }} in it is quoted as "
+		  "one shell word" },
 	{ .name = "safe", .type = PARAM_BOOL, .def = "false",
 	  .help = "the command only reads: run it in check mode too, and "
 		  "report ok rather than changed" },
@@ -48,8 +50,10 @@ command_run(struct module_ctx *ctx, const json_t *args,
 	enum tp_status		 st;
 	char			*cause = NULL;
 
-	/* The command is the play author's own shell text: it is passed as
-	 * written, like Ansible's shell module. */
+	/* The command is the play author's own shell text, like Ansible's
+	 * shell module; every template value in it was quoted as one word
+	 * when it was rendered (HOSTLINE_SHELL), so an inventory value is
+	 * data to the shell, never code. */
 	st = ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
 	if (st != TP_OK) {
 		ctx_transport_failed(res, st, cause);

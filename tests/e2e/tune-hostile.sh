@@ -13,6 +13,8 @@
 #    path.yml);
 #  - a play whose first tuning task would be applied before a command runs
 #    stops the host before both (the preflight), so nothing runs at all;
+#  - in a command, the same values are quoted as one word each: they
+#    arrive as text and run nothing (lab03, lab04);
 #  - plan (check mode) refuses the same values;
 #  - a NUL byte in a dynamic inventory's JSON is refused when it is read.
 # Usage: tune-hostile.sh [TCPTUNE]. Exit 77 when not root.
@@ -80,6 +82,22 @@ assert_match "lab01: refusal names the third task" \
     "staged.yml:14:7: task 'set tcp_wmem from a host var'" "$(msg_of lab01)"
 assert_eq "lab01: the command never ran" absent \
     "$(file_sha lab01 /var/lib/tcptune/hostile-marker)"
+
+# In a command, a value is one quoted word: lab03's $() and lab04's
+# backticks arrive as text and run nothing.
+e2e_run 40 hostile play "$H/command.yml" -l lab03,lab04
+assert_rc "the command with hostile values runs as data" 0
+assert_eq "lab03: the value arrived as text" \
+    '4096 16384 $(touch /tmp/tcptune-pwned) 212992' \
+    "$(lab lab03 cat /root/echoed)"
+assert_eq "lab04: the value arrived as text" \
+    '4096 16384 `touch /tmp/tcptune-pwned` 212992' \
+    "$(lab lab04 cat /root/echoed)"
+for h in lab03 lab04; do
+	assert_eq "$h: the substitution never ran" absent \
+	    "$(lab "$h" sh -c '[ -e /tmp/tcptune-pwned ] && echo present || echo absent')"
+	lab "$h" rm -f /root/echoed
+done
 
 # Check mode refuses the same way (and changes nothing either).
 e2e_run 40 hostile plan "$H/sysctl.yml" -l lab01

@@ -605,6 +605,42 @@ test_number_limits(void **state)
 	check_render("{{ 9223372036854775806 + 1 }}", "9223372036854775807");
 }
 
+/* Shell text: the author's text stays, each value is one quoted word. */
+static void
+test_render_shell(void **state)
+{
+	json_t	*vars = json_pack("{s:s, s:s, s:i, s:s}", "evil",
+	    "$(touch /tmp/x); `id` 'q' \n rm", "plain", "eth0", "n", 3,
+	    "dash", "-f");
+	json_t	*r;
+	char	*cause = NULL;
+
+	(void)state;
+	r = template_render_shell("echo {{ evil }} > /tmp/out", vars, NULL,
+	    &cause);
+	assert_non_null(r);
+	assert_string_equal(json_string_value(r), "echo '$(touch /tmp/x); "
+	    "`id` '\\''q'\\'' \n rm' > /tmp/out");
+	json_decref(r);
+	/* A lone substitution is still a quoted string, never a bare value. */
+	r = template_render_shell("{{ n }}", vars, NULL, &cause);
+	assert_string_equal(json_string_value(r), "'3'");
+	json_decref(r);
+	r = template_render_shell("ip link show {{ plain }}; ls {{ dash }}",
+	    vars, NULL, &cause);
+	assert_string_equal(json_string_value(r),
+	    "ip link show 'eth0'; ls '-f'");
+	json_decref(r);
+	r = template_render_shell("uptime", vars, NULL, &cause);
+	assert_string_equal(json_string_value(r), "uptime");
+	json_decref(r);
+	assert_null(template_render_shell("echo {{ nope }}", vars, NULL,
+	    &cause));
+	assert_string_equal(cause, "undefined variable 'nope'");
+	free(cause);
+	json_decref(vars);
+}
+
 int
 main(void)
 {
@@ -623,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_invalid_utf8_literal),
 		cmocka_unit_test(test_depth_limits),
 		cmocka_unit_test(test_number_limits),
+		cmocka_unit_test(test_render_shell),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
