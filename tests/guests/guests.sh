@@ -40,8 +40,8 @@ usage: $PROG up [-n N] [-d DIR] [-p PREFIX] [-a NET]
        $PROG status [-d DIR]
        $PROG exec [-d DIR] GUEST CMD [ARG...]
        $PROG reboot [-d DIR] GUEST
-       $PROG wan [-d DIR] SENDER RECEIVER --delay-ms D --rate-mbit R
-       $PROG unwan [-d DIR] RECEIVER
+       $PROG wan [-d DIR] A B --delay-ms D --rate-mbit R [--one-way]
+       $PROG unwan [-d DIR] GUEST...
        $PROG image            build (or find) the cached root filesystem; prints its path
        $PROG check            can User-mode Linux run here? (exit 1 with the reason)
 defaults: N=$DEFAULT_N DIR=\${GUESTS_DIR:-$DEFAULT_DIR} PREFIX=$DEFAULT_PREFIX NET=$DEFAULT_NET
@@ -600,37 +600,39 @@ cmd_reboot() {
 
 # --- WAN between two guests --------------------------------------------------
 
-# The delay and the bottleneck sit at a "hop" inside the receiving guest, on
-# ifb devices hung off its eth0 clsact hooks, so that no root qdisc is
-# taken (tcptune replaces them with fq): traffic from SENDER entering
-# RECEIVER's eth0 goes through ifb "wand" (tbf at the rate, a queue of one
-# bandwidth-delay product); traffic from RECEIVER to SENDER leaves through
-# ifb "wana" (netem delay of the whole round trip, 2 x D, on the ACK path).
-# The delay is not on the data path on purpose: the sender's TCP small
-# queues would count the delayed packets and cap the flow.
+# Each direction of the path sits inside the two guests, on ifb devices hung
+# off their eth0 clsact hooks, so that no root qdisc is taken (tcptune
+# replaces the roots with fq, and the emulation stays). On guest X with peer
+# P: packets from P enter through ifb "wand" (tbf at the rate, a queue of one
+# bandwidth-delay product of the round trip: the bottleneck), packets to P
+# leave through ifb "wana" (netem delay). mirred hands the ifb a clone, so
+# the sender's TCP small queues do not count the delayed packets (unlike a
+# netem root qdisc on the sender), but the sender's fq no longer sees its
+# socket: BBR paces by itself there.
+#
+# wan_script PEER DELAY_MS RATE_MBIT RTT_MS: RTT_MS sizes the tbf queue.
 wan_script() {
-	local src=$1 delay=$2 rate=$3 bdp burst
-	bdp=$((rate * 1000000 * 2 * delay / 8000))
+	local peer=$1 delay=$2 rate=$3 rtt=$4 bdp burst
+	bdp=$((rate * 1000000 * rtt / 8000))
 	((bdp >= 30000)) || bdp=30000
 	burst=$((rate * 1000000 / 8 / 100))	# one jiffy (HZ=100) worth
 	((burst >= 15140)) || burst=15140
+	unwan_script
 	cat <<EOF
 set -e
 modprobe ifb numifbs=0
 modprobe -a sch_ingress sch_tbf sch_netem cls_u32 act_mirred
-tc qdisc del dev eth0 clsact 2>/dev/null || true
 for d in wand wana; do
-	ip link del \$d 2>/dev/null || true
 	ip link add \$d type ifb
 	ip link set \$d up
 done
 tc qdisc add dev eth0 clsact
-tc filter add dev eth0 ingress protocol ip u32 match ip src $src/32 \
+tc filter add dev eth0 ingress protocol ip u32 match ip src $peer/32 \\
     action mirred egress redirect dev wand
-tc filter add dev eth0 egress protocol ip u32 match ip dst $src/32 \
+tc filter add dev eth0 egress protocol ip u32 match ip dst $peer/32 \\
     action mirred egress redirect dev wana
 tc qdisc add dev wand root tbf rate ${rate}mbit burst $burst limit $bdp
-tc qdisc add dev wana root netem delay $((2 * delay))ms limit 100000
+tc qdisc add dev wana root netem delay ${delay}ms limit 100000
 EOF
 }
 
@@ -638,19 +640,23 @@ unwan_script() {
 	cat <<'EOF'
 tc qdisc del dev eth0 clsact 2>/dev/null || true
 for d in wand wana; do ip link del $d 2>/dev/null || true; done
-true
 EOF
 }
 
 offloads_off='ethtool -K eth0 tso off gso off gro off'
 
+# wan A B --delay-ms D --rate-mbit R [--one-way]: both directions R and D
+# each way; with --one-way only data from A to B is limited, and the whole
+# round trip (2 x D) sits on B's ACK path, so that A's data is never delayed
+# at A (cleaner single-flow figures; the facts page's setup).
 cmd_wan() {
-	local a=$1 b=$2 delay="" rate="" ia
+	local a=$1 b=$2 delay="" rate="" oneway=0 ia ib
 	shift 2
 	while [[ $# -gt 0 ]]; do
 		case $1 in
 		--delay-ms) [[ $# -ge 2 ]] || usage; delay=$2; shift 2 ;;
 		--rate-mbit) [[ $# -ge 2 ]] || usage; rate=$2; shift 2 ;;
+		--one-way) oneway=1; shift ;;
 		*) usage ;;
 		esac
 	done
@@ -662,23 +668,33 @@ cmd_wan() {
 	fi
 	need_lab
 	ia=$(host_index "$a")
-	host_index "$b" >/dev/null
-	[[ $a != "$b" ]] || die "sender and receiver must differ"
-	# A sender that is also a receiver would delay its own data (wana).
-	if gssh "$a" 'ip link show wana' >/dev/null 2>&1; then
-		die "guest '$a' is a WAN receiver already: its egress delays the data it would send (run '$PROG unwan $a' first)"
-	fi
+	ib=$(host_index "$b")
+	[[ $a != "$b" ]] || die "the two guests must differ"
 	gssh "$a" "$offloads_off" || die "guest '$a': could not turn offloads off"
 	gssh "$b" "$offloads_off" || die "guest '$b': could not turn offloads off"
-	wan_script "${ADDRS[$ia]}" "$delay" "$rate" | gssh "$b" sh ||
-		die "guest '$b': could not set up the WAN hop"
-	echo "$PROG: $a -> $b: ${rate} Mbit/s, ${delay} ms each way (rtt $((2 * delay)) ms), offloads off on both"
+	if ((oneway)); then
+		{ unwan_script; echo true; } | gssh "$a" sh ||
+			die "guest '$a': could not clear its WAN"
+		wan_script "${ADDRS[$ia]}" "$((2 * delay))" "$rate" \
+		    "$((2 * delay))" | gssh "$b" sh ||
+			die "guest '$b': could not set up the WAN hop"
+		echo "$PROG: $a -> $b: ${rate} Mbit/s, rtt $((2 * delay)) ms (all on $b's ACK path); $b -> $a delayed, not rate-limited; offloads off on both"
+		return 0
+	fi
+	wan_script "${ADDRS[$ib]}" "$delay" "$rate" "$((2 * delay))" |
+		gssh "$a" sh || die "guest '$a': could not set up its end of the WAN"
+	wan_script "${ADDRS[$ia]}" "$delay" "$rate" "$((2 * delay))" |
+		gssh "$b" sh || die "guest '$b': could not set up its end of the WAN"
+	echo "$PROG: $a <-> $b: ${rate} Mbit/s and ${delay} ms each way (rtt $((2 * delay)) ms), offloads off on both"
 }
 
 cmd_unwan() {
+	local h
 	need_lab
-	host_index "$1" >/dev/null
-	unwan_script | gssh "$1" sh
+	for h in "$@"; do
+		host_index "$h" >/dev/null
+		{ unwan_script; echo true; } | gssh "$h" sh
+	done
 }
 
 # --- main --------------------------------------------------------------------
@@ -724,7 +740,7 @@ status) [[ $# -eq 0 ]] || usage; cmd_status ;;
 exec) [[ $# -ge 2 ]] || usage; cmd_exec "$@" ;;
 reboot) [[ $# -eq 1 ]] || usage; cmd_reboot "$1" ;;
 wan) [[ $# -ge 2 ]] || usage; cmd_wan "$@" ;;
-unwan) [[ $# -eq 1 ]] || usage; cmd_unwan "$1" ;;
+unwan) [[ $# -ge 1 ]] || usage; cmd_unwan "$@" ;;
 image) [[ $# -eq 0 ]] || usage; cmd_check >/dev/null || exit 1; ensure_image ;;
 check) [[ $# -eq 0 ]] || usage; cmd_check ;;
 help) usage ;;
