@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -371,22 +372,33 @@ inv_group_set_var(struct inv_group *g, const char *key, json_t *value,
     const char *where, char **cause)
 {
 	if (strcmp(key, "ansible_group_priority") == 0) {
-		/* int(value): Python accepts ints, and strings of digits */
+		/* int(value): Python accepts ints, floats (truncated) and
+		 * strings of digits; beyond an int it is refused, not
+		 * wrapped (a cast of an out-of-range double is undefined). */
+		double		 d = 0;
+		const char	*s = json_string_value(value);
+		char		*end = NULL;
+		int		 ok = 1;
+
 		if (json_is_integer(value))
-			g->priority = (int)json_integer_value(value);
+			d = (double)json_integer_value(value);
 		else if (json_is_real(value))
-			g->priority = (int)json_real_value(value);
-		else if (json_is_string(value) &&
-		    json_string_value(value)[0] != '\0' &&
-		    strspn(json_string_value(value), "-0123456789") ==
-		    strlen(json_string_value(value)))
-			g->priority = atoi(json_string_value(value));
-		else {
+			d = json_real_value(value);
+		else if (s != NULL && s[0] != '\0' &&
+		    strspn(s, "-0123456789") == strlen(s)) {
+			errno = 0;
+			d = (double)strtoll(s, &end, 10);
+			ok = errno == 0 && *end == '\0';
+		} else
+			ok = 0;
+		if (!ok || !(d > INT_MIN - 1.0 && d < INT_MAX + 1.0)) {
 			json_decref(value);
 			return fail(cause, "%s%sansible_group_priority of group "
-			    "'%s' must be an integer", where ? where : "",
-			    where ? ": " : "", g->name);
+			    "'%s' must be an integer (from %d to %d)",
+			    where ? where : "", where ? ": " : "", g->name,
+			    INT_MIN, INT_MAX);
 		}
+		g->priority = (int)d;
 		json_decref(value);
 		return 0;
 	}

@@ -108,6 +108,13 @@ expect range-product 1 "tcptune: yaml-range-product.yml:3:5: bad host range \
 cap applies to the product of its ranges)" \
     inventory -i yaml-range-product.yml --list
 
+# A group priority beyond an int (UBSan: a double cast out of range).
+printf 'web:\n  vars:\n    ansible_group_priority: 1.0e+300\n' \
+    >"$tmp/priority.yml"
+expect priority-range 1 "tcptune: priority.yml:3:5: ansible_group_priority \
+of group 'web' must be an integer (from -2147483648 to 2147483647)" \
+    inventory -i priority.yml --list
+
 # 100,000 groups chained with :children (SIGSEGV in --list and lint).
 awk 'BEGIN { print "[g0]\nh1"; for (i = 0; i < 99999; i++)
     printf "[g%d:children]\ng%d\n", i, i + 1; print "[g99999]\nh2" }' \
