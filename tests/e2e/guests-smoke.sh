@@ -58,6 +58,7 @@ e2e_log "figure: 2 guests up (boot to sshd) in $(secs_since "$t0") s"
 # shellcheck disable=SC1091
 . "$GDIR/lab.env"
 read -r -a HOSTS <<<"$LAB_HOSTS"
+read -r -a ADDRS <<<"$LAB_ADDRS"
 
 assert_eq "inventory: the non-root user with become" \
     "ansible_user: tcptune|ansible_become: true" \
@@ -132,6 +133,37 @@ for h in "${HOSTS[@]}"; do
 	e2e_log "figure: $h uses $((kb / 1024)) MiB of host memory (PSS, $(ps -g "$pgid" -o pid= | wc -l) processes)"
 done
 
+# rtt_avg FROM TO_ADDR: ping's average round trip in ms.
+rtt_avg() {
+	guest "$1" ping -n -q -c 4 -i 0.3 "$2" | awk -F/ '/^rtt/ { print $5 }'
+}
+# assert_in_range DESC X LO HI : LO <= X <= HI as decimal numbers.
+assert_in_range() {
+	if awk -v x="$2" -v lo="$3" -v hi="$4" \
+	    'BEGIN { exit !(x != "" && x >= lo && x <= hi) }'; then
+		e2e_ok "$1 ($2)"
+	else
+		e2e_fail "$1: '$2' is not in $3..$4"
+	fi
+}
+
+# The emulated WAN takes no root qdisc: both roots stay stock, and an fq
+# root (what tcptune sets) leaves the emulation intact.
+e2e_run 60 "$GUESTS" wan -d "$GDIR" "${HOSTS[0]}" "${HOSTS[1]}" \
+    --delay-ms 25 --rate-mbit 100
+assert_rc "wan ${HOSTS[0]} ${HOSTS[1]} (25 ms each way, 100 Mbit/s)" 0
+r=$(rtt_avg "${HOSTS[0]}" "${ADDRS[1]}")
+assert_in_range "wan: guest-to-guest rtt in ms (50 expected)" "$r" 49 60
+r=$(ping -n -q -c 3 -i 0.3 "${ADDRS[1]}" | awk -F/ '/^rtt/ { print $5 }')
+assert_in_range "wan: the controller's path is not delayed (rtt ms)" "$r" 0 5
+for h in "${HOSTS[@]}"; do
+	assert_eq "[$h] wan leaves the root qdisc stock" fq_codel \
+	    "$(guest "$h" tc qdisc show dev eth0 root | awk '{ print $2; exit }')"
+done
+guest "${HOSTS[0]}" tc qdisc replace dev eth0 root fq
+r=$(rtt_avg "${HOSTS[0]}" "${ADDRS[1]}")
+assert_in_range "wan: intact under an fq root (rtt ms)" "$r" 49 60
+
 h=${HOSTS[1]}
 old=$(guest "$h" cat /proc/sys/kernel/random/boot_id)
 t0=$(now)
@@ -146,6 +178,8 @@ e2e_run 60 tt ping -l "$h"
 assert_rc "ping $h after its reboot (same host key: strict checking holds)" 0
 assert_eq "[$h] still the stock fq_codel root qdisc after the reboot" fq_codel \
     "$(guest "$h" tc qdisc show dev eth0 root | awk '{ print $2; exit }')"
+r=$(rtt_avg "${HOSTS[0]}" "${ADDRS[1]}")
+assert_in_range "wan: set up again after $h's reboot (rtt ms)" "$r" 49 60
 
 pgids=$(cat "$GDIR"/guests/*/uml.pid | paste -sd' ')
 e2e_run 60 "$GUESTS" down -d "$GDIR"

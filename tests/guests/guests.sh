@@ -595,6 +595,7 @@ cmd_reboot() {
 		sleep 1
 	done
 	wait_guest "$i"
+	apply_wan "$h"
 	echo "$PROG: $h rebooted ($(since "$t0") s)"
 }
 
@@ -649,6 +650,15 @@ offloads_off='ethtool -K eth0 tso off gso off gro off'
 # each way; with --one-way only data from A to B is limited, and the whole
 # round trip (2 x D) sits on B's ACK path, so that A's data is never delayed
 # at A (cleaner single-flow figures; the facts page's setup).
+# Guest H's end of the WAN, as saved by wan: run it (again after a reboot:
+# it is runtime state of the guest's kernel).
+apply_wan() {
+	local f
+	f=$(gdir "$1")/wan.sh
+	[[ -f $f ]] || return 0
+	gssh "$1" sh <"$f" || die "guest '$1': could not set up its end of the WAN ($f)"
+}
+
 cmd_wan() {
 	local a=$1 b=$2 delay="" rate="" oneway=0 ia ib
 	shift 2
@@ -670,21 +680,21 @@ cmd_wan() {
 	ia=$(host_index "$a")
 	ib=$(host_index "$b")
 	[[ $a != "$b" ]] || die "the two guests must differ"
-	gssh "$a" "$offloads_off" || die "guest '$a': could not turn offloads off"
-	gssh "$b" "$offloads_off" || die "guest '$b': could not turn offloads off"
 	if ((oneway)); then
-		{ unwan_script; echo true; } | gssh "$a" sh ||
-			die "guest '$a': could not clear its WAN"
-		wan_script "${ADDRS[$ia]}" "$((2 * delay))" "$rate" \
-		    "$((2 * delay))" | gssh "$b" sh ||
-			die "guest '$b': could not set up the WAN hop"
+		{ echo "$offloads_off"; unwan_script; echo true; } >"$(gdir "$a")/wan.sh"
+		{ echo "$offloads_off"; wan_script "${ADDRS[$ia]}" \
+		    "$((2 * delay))" "$rate" "$((2 * delay))"; } >"$(gdir "$b")/wan.sh"
+		apply_wan "$a"
+		apply_wan "$b"
 		echo "$PROG: $a -> $b: ${rate} Mbit/s, rtt $((2 * delay)) ms (all on $b's ACK path); $b -> $a delayed, not rate-limited; offloads off on both"
 		return 0
 	fi
-	wan_script "${ADDRS[$ib]}" "$delay" "$rate" "$((2 * delay))" |
-		gssh "$a" sh || die "guest '$a': could not set up its end of the WAN"
-	wan_script "${ADDRS[$ia]}" "$delay" "$rate" "$((2 * delay))" |
-		gssh "$b" sh || die "guest '$b': could not set up its end of the WAN"
+	{ echo "$offloads_off"; wan_script "${ADDRS[$ib]}" "$delay" "$rate" \
+	    "$((2 * delay))"; } >"$(gdir "$a")/wan.sh"
+	{ echo "$offloads_off"; wan_script "${ADDRS[$ia]}" "$delay" "$rate" \
+	    "$((2 * delay))"; } >"$(gdir "$b")/wan.sh"
+	apply_wan "$a"
+	apply_wan "$b"
 	echo "$PROG: $a <-> $b: ${rate} Mbit/s and ${delay} ms each way (rtt $((2 * delay)) ms), offloads off on both"
 }
 
@@ -693,6 +703,7 @@ cmd_unwan() {
 	need_lab
 	for h in "$@"; do
 		host_index "$h" >/dev/null
+		rm -f "$(gdir "$h")/wan.sh"
 		{ unwan_script; echo true; } | gssh "$h" sh
 	done
 }
