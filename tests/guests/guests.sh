@@ -248,6 +248,23 @@ stop_guest() {
 	rm -f "$(gdir "$h")/uml.pid"
 }
 
+# Process groups of guest kernels booted from a COW file under DIR/guests
+# (a lab whose guests.conf was removed by hand): killed by process group.
+# Only processes running the UML binary count (never this script, nor the
+# awk below, whose own command lines hold the same string), and never our
+# own process group.
+kill_orphans() {
+	local pgid self
+	self=$(ps -o pgid= -p $$ | tr -d ' ')
+	for pgid in $(ps -e -o pgid= -o args= | awk -v uml="$UML" \
+	    -v m="ubd0=$DIR/guests/" '$2 == uml && index($0, m) { print $1 }' |
+	    sort -u); do
+		[[ $pgid != "$self" ]] || continue
+		warn "stopping a leftover guest (process group $pgid)"
+		kill -KILL -- "-$pgid" 2>/dev/null || true
+	done
+}
+
 # --- network -----------------------------------------------------------------
 
 # The bridge (controller at NET.1/24) and one veth pair per guest: the
@@ -497,7 +514,8 @@ cmd_up() {
 	chmod 0755 "$DIR"
 	rm -rf "$DIR/guests"
 	mkdir -p "$DIR/guests"
-	# Leftovers with our names (a lab whose DIR was removed by hand).
+	# Leftovers of a lab in this DIR whose state was removed by hand.
+	kill_orphans
 	remove_net
 	save_state
 	ensure_client_key
