@@ -54,7 +54,8 @@ static const struct bad_case cases[] = {
 	    "range 'web[1:2:3:4]': host range must be begin:end or "
 	    "begin:end:step" },
 	{ BAD "priority.yml", NULL, BAD "priority.yml:3:5: "
-	    "ansible_group_priority of group 'web' must be an integer" },
+	    "ansible_group_priority of group 'web' must be an integer (from "
+	    "-2147483648 to 2147483647)" },
 	{ BAD "section-type.ini", NULL, BAD "section-type.ini:3: section "
 	    "[web:foo] has unknown type 'foo' (expected hosts, children or "
 	    "vars)" },
