@@ -15,6 +15,8 @@ packages=(
 	# the trust-boundary tier: libFuzzer harnesses (clang), shellcheck of the
 	# remote scripts, and the scripts run under dash as on Debian hosts
 	clang libclang-rt-14-dev shellcheck dash
+	# the real-kernel tier: User-mode Linux guests (tests/guests/)
+	user-mode-linux mmdebstrap
 )
 missing=()
 for p in "${packages[@]}"; do
