@@ -131,14 +131,22 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				strbuf_release(&old);
 				strbuf_release(&backup);
 				return fail(cause, "unexpected output from the "
-				    "apply script: '%.60s'", p);
+				    "apply script: '%.*s'", (int)(n < 60 ? n : 60),
+				    p);
 			}
 			first = 0;
 		} else if (n == 7 && memcmp(p, "@@probe", 7) == 0) {
 			const char *pe, *q = nl != NULL ? nl + 1 : end;
 
-			/* The probe's output runs up to its "@end" line. */
-			pe = strstr(q, "\n@end\n");
+			/* One probe, after the change; its output runs up to
+			 * its "@end" line (out need not end in a NUL). */
+			if (res->facts != NULL) {
+				strbuf_release(&old);
+				strbuf_release(&backup);
+				return fail(cause, "the apply script printed "
+				    "two probes");
+			}
+			pe = memmem(q, (size_t)(end - q), "\n@end\n", 6);
 			if (pe == NULL) {
 				strbuf_release(&old);
 				strbuf_release(&backup);
@@ -188,7 +196,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				add(&res->step_error, v, vl);
 			else if (strcmp(section, "old") == 0) {
 				if (IS("exists"))
-					res->old_exists = (*v == '1');
+					res->old_exists = (vl > 0 && *v == '1');
 				else if (IS("no_newline"))
 					no_newline = 1;
 			} else if (strcmp(section, "write") == 0) {
@@ -203,8 +211,9 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->backup, v, vl);
 			} else if (strcmp(section, "backup") == 0) {
 				if (IS("exists"))
-					res->backup_exists = (*v == '1');
-				else if (IS("orig") && *v == '1')
+					res->backup_exists = vl > 0 &&
+					    *v == '1';
+				else if (IS("orig") && vl > 0 && *v == '1')
 					res->backup_text = xstrdup("");
 			} else if (key != NULL) {
 				if (IS("want"))
@@ -212,7 +221,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				else if (IS("before"))
 					set(&key->before, v, vl);
 				else if (IS("changed"))
-					key->changed = (*v == '1');
+					key->changed = (vl > 0 && *v == '1');
 				else if (IS("live"))
 					set(&key->live, v, vl);
 				else if (IS("error"))
