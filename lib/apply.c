@@ -213,7 +213,9 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				if (IS("exists"))
 					res->backup_exists = vl > 0 &&
 					    *v == '1';
-				else if (IS("orig") && vl > 0 && *v == '1')
+				else if (IS("orig") && vl > 0 && *v == '1' &&
+				    res->backup_text == NULL)
+					/* A marker: the text is the |lines. */
 					res->backup_text = xstrdup("");
 			} else if (key != NULL) {
 				if (IS("want"))
