@@ -356,6 +356,7 @@ EOF
 		kv tx_queues "$n"
 		if have ethtool; then
 			eo=$(ethtool "$ifc" 2>&1)
+			ers=$?
 			got=
 			while IFS= read -r l; do
 				squeeze "$l"
@@ -366,7 +367,11 @@ EOF
 			done <<EOF
 $eo
 EOF
-			if [ -z "$got" ]; then
+			if [ -z "$got" ] && [ "$ers" -eq 0 ]; then
+				# Virtio and UML NICs: ethtool works and shows
+				# only "Link detected", no speed line.
+				kv ethtool_error "ethtool shows no speed for $ifc (the driver reports none)"
+			elif [ -z "$got" ]; then
 				squeeze "${eo%%"$NL"*}"
 				kv ethtool_error "$R"
 			fi

@@ -114,12 +114,8 @@ for h in "${HOSTS[@]}"; do
 	    "$(jq_out "$d.default_route.speed_mbit")"
 done
 m=$(jq_out ".plays[0].results[\"${HOSTS[0]}\"][0].data.default_route.speed_reason")
-if [[ $m == "Settings for eth0:" ]]; then
-	e2e_known_bug "probe: an ethtool without a Speed line gives speed_reason '$m' (its first output line) instead of saying that the driver reports no speed (lib/probe.sh)"
-else
-	assert_match "[${HOSTS[0]}] speed_reason says why there is no speed" \
-	    'speed|ethtool' "$m"
-fi
+assert_eq "[${HOSTS[0]}] speed_reason says the driver reports no speed" \
+    "ethtool shows no speed for eth0 (the driver reports none)" "$m"
 
 # Memory per guest: proportional set size of every host process the
 # guest runs (its kernel, its processes, its memory file in /dev/shm).
