@@ -622,10 +622,10 @@ test_command(void **state)
 
 	(void)state;
 	cmd = probe_command(targets, 3);
-	assert_string_equal(cmd, "sh -s -- '198.18.0.2' 'a'\\''b c' ''");
+	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= sh -s -- '198.18.0.2' 'a'\\''b c' ''");
 	free(cmd);
 	cmd = probe_command(NULL, 0);
-	assert_string_equal(cmd, "sh -s --");
+	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= sh -s --");
 	free(cmd);
 	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
 }
