@@ -22,12 +22,19 @@ static const struct module_param rollback_params[] = {
 };
 
 static int
-rollback_run(struct module_ctx *ctx, const json_t *args,
+rollback_to(struct module_ctx *ctx, const json_t *args, int plan,
     struct module_result *res)
 {
 	return tune_rollback(ctx, tune_file(ctx, args), strcmp(
 	    json_string_value(json_object_get(args, "to")), "previous") == 0,
-	    0, res);
+	    plan, res);
+}
+
+static int
+rollback_run(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	return rollback_to(ctx, args, 0, res);
 }
 
 /* What a rollback would restore, read only. */
@@ -35,9 +42,7 @@ static int
 rollback_plan(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	return tune_rollback(ctx, tune_file(ctx, args), strcmp(
-	    json_string_value(json_object_get(args, "to")), "previous") == 0,
-	    1, res);
+	return rollback_to(ctx, args, 1, res);
 }
 
 const struct module mod_rollback = {
