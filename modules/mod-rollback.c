@@ -22,7 +22,7 @@ static const struct module_param rollback_params[] = {
 };
 
 static int
-rollback_to(struct module_ctx *ctx, const json_t *args, int plan,
+rollback_call(struct module_ctx *ctx, const json_t *args, int plan,
     struct module_result *res)
 {
 	return tune_rollback(ctx, tune_file(ctx, args), strcmp(
@@ -34,7 +34,7 @@ static int
 rollback_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	return rollback_to(ctx, args, 0, res);
+	return rollback_call(ctx, args, 0, res);
 }
 
 /* What a rollback would restore, read only. */
@@ -42,7 +42,7 @@ static int
 rollback_plan(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	return rollback_to(ctx, args, 1, res);
+	return rollback_call(ctx, args, 1, res);
 }
 
 const struct module mod_rollback = {
