@@ -9,3 +9,13 @@ add_test(NAME e2e/guests-smoke
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/guests-smoke PROPERTIES
   LABELS guests RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The tuning path on real kernels (issue 13): plan changes nothing, play
+# replaces the live qdisc with fq and loads tcp_bbr, the tuning survives a
+# reboot (drift 0), rollback leaves the guests as before. ~3-4 min.
+add_test(NAME e2e/guests-tune
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-tune.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/guests-tune PROPERTIES
+  LABELS guests RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 900)
