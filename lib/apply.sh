@@ -145,9 +145,10 @@ commit_temp() {
 	return 1
 }
 
-# Put the saved copy $1 back over FILE atomically, through a temp file
-# beside FILE (a dot-file: sysctl reads only *.conf).
+# Put the saved copy $1 back over file $2 (default FILE) atomically,
+# through a temp file beside it (a dot-file: sysctl reads only *.conf).
 restore_file() {
+	rf_to=${2:-$FILE}
 	if [ -d "$1" ]; then
 		ERR="Is a directory"
 		return 1
@@ -158,7 +159,7 @@ restore_file() {
 		ERR="not a regular file"
 		return 1
 	fi
-	mk_temp "${FILE%/*}/.${FILE##*/}.XXXXXX" || return 1
+	mk_temp "${rf_to%/*}/.${rf_to##*/}.XXXXXX" || return 1
 	guard
 	if ! try cp -p "$1" "$TMP"; then
 		rm -f "$TMP"
@@ -166,7 +167,7 @@ restore_file() {
 		return 1
 	fi
 	# cp -p kept the saved copy's mode.
-	commit_temp "$FILE"
+	commit_temp "$rf_to"
 }
 
 # ---- keys
@@ -338,12 +339,44 @@ load_modules() {
 			kv error "$err"
 		fi
 		grep -qx -e "$m" "$conf" 2>/dev/null && continue
-		if persist_module "$m"; then
+		if ! keep_modules_conf; then
+			kv error "cannot record $conf before changing it: $ERR"
+		elif persist_module "$m"; then
 			kv persisted 1
 		else
 			kv error "cannot persist $m in $conf: $ERR"
 		fi
 	done
+}
+
+# Before tcptune first adds to modules-load.d, what the file was (a copy,
+# or that there was none), beside the drop-in's backup, so that a rollback
+# leaves no module loading at boot that the host did not load before. No
+# backup, no rollback: nothing to record.
+keep_modules_conf() {
+	kb=$(backup_dir)
+	[ -d "$kb" ] || return 0
+	[ -e "$kb/modules-load.orig" ] || [ -e "$kb/modules-load.absent" ] &&
+	    return 0
+	if [ -f "$conf" ]; then
+		try cp -p "$conf" "$kb/modules-load.orig"
+	else
+		try write_text "$kb/modules-load.absent" ""
+	fi
+}
+
+# Rollback: modules-load.d as keep_modules_conf found it. ERR on failure.
+restore_modules_conf() {
+	mconf=$ROOT/etc/modules-load.d/tcptune.conf
+	if [ -e "$b/modules-load.absent" ]; then
+		try rm -f "$mconf" && return 0
+		ERR="cannot remove $mconf: $ERR"
+		return 1
+	fi
+	[ -e "$b/modules-load.orig" ] || return 0
+	restore_file "$b/modules-load.orig" "$mconf" && return 0
+	ERR="cannot restore $mconf from $b/modules-load.orig: $ERR"
+	return 1
 }
 
 # conf with the line $1 added, through a temp file, mode 0644 like the
@@ -467,6 +500,9 @@ take_backup() {
 	if [ -n "$QDISC" ]; then
 		tb=$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)
 		try write_text "$b.tmp/qdisc" "$tb${tb:+$NL}" || return 1
+		# tc's line does not name the interface, and a rollback may
+		# run without facts: keep it beside the qdisc.
+		try write_text "$b.tmp/qdisc-dev" "$DEV$NL" || return 1
 	fi
 	if [ -n "$ROUTE" ]; then
 		tb=$(ip route show default 2>/dev/null | head -n 1)
@@ -728,14 +764,21 @@ do_rollback() {
 	# Leftovers of applies cut short (dot-files sysctl never reads).
 	rm -f "${FILE%/*}/.${FILE##*/}."??????
 	rb=
-	if [ -s "$b/qdisc" ] && [ -n "$DEV" ]; then
+	if [ -s "$b/qdisc" ]; then
 		kind=$(sed -n 's/^qdisc \([^ ]*\) .*/\1/p' "$b/qdisc")
-		if [ -n "$kind" ] && [ "$kind" != noqueue ] && [ "$kind" != mq ]; then
+		qdev=$(cat "$b/qdisc-dev" 2>/dev/null)
+		[ -n "$qdev" ] && DEV=$qdev
+		if [ -z "$kind" ] || [ "$kind" = noqueue ] || [ "$kind" = mq ]; then
+			:
+		elif [ -z "$DEV" ]; then
+			rb="cannot restore the qdisc $kind: the interface is not known (no facts, and the backup does not name it)"
+		else
 			QDISC=$kind
 			TXQ=
 			set_qdisc || rb="cannot restore the qdisc $kind on $DEV"
 		fi
 	fi
+	restore_modules_conf || rb="${rb:+$rb; }$ERR"
 	if [ -s "$b/route" ]; then
 		r=$(cat "$b/route")
 		set -f

@@ -211,6 +211,30 @@ assert_eq "modules: modprobe" $'modprobe -- tcp_bbr\nmodprobe -- sch_fq' "$(cat 
 assert_eq "modules: $CONF" $'tcp_bbr\nsch_fq' "$(cat "$CONF")"
 assert_eq "modules: $CONF mode" 644 "$(stat -c %a "$CONF")"
 
+# A rollback leaves modules-load.d as it was before tcptune: no file when
+# there was none, the same bytes when there was one.
+new_root modules-rollback
+MODULES=tcp_bbr
+run_apply apply <<<"$NEW1"
+assert_eq "modules, rollback: persisted by the apply" tcp_bbr "$(cat "$CONF")"
+run_apply rollback
+assert_line "modules, rollback: restored" "status=restored"
+assert_eq "modules, rollback: $CONF removed (there was none)" absent \
+    "$([ -e "$CONF" ] || echo absent)"
+
+new_root modules-rollback-kept
+MODULES=tcp_bbr
+mkdir -p "${CONF%/*}"
+echo sch_fq >"$CONF"
+chmod 0640 "$CONF"
+keep "$CONF"
+run_apply apply <<<"$NEW1"
+assert_eq "modules, rollback over a file: added" $'sch_fq\ntcp_bbr' "$(cat "$CONF")"
+run_apply rollback
+assert_line "modules, rollback over a file: restored" "status=restored"
+same "$CONF" "modules, rollback over a file: $CONF"
+assert_eq "modules, rollback over a file: mode kept" 640 "$(stat -c %a "$CONF")"
+
 new_root modules-ro
 MODULES=tcp_bbr
 mkdir -p "${CONF%/*}"
