@@ -289,6 +289,39 @@ old_file() {
 
 # ---- the live qdisc, modules and route
 
+# The kinds of DEV's qdiscs as tc lists them on stdin: the root's, then one
+# line "PARENT KIND" per leaf of the root (an mq root's per-queue qdiscs),
+# PARENT as its minor only. ingress/clsact (parent ffff:) shape nothing we
+# send and are left out.
+qdisc_tree() {
+	awk '$4 == "root" && !r { r = 1; print $2; maj = $3; sub(/:.*/, "", maj)
+		if (maj == "0") maj = ""; next }
+	r && $4 == "parent" && index($5, maj ":") == 1 {
+		n = $5; sub(/^[^:]*:/, "", n); print n, $2 }'
+}
+
+# Replace the mq root of DEV with one tcptune can address: the kernel's own
+# has handle 0:, whose per-queue leaves tc cannot name ("parent :1" finds no
+# qdisc). The new mq gets fresh leaves 1:1..1:N of the default qdisc.
+# LEAVES: the leaves' minors. Returns 1 (ERR set) when tc failed.
+mq_root() {
+	if ! ERR=$(tc qdisc replace dev "$DEV" root handle 1: mq 2>&1); then
+		return 1
+	fi
+	LEAVES=$(tc qdisc show dev "$DEV" 2>/dev/null | qdisc_tree |
+	    sed -n 's/^\([0-9a-f][0-9a-f]*\) .*/\1/p')
+	if [ -z "$LEAVES" ]; then
+		ERR="mq on $DEV shows no per-queue qdiscs"
+		return 1
+	fi
+}
+
+# The live root qdisc for the @qdisc section (the probe that follows an
+# apply reads the whole tree, an mq root's leaves too).
+show_qdisc() {
+	kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
+}
+
 # Returns 1 when tc failed (said in an error line).
 set_qdisc() {
 	[ -n "$QDISC" ] || return 0
@@ -300,19 +333,75 @@ set_qdisc() {
 	fi
 	if [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null; then
 		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
-		q=1
-		while [ "$q" -le "$TXQ" ]; do
-			if ! err=$(tc qdisc replace dev "$DEV" parent "1:$(printf '%x' "$q")" "$QDISC" 2>&1); then
+		if ! mq_root; then
+			kv error "$ERR"
+			return 1
+		fi
+		for q in $LEAVES; do
+			if ! err=$(tc qdisc replace dev "$DEV" parent "1:$q" "$QDISC" 2>&1); then
 				kv error "$err"
 				return 1
 			fi
-			q=$((q + 1))
 		done
 	elif ! err=$(tc qdisc replace dev "$DEV" root "$QDISC" 2>&1); then
 		kv error "$err"
 		return 1
 	fi
-	kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
+	show_qdisc
+}
+
+# Put back the live qdiscs recorded in $b/qdisc (tc's lines for DEV). A
+# root the kernel attached by itself (handle 0:) comes back by deleting
+# ours: the kernel attaches its default again, as at boot, from the
+# default_qdisc just restored. Otherwise, or when that default is not what
+# was there, the recorded kinds are set by name: the root's, or an mq
+# root's leaves each on its own queue. Returns 1 with ERR set.
+restore_qdisc() {
+	want=$(qdisc_tree <"$b/qdisc")
+	kind=$(printf '%s\n' "$want" | head -n 1)
+	handle=$(awk '$4 == "root" { print $3; exit }' "$b/qdisc")
+	case $kind in
+	"" | noqueue) return 0 ;;
+	esac
+	if [ -z "$DEV" ]; then
+		ERR="cannot restore the qdisc $kind: the interface is not known (no facts, and the backup does not name it)"
+		return 1
+	fi
+	printf '@qdisc\n'
+	kv dev "$DEV"
+	if [ "$handle" = 0: ]; then
+		tc qdisc del dev "$DEV" root >/dev/null 2>&1
+		now=$(tc qdisc show dev "$DEV" 2>/dev/null | qdisc_tree)
+		# A backup of tcptune 0.x kept the root's line only.
+		[ "$(printf '%s\n' "$want" | wc -l)" -gt 1 ] ||
+		    now=$(printf '%s\n' "$now" | head -n 1)
+		if [ "$now" = "$want" ]; then
+			show_qdisc
+			return 0
+		fi
+	fi
+	if [ "$kind" != mq ]; then
+		if ! err=$(tc qdisc replace dev "$DEV" root "$kind" 2>&1); then
+			ERR="cannot restore the qdisc $kind on $DEV: $err"
+			kv error "$err"
+			return 1
+		fi
+	elif ! mq_root; then
+		kv error "$ERR"
+		ERR="cannot restore mq on $DEV: $ERR"
+		return 1
+	else
+		errs=$(printf '%s\n' "$want" | sed 1d | while read -r q k; do
+			err=$(tc qdisc replace dev "$DEV" parent "1:$q" "$k" 2>&1) ||
+			    printf '%s; ' "parent 1:$q $k: $err"
+		done)
+		if [ -n "$errs" ]; then
+			ERR="cannot restore the mq leaves on $DEV: ${errs%; }"
+			kv error "$ERR"
+			return 1
+		fi
+	fi
+	show_qdisc
 }
 
 # Load each module of MODULES and list it in modules-load.d so that the boot
@@ -498,7 +587,8 @@ take_backup() {
 	done)
 	try write_text "$b.tmp/live" "$tb${tb:+$NL}" || return 1
 	if [ -n "$QDISC" ]; then
-		tb=$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)
+		# Every line: an mq root's leaves are what it shapes with.
+		tb=$(tc qdisc show dev "$DEV" 2>/dev/null)
 		try write_text "$b.tmp/qdisc" "$tb${tb:+$NL}" || return 1
 		# tc's line does not name the interface, and a rollback may
 		# run without facts: keep it beside the qdisc.
@@ -765,18 +855,9 @@ do_rollback() {
 	rm -f "${FILE%/*}/.${FILE##*/}."??????
 	rb=
 	if [ -s "$b/qdisc" ]; then
-		kind=$(sed -n 's/^qdisc \([^ ]*\) .*/\1/p' "$b/qdisc")
 		qdev=$(cat "$b/qdisc-dev" 2>/dev/null)
 		[ -n "$qdev" ] && DEV=$qdev
-		if [ -z "$kind" ] || [ "$kind" = noqueue ] || [ "$kind" = mq ]; then
-			:
-		elif [ -z "$DEV" ]; then
-			rb="cannot restore the qdisc $kind: the interface is not known (no facts, and the backup does not name it)"
-		else
-			QDISC=$kind
-			TXQ=
-			set_qdisc || rb="cannot restore the qdisc $kind on $DEV"
-		fi
+		restore_qdisc || rb=$ERR
 	fi
 	restore_modules_conf || rb="${rb:+$rb; }$ERR"
 	if [ -s "$b/route" ]; then
@@ -815,7 +896,7 @@ check)
 	if [ -n "$QDISC" ]; then
 		printf '@qdisc\n'
 		kv dev "$DEV"
-		kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
+		show_qdisc
 	fi
 	if [ -n "$ROUTE" ]; then
 		printf '@route\n'

@@ -7,6 +7,7 @@
 
 #include "apply.h"
 #include "hostline.h"
+#include "qdisc.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "sysctld.h"
@@ -149,16 +150,6 @@ values_equal(const char *a, const char *b)
 	return sysctl_value_equal(a, b);
 }
 
-static const char *
-fact_str(const json_t *facts, const char *a, const char *b)
-{
-	const json_t *v = json_object_get(facts, a);
-
-	if (b != NULL)
-		v = json_object_get(v, b);
-	return json_string_value(v);
-}
-
 static void
 fill_request(struct apply_request *req, const struct module_ctx *ctx,
     const struct stage *st)
@@ -256,6 +247,30 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 /* Take in the probe run after a change. A light one (only sysctls and
  * sysctl.d files, when no qdisc, module or route was touched) updates just
  * those facts; a full one replaces them all. */
+/* After an apply, the interface must use the qdisc the plan set (tc can
+ * succeed and leave another, e.g. an mq leaf it did not reach): read from
+ * the probe that ran after it in the same round trip. */
+static void
+check_live_qdisc(const struct stage *st, const struct apply_request *req,
+    const json_t *facts, struct strbuf *errors)
+{
+	const json_t	*q;
+	const char	*kind;
+	char		*live;
+
+	if (st->qdisc == NULL || facts == NULL)
+		return;
+	q = json_object_get(json_object_get(facts, "default_route"), "qdisc");
+	kind = qdisc_effective(q);
+	if (kind != NULL && strcmp(kind, st->qdisc) == 0)
+		return;
+	live = qdisc_describe(q);
+	strbuf_addf(errors, "%sthe live qdisc on %s is %s after the apply, "
+	    "not %s", errors->len > 0 ? "; " : "", req->dev != NULL ?
+	    req->dev : "?", live, st->qdisc);
+	free(live);
+}
+
 static void
 refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
 {
@@ -426,10 +441,12 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 		    "file edited", NULL);
 	if (st->qdisc != NULL) {
 		const json_t *rt = json_object_get(facts, "default_route");
+		char *live = qdisc_describe(json_object_get(rt, "qdisc"));
 
-		add_item(items, "qdisc", st->qdisc, fact_str(json_object_get(rt,
-		    "qdisc"), "kind", NULL), "qdisc differs from the config",
+		add_item(items, "qdisc", st->qdisc, live,
+		    "qdisc differs from the config",
 		    json_string_value(json_object_get(rt, "interface")));
+		free(live);
 	}
 	if (st->modules != NULL) {
 		char *mods = xstrdup(st->modules), *m, *save = NULL;
@@ -508,14 +525,17 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 			    k->error != NULL ? k->error : "");
 	}
 	if (st->qdisc != NULL) {
-		const char *kind = fact_str(json_object_get(ctx->host->facts,
-		    "default_route"), "qdisc", "kind");
+		const json_t *q = json_object_get(json_object_get(
+		    ctx->host->facts, "default_route"), "qdisc");
+		const char *kind = qdisc_effective(q);
+		char *live = qdisc_describe(q);
 
 		if (kind == NULL || strcmp(kind, st->qdisc) != 0)
 			changed = 1;
-		strbuf_addf(&diff, "  live qdisc on %s: %s -> %s\n",
-		    req.dev != NULL ? req.dev : "?", kind != NULL ? kind : "?",
-		    st->qdisc);
+		strbuf_addf(&diff, "  live qdisc on %s: %s -> %s%s\n",
+		    req.dev != NULL ? req.dev : "?", live, st->qdisc,
+		    req.tx_queues > 1 ? " on every mq queue" : "");
+		free(live);
 	}
 	if (st->route_opts != NULL) {
 		if (st->route_changed || ar.route_persisted != NULL)
@@ -533,6 +553,8 @@ tune_flush(struct module_ctx *ctx, struct module_result *res)
 			strbuf_addf(&errors, "%sqdisc %s on %s: %s",
 			    errors.len > 0 ? "; " : "", st->qdisc, req.dev,
 			    ar.qdisc_error);
+		else
+			check_live_qdisc(st, &req, ar.facts, &errors);
 		if (ar.route_error != NULL)
 			strbuf_addf(&errors, "%sroute %s: %s", errors.len > 0 ?
 			    "; " : "", st->route_opts, ar.route_error);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qdisc.h"
 #include "runner.h"
 #include "sizing.h"
 #include "strbuf.h"
@@ -94,6 +95,7 @@ congestion_run(struct module_ctx *ctx, const json_t *args,
 	struct stage	*st;
 	const char	*want_q, *cur_cc, *live_q, *v;
 	char		*avail, *cause = NULL;
+	int		 set_live;
 	const char	*release;
 	enum kconfig	 kq;
 
@@ -141,20 +143,33 @@ congestion_run(struct module_ctx *ctx, const json_t *args,
 		stage_note(st, "%s", plan.reason_cc);
 	if (plan.qdisc_skipped)
 		stage_note(st, "%s", plan.reason_qdisc);
-	/* The live qdisc: read off the interface, not the config (seed 003).
-	 * Changed only where the kernel has the wanted qdisc. */
-	live_q = json_string_value(json_object_get(json_object_get(rt,
-	    "qdisc"), "kind"));
-	if (strcmp(want_q, "keep") != 0 && (kq == KCONFIG_BUILTIN ||
-	    kq == KCONFIG_MODULE) && json_string_value(json_object_get(rt,
-	    "interface")) != NULL && (live_q == NULL ||
-	    strcmp(live_q, want_q) != 0)) {
+	/* The live qdisc: read off the interface, not the config (seed 003),
+	 * and decided as the default is: where the plan sets default_qdisc
+	 * (built in, modular, or unknown and tried by modprobe) the live one
+	 * follows, so the interface uses now what the setting says; the apply
+	 * checks that it did. A network namespace has no default_qdisc: there
+	 * the kernel config alone decides. */
+	live_q = qdisc_effective(json_object_get(rt, "qdisc"));
+	set_live = strcmp(want_q, "keep") != 0 && (plan.qdisc != NULL ||
+	    (!in.have_default_qdisc && (kq == KCONFIG_BUILTIN ||
+	    kq == KCONFIG_MODULE)));
+	if (set_live && json_string_value(json_object_get(rt, "interface")) !=
+	    NULL && (live_q == NULL || strcmp(live_q, want_q) != 0)) {
 		free(st->qdisc);
 		st->qdisc = xstrdup(want_q);
-	} else if (strcmp(want_q, "keep") != 0 && kq != KCONFIG_BUILTIN &&
-	    kq != KCONFIG_MODULE)
-		stage_note(st, "live qdisc left as %s: this kernel has no %s",
-		    live_q != NULL ? live_q : "is", want_q);
+	} else if (strcmp(want_q, "keep") != 0 && !set_live) {
+		char *d = qdisc_describe(json_object_get(rt, "qdisc"));
+
+		if (in.have_default_qdisc)
+			stage_note(st, "live qdisc left as %s, as "
+			    "default_qdisc is", d);
+		else
+			stage_note(st, "live qdisc left as %s: %s %s", d,
+			    kq == KCONFIG_ABSENT ? "this kernel has no" :
+			    "no kernel config tells whether this kernel has",
+			    want_q);
+		free(d);
+	}
 	res->status = RESULT_OK;
 	res->msg = xprintf("%s%s%s", plan.cc != NULL ? plan.cc :
 	    "congestion control unchanged", plan.qdisc != NULL ? " + " :

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "probe.h"
+#include "qdisc.h"
 #include "runner.h"
 #include "xalloc.h"
 
@@ -64,15 +65,15 @@ summary(const json_t *f)
 	const json_t *q = json_object_get(rt, "qdisc");
 	const json_t *rmem = json_object_get(json_object_get(f, "sysctl"),
 	    "net.ipv4.tcp_rmem");
-	const char *s;
+	char *qd = qdisc_describe(q), *s;
 
-	s = json_string_value(json_object_get(q, "kind"));
-	return xprintf("kernel %s, cc %s, %s qdisc %s, tcp_rmem %s",
+	s = xprintf("kernel %s, cc %s, %s qdisc %s, tcp_rmem %s",
 	    json_string_value(json_object_get(k, "release")) ?: "?",
 	    json_string_value(json_object_get(cc, "current")) ?: "?",
 	    json_string_value(json_object_get(rt, "interface")) ?: "(no route)",
-	    s != NULL ? s : "?",
-	    json_string_value(json_object_get(rmem, "value")) ?: "?");
+	    qd, json_string_value(json_object_get(rmem, "value")) ?: "?");
+	free(qd);
+	return s;
 }
 
 static int

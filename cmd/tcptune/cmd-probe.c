@@ -6,6 +6,7 @@
 
 #include "cmd-common.h"
 #include "module.h"
+#include "qdisc.h"
 #include "runner.h"
 
 extern const struct module mod_probe;
@@ -47,7 +48,7 @@ print_facts(const char *host, const json_t *f)
 	const json_t	*v, *avail;
 	const char	*key;
 	size_t		 i;
-	char		 list[256] = "";
+	char		 list[256] = "", *qd;
 
 	printf("\n== %s ==\n", host);
 	printf("  %-22s %s (%s)\n", "kernel", str(k, "release"),
@@ -71,10 +72,11 @@ print_facts(const char *host, const json_t *f)
 	printf("  %-22s %s\n", "default_qdisc",
 	    json_is_null(json_object_get(f, "default_qdisc")) ?
 	    "absent (network namespace)" : str(f, "default_qdisc"));
+	qd = qdisc_describe(json_object_get(rt, "qdisc"));
 	printf("  %-22s %s via %s, mtu %s, speed %s Mbit/s, live qdisc %s\n",
 	    "default route", str(rt, "interface"), str(rt, "gateway"),
-	    str(rt, "mtu"), str(rt, "speed_mbit"),
-	    str(json_object_get(rt, "qdisc"), "kind"));
+	    str(rt, "mtu"), str(rt, "speed_mbit"), qd);
+	free(qd);
 	printf("  %-22s %s bytes\n", "memory", str(f, "mem_total_bytes"));
 	json_object_foreach((json_t *)sys, key, v) {
 		const json_t *file = json_object_get(v, "file");
