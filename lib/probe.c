@@ -422,71 +422,119 @@ config_state(const struct probe_section *kc, const char *option)
 	return "absent";
 }
 
+/* The config options the probe reports, and the module of each (NULL for
+ * one that is not a module). */
+static const struct {
+	const char	*option;
+	const char	*module;
+} probe_options[] = {
+	{ "CONFIG_MODULES", NULL },
+	{ "CONFIG_TCP_CONG_BBR", "tcp_bbr" },
+	{ "CONFIG_NET_SCH_FQ", "sch_fq" },
+	{ "CONFIG_NET_SCH_FQ_CODEL", "sch_fq_codel" },
+};
+#define PROBE_NOPTIONS (sizeof probe_options / sizeof probe_options[0])
+
+/* A JSON boolean of b, or null when b is -1 (unknown). */
+static json_t *
+jtristate(int b)
+{
+	return b < 0 ? json_null() : json_boolean(b);
+}
+
+/* Where the kernel has module name, with the config's state of its option:
+ * built in, loaded, loadable (its file is there), absent, or unknown. Without
+ * a config, the module index decides (modinfo, else modules.builtin and
+ * modules.dep): a module modprobe can find is loadable, whatever the config
+ * would have said. */
+static json_t *
+module_facts(const struct probe_section *mod, const char *name,
+    const char *state, const char *congestion)
+{
+	const char	*found, *err, *file;
+	char		*reason = NULL;
+	json_t		*m;
+	int		 builtin = -1, loaded, loadable = -1, notfound;
+
+	if ((found = get(mod, "modinfo")) == NULL)
+		found = get(mod, "moddir");
+	err = get(mod, "modinfo_error");
+	if (found == NULL && get(mod, "moddir_error") != NULL)
+		err = get(mod, "moddir_error");
+	file = get(mod, "file");
+	/* The index was read and does not have it. */
+	notfound = found == NULL && err != NULL &&
+	    (strstr(err, "not found") != NULL || strstr(err, "not in ") != NULL);
+
+	if (strcmp(state, "y") == 0)
+		builtin = 1;
+	else if (strcmp(state, "m") == 0 || strcmp(state, "absent") == 0)
+		builtin = 0;
+	else if (found != NULL)
+		builtin = strcmp(found, "(builtin)") == 0;
+	else if (notfound)
+		builtin = 0;
+
+	if (builtin == 1 || strcmp(state, "absent") == 0)
+		loadable = 0;
+	else if (found != NULL) {
+		/* modinfo reads the index only: the file may be gone. */
+		loadable = file == NULL || strcmp(file, "1") == 0;
+		if (!loadable)
+			reason = xprintf("the module index names %s, which "
+			    "is not there", found);
+	} else if (notfound)
+		loadable = 0;
+
+	loaded = builtin == 1 || (get(mod, "sysfs") != NULL &&
+	    strcmp(get(mod, "sysfs"), "1") == 0);
+	/* A congestion control the kernel lists is in the kernel. */
+	if (strcmp(name, "tcp_bbr") == 0 && congestion != NULL &&
+	    strstr(congestion, "bbr") != NULL)
+		loaded = 1;
+
+	m = json_object();
+	json_object_set_new(m, "builtin", jtristate(builtin));
+	json_object_set_new(m, "loaded", json_boolean(loaded));
+	json_object_set_new(m, "loadable", jtristate(loadable));
+	/* available: the kernel can use it now or after modprobe. */
+	json_object_set_new(m, "available", loaded ? json_true() :
+	    jtristate(loadable));
+	json_object_set_new(m, "state", jstr(builtin == 1 ? "builtin" :
+	    loaded ? "loaded" : loadable == 1 ? "loadable" :
+	    loadable == 0 ? "absent" : "unknown"));
+	/* Why the state is what it is, where the index did not simply name
+	 * the module. */
+	json_object_set_new(m, "reason", jstr(reason != NULL ? reason :
+	    found == NULL ? err : NULL));
+	free(reason);
+	return m;
+}
+
 static void
 parse_config(const struct probe_out *po, json_t *facts,
     const char *congestion)
 {
-	const struct probe_section	*kc, *mod;
-	static const struct {
-		const char	*module;
-		const char	*option;
-	} opts[] = {
-		{ "tcp_bbr", "CONFIG_TCP_CONG_BBR" },
-		{ "sch_fq", "CONFIG_NET_SCH_FQ" },
-	};
-	const char			*state, *mi, *mierr;
-	json_t				*j, *mods, *m;
+	const struct probe_section	*kc;
+	const char			*state;
+	json_t				*j, *mods;
 	size_t				 i;
-	int				 loaded, builtin;
 
 	kc = find_section(po, "kernel_config", NULL);
 	j = json_object();
 	json_object_set_new(j, "source", jstr(get(kc, "source")));
-	for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
-		json_object_set_new(j, opts[i].option,
-		    jstr(config_state(kc, opts[i].option)));
+	mods = json_object();
+	for (i = 0; i < PROBE_NOPTIONS; i++) {
+		state = config_state(kc, probe_options[i].option);
+		json_object_set_new(j, probe_options[i].option, jstr(state));
+		if (probe_options[i].module != NULL)
+			json_object_set_new(mods, probe_options[i].module,
+			    module_facts(find_section(po, "module",
+			    probe_options[i].module), probe_options[i].module,
+			    state, congestion));
+	}
 	json_object_set_new(j, "reason", jstr(get(kc, "error")));
 	json_object_set_new(facts, "kernel_config", j);
-
-	mods = json_object();
-	for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
-		mod = find_section(po, "module", opts[i].module);
-		state = config_state(kc, opts[i].option);
-		builtin = strcmp(state, "y") == 0;
-		loaded = builtin || (mod != NULL &&
-		    get(mod, "sysfs") != NULL &&
-		    strcmp(get(mod, "sysfs"), "1") == 0);
-		/* A congestion control the kernel lists is in the kernel. */
-		if (strcmp(opts[i].module, "tcp_bbr") == 0 &&
-		    congestion != NULL && strstr(congestion, "bbr") != NULL)
-			loaded = 1;
-
-		m = json_object();
-		json_object_set_new(m, "builtin", strcmp(state, "unknown") == 0 ?
-		    json_null() : json_boolean(builtin));
-		json_object_set_new(m, "loaded", json_boolean(loaded));
-		mi = get(mod, "modinfo");
-		mierr = get(mod, "modinfo_error");
-		if (mi != NULL)
-			json_object_set_new(m, "loadable",
-			    json_boolean(strcmp(mi, "(builtin)") != 0));
-		else if (strcmp(state, "y") == 0 ||
-		    strcmp(state, "absent") == 0)
-			json_object_set_new(m, "loadable", json_false());
-		else if (mierr != NULL && strstr(mierr, "not found") != NULL)
-			json_object_set_new(m, "loadable", json_false());
-		else
-			json_object_set_new(m, "loadable", json_null());
-		/* available: the kernel can use it now or after modprobe. */
-		if (loaded || json_is_true(json_object_get(m, "loadable")))
-			json_object_set_new(m, "available", json_true());
-		else if (json_is_null(json_object_get(m, "loadable")))
-			json_object_set_new(m, "available", json_null());
-		else
-			json_object_set_new(m, "available", json_false());
-		json_object_set_new(m, "reason", jstr(mierr));
-		json_object_set_new(mods, opts[i].module, m);
-	}
 	json_object_set_new(facts, "modules", mods);
 }
 
@@ -768,23 +816,37 @@ parse_memory(const struct probe_out *po, json_t *facts)
 /* ---- sysctls and the sysctl.d files */
 
 /* Build the sysctl.d model from the sysctl_file sections; the JSON list of
- * files (in the order probed) goes to files. */
+ * files (in the order probed) goes to files. What applies them at boot goes
+ * to facts: under systemd, systemd-sysctl reads the drop-in directories
+ * only, so /etc/sysctl.conf (a file outside them) is not part of the model
+ * and is listed in sysctl_skipped instead; procps' `sysctl --system` (no
+ * systemd, or an older probe that did not say) reads it last. */
 static void
 parse_sysctld(const struct probe_out *po, struct sysctld_set *set,
-    json_t *files)
+    json_t *files, json_t *facts)
 {
 	const struct probe_section	*sec;
 	struct sysctld_file		*f;
-	const char			*dir, *link;
-	json_t				*jf, *entries, *errors, *je;
+	const char			*dir, *link, *sd;
+	json_t				*jf, *entries, *errors, *je, *skipped;
 	char				*cause;
 	size_t				 i, j;
+	int				 systemd;
 
+	sd = get(find_section(po, "sysctl_boot", NULL), "systemd");
+	systemd = sd != NULL && strcmp(sd, "1") == 0;
+	json_object_set_new(facts, "sysctl_boot", jstr(sd == NULL ? NULL :
+	    systemd ? "systemd-sysctl" : "sysctl --system"));
+	skipped = json_array();
 	for (i = 0; i < po->n; i++) {
 		sec = &po->s[i];
 		if (strcmp(sec->name, "sysctl_file") != 0 || sec->arg == NULL)
 			continue;
 		dir = get(sec, "dir");
+		if (systemd && (dir == NULL || *dir == '\0')) {
+			json_array_append_new(skipped, jstr(sec->arg));
+			continue;
+		}
 		f = sysctld_add_file(set, sec->arg,
 		    dir != NULL && *dir != '\0' ? dir : NULL);
 		errors = json_array();
@@ -819,6 +881,7 @@ parse_sysctld(const struct probe_out *po, struct sysctld_set *set,
 		json_object_set_new(jf, "errors", errors);
 		json_array_append_new(files, jf);
 	}
+	json_object_set_new(facts, "sysctl_skipped", skipped);
 }
 
 /* The mode of path from the `ls -lnd` lines, as "0644", or NULL. */
@@ -874,7 +937,7 @@ parse_sysctls(const struct probe_out *po, json_t *facts)
 
 	sysctld_init(&set);
 	files = json_array();
-	parse_sysctld(po, &set, files);
+	parse_sysctld(po, &set, files, facts);
 
 	all = json_object();
 	for (i = 0; i < sizeof probe_sysctls / sizeof probe_sysctls[0]; i++) {

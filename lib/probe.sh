@@ -23,7 +23,8 @@
 # has the fact, and the RTT measurements run in parallel.
 #
 # TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): ROOT/bin goes
-# first in PATH, so that a test can put a stub in place of ping.
+# first in PATH, so that a test can put a stub in place of ping, and
+# ROOT/lib/modules is the modules directory looked in without modinfo.
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 [ -z "${TCPTUNE_TEST_ROOT:-}" ] || PATH=$TCPTUNE_TEST_ROOT/bin:$PATH
@@ -218,17 +219,41 @@ probe_system() {
 }
 
 # ---- kernel config
+# The lines the parser needs. CONFIG_MODULES is in every kernel config, set or
+# "is not set": a file without it is empty or not a config (a file hidden by a
+# bind mount of /dev/null, a truncated install) and tells nothing.
+CFGRE='^(# )?CONFIG_(MODULES|TCP_CONG_BBR|NET_SCH_FQ|NET_SCH_FQ_CODEL)[= ]'
+
+# Take $1 as the config if the lines read from it are a config's; else add
+# why not ($2) to cfgerr.
+config_take() {
+	case "$NL$cfglines" in
+	*"${NL}CONFIG_MODULES="*|*"$NL# CONFIG_MODULES is not set"*)
+		cfg=$1 ;;
+	*)
+		cfgerr="$cfgerr${cfgerr:+; }$1 $2" ;;
+	esac
+}
+
 probe_config() {
 	section kernel_config
 	cfg=
-	if [ -r "/boot/config-$release" ]; then
-		cfg=/boot/config-$release
-		cfglines=$(grep -E '^(# )?CONFIG_(TCP_CONG_BBR|NET_SCH_FQ)[= ]' "$cfg" 2>/dev/null)
-	elif [ -r /proc/config.gz ]; then
-		cfg=/proc/config.gz
-		cfglines=$(if have zcat; then zcat /proc/config.gz; else
-		    gzip -dc /proc/config.gz; fi 2>/dev/null |
-		    grep -E '^(# )?CONFIG_(TCP_CONG_BBR|NET_SCH_FQ)[= ]')
+	cfgerr=
+	bootcfg=/boot/config-$release
+	# /proc/config.gz is the running kernel's own config; the /boot file
+	# is what a package installed under the same release name.
+	if [ -r /proc/config.gz ]; then
+		cfglines=$( { if have zcat; then zcat /proc/config.gz; else
+		    gzip -dc /proc/config.gz; fi; } 2>/dev/null | grep -E "$CFGRE")
+		config_take /proc/config.gz "does not decompress to a kernel config"
+	elif [ -e /proc/config.gz ]; then
+		cfgerr="cannot read /proc/config.gz"
+	fi
+	if [ -z "$cfg" ] && [ -r "$bootcfg" ]; then
+		cfglines=$(grep -E "$CFGRE" "$bootcfg" 2>/dev/null)
+		config_take "$bootcfg" "is not a kernel config (no CONFIG_MODULES line)"
+	elif [ -z "$cfg" ] && [ -e "$bootcfg" ]; then
+		cfgerr="$cfgerr${cfgerr:+; }cannot read $bootcfg"
 	fi
 	if [ -n "$cfg" ]; then
 		kv source "$cfg"
@@ -237,14 +262,14 @@ probe_config() {
 		done <<EOF
 $cfglines
 EOF
-	elif [ -e "/boot/config-$release" ]; then
-		kv error "cannot read /boot/config-$release"
 	else
-		kv error "no /boot/config-$release or /proc/config.gz"
+		cfglines=
+		kv error "${cfgerr:-no $bootcfg or /proc/config.gz}"
 	fi
 
 	# ---- modules: a module is usable if built in, loaded, or loadable
-	for m in tcp_bbr:CONFIG_TCP_CONG_BBR sch_fq:CONFIG_NET_SCH_FQ; do
+	for m in tcp_bbr:CONFIG_TCP_CONG_BBR sch_fq:CONFIG_NET_SCH_FQ \
+	    sch_fq_codel:CONFIG_NET_SCH_FQ_CODEL; do
 		name=${m%%:*}
 		opt=${m#*:}
 		section module "$name"
@@ -257,20 +282,53 @@ EOF
 			*"$NL$opt=m$NL"*) state=m ;;
 			esac
 		fi
-		# Only ask modinfo when the config leaves the question open.
+		# Only look for the module when the config leaves the
+		# question open.
 		case $state in
-		m|unknown)
-			if have modinfo; then
-				if r=$(modinfo -F filename "$name" 2>/dev/null) && [ -n "$r" ]; then
-					kv modinfo "${r%%"$NL"*}"
-				else
-					kv modinfo_error "module '$name' not found"
-				fi
-			else
-				kv modinfo_error "modinfo not installed"
-			fi ;;
+		m|unknown) module_find "$name" ;;
 		esac
 	done
+}
+
+# Report where module $1 is: modinfo's filename ("(builtin)" or a path, and
+# whether that file is there: modinfo reads only the index, and modprobe
+# fails on a file that is gone); without modinfo, the modules directory's
+# own lists.
+module_find() {
+	if have modinfo; then
+		if r=$(modinfo -F filename "$1" 2>/dev/null) && [ -n "$r" ]; then
+			r=${r%%"$NL"*}
+			kv modinfo "$r"
+			case $r in
+			/*) if [ -f "$r" ]; then kv file 1; else kv file 0; fi ;;
+			esac
+		else
+			kv modinfo_error "module '$1' not found"
+		fi
+		return
+	fi
+	kv modinfo_error "modinfo not installed"
+	md=${TCPTUNE_TEST_ROOT:-}/lib/modules/$release
+	if [ ! -r "$md/modules.dep" ]; then
+		kv moddir_error "no $md/modules.dep"
+		return
+	fi
+	# Lines are "kernel/net/sched/sch_fq.ko[.xz]" (modules.builtin) and
+	# "kernel/net/sched/sch_fq.ko[.xz]: DEPS" (modules.dep).
+	if grep -qE "(^|/)$1\\.ko(\\.[a-z]+)?\$" "$md/modules.builtin" 2>/dev/null; then
+		kv moddir "(builtin)"
+		return
+	fi
+	r=$(grep -E "(^|/)$1\\.ko(\\.[a-z]+)?:" "$md/modules.dep" 2>/dev/null)
+	r=${r%%"$NL"*}
+	r=${r%%:*}
+	if [ -z "$r" ]; then
+		kv moddir_error "module '$1' not in $md/modules.dep"
+		return
+	fi
+	case $r in /*) ;; *) r=$md/$r ;; esac
+	kv moddir "$r"
+	if [ -f "$r" ]; then kv file 1; else kv file 0; fi
 }
 
 # ---- congestion control
@@ -525,6 +583,12 @@ probe_sysctld() {
 		done
 	done
 	cd "$owd" 2>/dev/null || cd /
+	# With systemd as PID 1 (sd_booted(): /run/systemd/system), the files
+	# are applied at boot by systemd-sysctl, which never reads
+	# /etc/sysctl.conf (only through a link in sysctl.d, such as Debian's
+	# 99-sysctl.conf); procps' `sysctl --system` reads it last.
+	section sysctl_boot
+	if [ -d /run/systemd/system ]; then kv systemd 1; else kv systemd 0; fi
 	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf ""
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -438,7 +439,8 @@ test_no_kernel_config(void **state)
 	    "unknown");
 	assert_non_null(strstr(S(at(j, "kernel_config", "reason", NULL)),
 	    "/proc/config.gz"));
-	assert_true(json_is_null(at(j, "modules", "tcp_bbr", "builtin",
+	/* modinfo names a module file: not built in. */
+	assert_true(json_is_false(at(j, "modules", "tcp_bbr", "builtin",
 	    NULL)));
 	assert_true(json_is_false(at(j, "modules", "tcp_bbr", "loaded",
 	    NULL)));
@@ -464,6 +466,165 @@ test_no_kernel_config(void **state)
 	    NULL)));
 	assert_true(json_is_false(at(j, "modules", "sch_fq", "available",
 	    NULL)));
+	json_decref(j);
+}
+
+/* systemd-sysctl, which applies the files at boot under systemd (Debian's
+ * procps.service is an alias of it), never reads /etc/sysctl.conf: Debian
+ * gets it applied through the 99-sysctl.conf link, at that name's place, so
+ * a later name wins over it. Measured on the UML guests with
+ * `systemd-sysctl --cat-config` and a restart of systemd-sysctl (e2e
+ * guests-smoke); the probe put /etc/sysctl.conf last, as procps' `sysctl
+ * --system` does, and named it the winner. */
+#define SYSCTLD_DEBIAN \
+	"@sysctl net.ipv4.tcp_notsent_lowat\npresent=1\nvalue=222222\nw=1\n" \
+	"@sysctl_file /etc/sysctl.d/99-sysctl.conf\ndir=/etc/sysctl.d\n" \
+	"link=../sysctl.conf\nline=net.ipv4.tcp_notsent_lowat = 111111\n" \
+	"@sysctl_file /etc/sysctl.d/99-zz.conf\ndir=/etc/sysctl.d\n" \
+	"line=net.ipv4.tcp_notsent_lowat = 222222\n"
+#define SYSCTL_CONF \
+	"@sysctl_file /etc/sysctl.conf\ndir=\n" \
+	"line=net.ipv4.tcp_notsent_lowat = 111111\n"
+
+static void
+test_sysctl_systemd(void **state)
+{
+	json_t	*j, *s, *o;
+
+	(void)state;
+	j = parse_str(HEAD SYSCTLD_DEBIAN "@sysctl_boot\nsystemd=1\n"
+	    SYSCTL_CONF "@end\n");
+	s = at(j, "sysctl", "net.ipv4.tcp_notsent_lowat", NULL);
+	assert_str(at(s, "file", NULL), "/etc/sysctl.d/99-zz.conf");
+	assert_str(at(s, "file_value", NULL), "222222");
+	assert_str(at(j, "sysctl_boot", NULL), "systemd-sysctl");
+	o = at(j, "sysctl_order", NULL);
+	assert_int_equal(json_array_size(o), 2);
+	assert_str(json_array_get(o, 0), "/etc/sysctl.d/99-sysctl.conf");
+	assert_str(json_array_get(o, 1), "/etc/sysctl.d/99-zz.conf");
+	/* Not in sysctl_files, which the tuning rebuilds the model from. */
+	assert_int_equal(json_array_size(at(j, "sysctl_files", NULL)), 2);
+	assert_int_equal(json_array_size(at(j, "sysctl_skipped", NULL)), 1);
+	assert_str(json_array_get(at(j, "sysctl_skipped", NULL), 0),
+	    "/etc/sysctl.conf");
+	json_decref(j);
+
+	/* Without the link, systemd sets the key from no file at all. */
+	j = parse_str(HEAD "@sysctl net.ipv4.tcp_notsent_lowat\npresent=1\n"
+	    "value=4294967295\nw=1\n@sysctl_boot\nsystemd=1\n" SYSCTL_CONF
+	    "@end\n");
+	assert_true(json_is_null(at(j, "sysctl", "net.ipv4.tcp_notsent_lowat",
+	    "file", NULL)));
+	assert_int_equal(json_array_size(at(j, "sysctl_order", NULL)), 0);
+	json_decref(j);
+
+	/* Without systemd, procps' `sysctl --system` reads it last. */
+	j = parse_str(HEAD SYSCTLD_DEBIAN "@sysctl_boot\nsystemd=0\n"
+	    SYSCTL_CONF "@end\n");
+	assert_str(at(j, "sysctl_boot", NULL), "sysctl --system");
+	assert_str(at(j, "sysctl", "net.ipv4.tcp_notsent_lowat", "file", NULL),
+	    "/etc/sysctl.conf");
+	assert_int_equal(json_array_size(at(j, "sysctl_skipped", NULL)), 0);
+	json_decref(j);
+}
+
+/* "builtin loaded loadable available state|reason" of a module. */
+static char *
+module_line(json_t *j, const char *name)
+{
+	json_t	*m = at(j, "modules", name, NULL);
+	char	*v[4], *s;
+	int	 i;
+	static const char *const keys[] = { "builtin", "loaded", "loadable",
+	    "available" };
+
+	for (i = 0; i < 4; i++) {
+		json_t *b = at(m, keys[i], NULL);
+
+		v[i] = json_is_null(b) ? "null" : json_is_true(b) ? "true" :
+		    "false";
+	}
+	s = tprintf("%s %s %s %s %s|%s", v[0], v[1], v[2], v[3],
+	    S(at(m, "state", NULL)), json_is_null(at(m, "reason", NULL)) ?
+	    "null" : S(at(m, "reason", NULL)));
+	return s;
+}
+
+static void
+assert_module(json_t *j, const char *name, const char *want)
+{
+	char	*got = module_line(j, name);
+
+	if (strcmp(got, want) != 0)
+		fail_msg("module %s: want '%s', got '%s'", name, want, got);
+	free(got);
+}
+
+/* Module states as modinfo (or the modules directory) gives them where the
+ * config does not tell: on the guests, a /boot/config hidden by a bind
+ * mount of /dev/null read as "no fq" although sch_fq loaded (e2e
+ * guests-smoke). */
+static void
+test_module_states(void **state)
+{
+	json_t	*j;
+
+	(void)state;
+	/* No config: modinfo decides. "(builtin)" is built in (it was
+	 * builtin null, loaded false, available false: "this kernel has no
+	 * fq"); a path whose file is gone is not loadable (modinfo reads the
+	 * index only; it was loadable). */
+	j = parse_str(HEAD "@kernel_config\nerror=no /boot/config-6.1 or "
+	    "/proc/config.gz\n@module tcp_bbr\nsysfs=0\nmodinfo=/lib/modules/"
+	    "6.1/kernel/net/ipv4/tcp_bbr.ko\nfile=1\n@module sch_fq\nsysfs=0\n"
+	    "modinfo=(builtin)\n@module sch_fq_codel\nsysfs=0\nmodinfo=/lib/"
+	    "modules/6.1/sch_fq_codel.ko\nfile=0\n@end\n");
+	assert_str(at(j, "kernel_config", "CONFIG_NET_SCH_FQ_CODEL", NULL),
+	    "unknown");
+	assert_str(at(j, "kernel_config", "CONFIG_MODULES", NULL), "unknown");
+	assert_module(j, "tcp_bbr", "false false true true loadable|null");
+	assert_module(j, "sch_fq", "true true false true builtin|null");
+	assert_module(j, "sch_fq_codel", "false false false false absent|the "
+	    "module index names /lib/modules/6.1/sch_fq_codel.ko, which is not "
+	    "there");
+	json_decref(j);
+
+	/* The config says m, the file is gone: not loadable either. */
+	j = parse_str(HEAD "@kernel_config\nsource=/boot/config-6.1\n"
+	    "line=CONFIG_MODULES=y\nline=CONFIG_NET_SCH_FQ=m\n"
+	    "line=CONFIG_NET_SCH_FQ_CODEL=m\n@module sch_fq\nsysfs=0\n"
+	    "modinfo=/x/sch_fq.ko\nfile=0\n@module sch_fq_codel\nsysfs=1\n"
+	    "modinfo=/x/sch_fq_codel.ko\nfile=1\n@end\n");
+	assert_str(at(j, "kernel_config", "CONFIG_MODULES", NULL), "y");
+	assert_str(at(j, "kernel_config", "CONFIG_NET_SCH_FQ_CODEL", NULL),
+	    "m");
+	assert_module(j, "sch_fq", "false false false false absent|the module "
+	    "index names /x/sch_fq.ko, which is not there");
+	assert_module(j, "sch_fq_codel", "false true true true loaded|null");
+	/* Absent from the config: no module looked for. */
+	assert_module(j, "tcp_bbr", "false false false false absent|null");
+	json_decref(j);
+
+	/* No modinfo: the modules directory's lists. */
+	j = parse_str(HEAD "@kernel_config\nerror=no config\n"
+	    "@module tcp_bbr\nsysfs=0\nmodinfo_error=modinfo not installed\n"
+	    "moddir=/lib/modules/6.1/kernel/net/ipv4/tcp_bbr.ko.xz\nfile=1\n"
+	    "@module sch_fq\nsysfs=0\nmodinfo_error=modinfo not installed\n"
+	    "moddir=(builtin)\n@module sch_fq_codel\nsysfs=0\n"
+	    "modinfo_error=modinfo not installed\nmoddir_error=module "
+	    "'sch_fq_codel' not in /lib/modules/6.1/modules.dep\n@end\n");
+	assert_module(j, "tcp_bbr", "false false true true loadable|null");
+	assert_module(j, "sch_fq", "true true false true builtin|null");
+	assert_module(j, "sch_fq_codel", "false false false false absent|"
+	    "module 'sch_fq_codel' not in /lib/modules/6.1/modules.dep");
+	json_decref(j);
+
+	/* Neither modinfo nor a modules directory: unknown. */
+	j = parse_str(HEAD "@kernel_config\nerror=no config\n"
+	    "@module sch_fq\nsysfs=0\nmodinfo_error=modinfo not installed\n"
+	    "moddir_error=no /lib/modules/6.1/modules.dep\n@end\n");
+	assert_module(j, "sch_fq", "null false null null unknown|"
+	    "no /lib/modules/6.1/modules.dep");
 	json_decref(j);
 }
 
@@ -630,6 +791,23 @@ test_command(void **state)
 	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
 }
 
+/* Run cmd with popen, its standard output into sb (initialised here);
+ * return pclose's status. */
+static int
+run_cmd(const char *cmd, struct strbuf *sb)
+{
+	FILE	*p;
+	char	 buf[4096];
+	size_t	 n;
+
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	strbuf_init(sb);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		strbuf_add(sb, buf, n);
+	return pclose(p);
+}
+
 /* The embedded script run for real by dash and by bash on this machine
  * (read-only: it changes nothing), parsed, and checked against what this
  * process sees. */
@@ -639,10 +817,8 @@ run_live(const char *shell)
 	struct utsname	 u;
 	struct strbuf	 sb;
 	json_t		*j;
-	FILE		*p, *script;
+	FILE		*script;
 	char		 tmpl[] = "/tmp/tcptune-probe-XXXXXX", *cmd, *cause = NULL;
-	char		 buf[4096];
-	size_t		 n;
 	int		 fd, status;
 
 	fd = mkstemp(tmpl);
@@ -651,12 +827,7 @@ run_live(const char *shell)
 	fputs(probe_script(), script);
 	fclose(script);
 	cmd = tprintf("%s -s -- <%s", shell, tmpl);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	strbuf_init(&sb);
-	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-		strbuf_add(&sb, buf, n);
-	status = pclose(p);
+	status = run_cmd(cmd, &sb);
 	unlink(tmpl);
 	free(cmd);
 	assert_int_equal(status, 0);
@@ -689,6 +860,215 @@ test_live_bash(void **state)
 {
 	(void)state;
 	run_live("bash");
+}
+
+/* ---- the script in a private mount namespace (root only): /boot, /proc's
+ * config.gz and the tools hidden or replaced, as on the guests, without
+ * touching this machine's own files. */
+
+/* Run the embedded script with shell after prep (sh commands run as root
+ * in a new mount namespace; $R is the kernel release, $T a temporary
+ * directory, $TCPTUNE_TEST_ROOT is $T/root). Return the parsed facts, or
+ * NULL when prep exits 77 (what it needs is not here). Skips the test when
+ * not root or without unshare(1). */
+static json_t *
+run_in_namespace(const char *shell, const char *prep)
+{
+	struct strbuf	 sb;
+	json_t		*j;
+	FILE		*script;
+	char		 dir[] = "/tmp/tcptune-probe-ns-XXXXXX", *path, *cmd;
+	char		*cause = NULL;
+	int		 status;
+
+	if (geteuid() != 0 || system("unshare -m true 2>/dev/null") != 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	path = tprintf("%s/probe.sh", dir);
+	script = fopen(path, "w");
+	assert_non_null(script);
+	fputs(probe_script(), script);
+	fclose(script);
+	free(path);
+	path = tprintf("%s/root", dir);
+	assert_int_equal(setenv("TCPTUNE_TEST_ROOT", path, 1), 0);
+	assert_int_equal(setenv("T", dir, 1), 0);
+	assert_int_equal(setenv("TGP_PREP", prep, 1), 0);
+	free(path);
+	cmd = tprintf("unshare -m --propagation private sh -ec 'R=$(uname -r); "
+	    "mkdir -p \"$TCPTUNE_TEST_ROOT/bin\"; eval \"$TGP_PREP\"; "
+	    "exec %s -s -- <\"$T/probe.sh\"'", shell);
+	status = run_cmd(cmd, &sb);
+	free(cmd);
+	unsetenv("TGP_PREP");
+	unsetenv("T");
+	unsetenv("TCPTUNE_TEST_ROOT");
+	cmd = tprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	assert_int_equal(status, 0);
+	j = probe_parse(sb.buf, sb.len, &cause);
+	if (j == NULL)
+		fail_msg("%s: %s", shell, cause);
+	strbuf_release(&sb);
+	return j;
+}
+
+/* The kernel release, for the paths the script builds from it. */
+static const char *
+release(void)
+{
+	static struct utsname	u;
+
+	assert_int_equal(uname(&u), 0);
+	return u.release;
+}
+
+/* /proc/config.gz (where this kernel has one) becomes an empty file. */
+#define HIDE_CONFIG_GZ \
+	"if [ -e /proc/config.gz ]; then : >\"$T/empty\"; " \
+	"mount --bind \"$T/empty\" /proc/config.gz; fi; "
+/* /boot becomes an empty tmpfs with an empty config-RELEASE, as a bind
+ * mount of /dev/null over it makes it. */
+#define EMPTY_BOOT_CONFIG \
+	"mount -t tmpfs tgp /boot; : >\"/boot/config-$R\"; "
+
+/* A file that is there but empty is no config: the probe read it as one
+ * with every option absent, so a kernel whose sch_fq loads was "a kernel
+ * with no fq" (found on the guests with the config hidden by a bind mount
+ * of /dev/null). The module index (modinfo) decides instead. */
+static void
+run_no_config(const char *shell)
+{
+	json_t	*j;
+	char	*want;
+	int	 gz = access("/proc/config.gz", F_OK) == 0;
+
+	j = run_in_namespace(shell, HIDE_CONFIG_GZ EMPTY_BOOT_CONFIG
+	    ": >\"$T/sch_fq_codel.ko\"; "
+	    "printf '#!/bin/sh\\ncase $3 in\\nsch_fq_codel) echo %s ;;\\n"
+	    "sch_fq) echo /nonexistent/sch_fq.ko ;;\\n"
+	    "tcp_bbr) echo \"(builtin)\" ;;\\n"
+	    "*) exit 1 ;;\\nesac\\n' \"$T/sch_fq_codel.ko\" "
+	    ">\"$TCPTUNE_TEST_ROOT/bin/modinfo\"; "
+	    "chmod +x \"$TCPTUNE_TEST_ROOT/bin/modinfo\"");
+	assert_true(json_is_null(at(j, "kernel_config", "source", NULL)));
+	want = tprintf("%s/boot/config-%s is not a kernel config (no "
+	    "CONFIG_MODULES line)", gz ? "/proc/config.gz does not decompress "
+	    "to a kernel config; " : "", release());
+	assert_str(at(j, "kernel_config", "reason", NULL), want);
+	free(want);
+	assert_str(at(j, "kernel_config", "CONFIG_NET_SCH_FQ", NULL),
+	    "unknown");
+	assert_module(j, "tcp_bbr", "true true false true builtin|null");
+	assert_module(j, "sch_fq", "false false false false absent|the module "
+	    "index names /nonexistent/sch_fq.ko, which is not there");
+	assert_module(j, "sch_fq_codel", "false false true true loadable|null");
+	json_decref(j);
+}
+
+static void
+test_ns_no_config_dash(void **state)
+{
+	(void)state;
+	if (system("command -v dash >/dev/null 2>&1") != 0)
+		skip();
+	run_no_config("dash");
+}
+
+static void
+test_ns_no_config_bash(void **state)
+{
+	(void)state;
+	run_no_config("bash");
+}
+
+/* /proc/config.gz is the running kernel's own config and comes before a
+ * /boot file of the same release name (it was the other way round). */
+static void
+test_ns_config_gz_first(void **state)
+{
+	json_t	*j;
+	FILE	*p;
+	char	*want;
+	char	 line[256] = "";
+
+	(void)state;
+	/* The /boot file says bbr is a module, with no config.gz. */
+	j = run_in_namespace("sh", HIDE_CONFIG_GZ "mount -t tmpfs tgp /boot; "
+	    "printf 'CONFIG_MODULES=y\\nCONFIG_TCP_CONG_BBR=m\\n' "
+	    ">\"/boot/config-$R\"");
+	want = tprintf("/boot/config-%s", release());
+	assert_str(at(j, "kernel_config", "source", NULL), want);
+	free(want);
+	assert_str(at(j, "kernel_config", "CONFIG_TCP_CONG_BBR", NULL), "m");
+	assert_str(at(j, "kernel_config", "CONFIG_NET_SCH_FQ", NULL), "absent");
+	json_decref(j);
+
+	/* With this kernel's config.gz (if it has one and it is a config). */
+	p = popen("zcat /proc/config.gz 2>/dev/null | grep -E "
+	    "'^(# )?CONFIG_MODULES[= ]' >/dev/null && zcat /proc/config.gz | "
+	    "grep -E '^CONFIG_TCP_CONG_BBR=' | cut -d= -f2", "r");
+	assert_non_null(p);
+	if (fgets(line, sizeof line, p) == NULL)
+		strcpy(line, "absent");
+	line[strcspn(line, "\n")] = '\0';
+	if (pclose(p) != 0)
+		skip();
+	j = run_in_namespace("sh", "mount -t tmpfs tgp /boot; "
+	    "printf 'CONFIG_MODULES=y\\nCONFIG_TCP_CONG_BBR=m\\n' "
+	    ">\"/boot/config-$R\"");
+	assert_str(at(j, "kernel_config", "source", NULL), "/proc/config.gz");
+	assert_str(at(j, "kernel_config", "CONFIG_TCP_CONG_BBR", NULL),
+	    strcmp(line, "y") == 0 || strcmp(line, "m") == 0 ? line :
+	    "absent");
+	json_decref(j);
+}
+
+/* Without modinfo, the modules directory's lists (modules.builtin,
+ * modules.dep) and the files decide. modinfo is hidden by a tmpfs over its
+ * sbin directory holding links to everything else. */
+static void
+test_ns_no_modinfo(void **state)
+{
+	json_t	*j;
+	char	*want, *got;
+
+	(void)state;
+	j = run_in_namespace("sh", HIDE_CONFIG_GZ EMPTY_BOOT_CONFIG
+	    "d=$(dirname \"$(command -v modinfo)\"); "
+	    "case $d in /usr/sbin|/sbin|/usr/local/sbin) ;; *) exit 77 ;; esac; "
+	    "mkdir -p \"$T/real\"; mount --bind \"$d\" \"$T/real\"; "
+	    "mount -t tmpfs tgp \"$d\"; "
+	    "for f in \"$T\"/real/*; do [ \"${f##*/}\" = modinfo ] || "
+	    "ln -s \"$f\" \"$d/\"; done; "
+	    "! command -v modinfo >/dev/null || exit 77; "
+	    "m=$TCPTUNE_TEST_ROOT/lib/modules/$R; "
+	    "mkdir -p \"$m/kernel/net/sched\"; "
+	    ": >\"$m/kernel/net/sched/sch_fq_codel.ko.xz\"; "
+	    "printf 'kernel/net/sched/sch_fq_codel.ko.xz:\\n"
+	    "kernel/net/sched/sch_fq.ko: kernel/x.ko\\n' >\"$m/modules.dep\"; "
+	    "printf 'kernel/net/ipv4/tcp_bbr.ko\\n' >\"$m/modules.builtin\"");
+	if (j == NULL)
+		skip();
+	assert_module(j, "tcp_bbr", "true true false true builtin|null");
+	assert_module(j, "sch_fq_codel", "false false true true loadable|null");
+	/* The reason names the file under the (gone) test root. */
+	want = tprintf("/lib/modules/%s/kernel/net/sched/sch_fq.ko, which is "
+	    "not there", release());
+	got = module_line(j, "sch_fq");
+	if (strncmp(got, "false false false false absent|the module index "
+	    "names /tmp/tcptune-probe-ns-", 60) != 0 ||
+	    strlen(got) < strlen(want) ||
+	    strcmp(got + strlen(got) - strlen(want), want) != 0)
+		fail_msg("sch_fq: got '%s'", got);
+	free(got);
+	free(want);
+	json_decref(j);
 }
 
 /* Many sysctl.d files (shared/bugs/fuzz/gen-large.py's
@@ -746,6 +1126,8 @@ main(void)
 		cmocka_unit_test(test_missing_tools),
 		cmocka_unit_test(test_no_default_route),
 		cmocka_unit_test(test_no_kernel_config),
+		cmocka_unit_test(test_sysctl_systemd),
+		cmocka_unit_test(test_module_states),
 		cmocka_unit_test(test_qdisc_and_route),
 		cmocka_unit_test(test_unprivileged_writability),
 		cmocka_unit_test(test_sysctl_files),
@@ -754,6 +1136,10 @@ main(void)
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_live_dash),
 		cmocka_unit_test(test_live_bash),
+		cmocka_unit_test(test_ns_no_config_dash),
+		cmocka_unit_test(test_ns_no_config_bash),
+		cmocka_unit_test(test_ns_config_gz_first),
+		cmocka_unit_test(test_ns_no_modinfo),
 		cmocka_unit_test(test_many_sysctl_files),
 	};
 
