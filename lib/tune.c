@@ -380,6 +380,27 @@ add_item(json_t *items, const char *key, const char *expected,
 	json_array_append_new(items, item);
 }
 
+/* The default route's initcwnd/initrwnd as the probe saw them, in the
+ * words of route_opts: "initcwnd 10 initrwnd 10", or "none". */
+static char *
+route_live_opts(const json_t *rt)
+{
+	const json_t	*cw = json_object_get(rt, "initcwnd");
+	const json_t	*rw = json_object_get(rt, "initrwnd");
+
+	if (json_is_integer(cw) && json_is_integer(rw))
+		return xprintf("initcwnd %lld initrwnd %lld",
+		    (long long)json_integer_value(cw),
+		    (long long)json_integer_value(rw));
+	if (json_is_integer(cw))
+		return xprintf("initcwnd %lld",
+		    (long long)json_integer_value(cw));
+	if (json_is_integer(rw))
+		return xprintf("initrwnd %lld",
+		    (long long)json_integer_value(rw));
+	return xstrdup("none");
+}
+
 /*
  * What differs between the host and what the play would make of it, each
  * with its cause where it can be known: the file is missing or was edited,
@@ -446,6 +467,17 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 		add_item(items, "qdisc", st->qdisc, live,
 		    "qdisc differs from the config",
 		    json_string_value(json_object_get(rt, "interface")));
+		free(live);
+	}
+	if (st->route_opts != NULL && st->route_changed) {
+		/* Lost at a reboot (no unit, or a unit that ran before the
+		 * route was there) or by a network manager's reconfigure. */
+		const json_t *rt = json_object_get(facts, "default_route");
+		char *live = route_live_opts(rt);
+
+		add_item(items, "default route", st->route_opts, live,
+		    "route options not live", json_string_value(
+		    json_object_get(rt, "interface")));
 		free(live);
 	}
 	if (st->modules != NULL) {

@@ -155,6 +155,8 @@ prom_cause(const char *cause)
 		return "missing";
 	if (strcmp(cause, "module not loaded") == 0)
 		return "module";
+	if (strcmp(cause, "route options not live") == 0)
+		return "route";
 	return "qdisc";
 }
 

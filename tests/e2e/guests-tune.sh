@@ -13,11 +13,18 @@
 #      in /etc/modules-load.d/tcptune.conf (0644), raises rmem_max/wmem_max
 #      to the planned value; a second play changes nothing;
 #   3. after a reboot of one guest every key of the drop-in is live again,
-#      the root qdisc is fq, tcp_bbr is loaded and drift exits 0;
+#      the root qdisc is fq, tcp_bbr is loaded, the route unit has put
+#      initcwnd/initrwnd 20 back on the default route, and drift exits 0;
 #   4. rollback puts fq_codel back as the live root qdisc and leaves both
 #      guests as before the first play (files and `sysctl -a`; tcp_bbr and
 #      sch_fq may stay loaded, so the kernel's lists of congestion controls
-#      keep bbr).
+#      keep bbr), the default route without initcwnd, the unit gone;
+#   5. the multiqueue path on a real kernel's mq: one guest's default route
+#      through a 4-queue device (an ifb: UML's NIC has one queue), whose
+#      root is the kernel's own mq 0: with an fq_codel per queue, as a
+#      multiqueue cloud NIC boots: plan shows fq_codel on 4 mq queues -> fq,
+#      play leaves mq with fq on every queue, a rerun changes nothing,
+#      drift is in sync, rollback gives back tc's exact lines.
 # Wall times of every step are logged as "figure:" lines.
 #
 # Usage: guests-tune.sh [TCPTUNE]. Exit 77 only when not root; when UML
@@ -33,7 +40,8 @@ cd "$E2E_SRC" || exit 1
 GUESTS=$E2E_SRC/tests/guests/guests.sh
 GDIR=/tmp/tcptune-e2e-guests-tune
 PB=playbooks/wan-tuning.yml
-VARS=(--skip-tags verify -e rtt_ms=150 -e bandwidth_mbit=200)
+VARS=(--skip-tags verify -e rtt_ms=150 -e bandwidth_mbit=200 -e route_initcwnd=20)
+ROUTE_UNIT=/etc/systemd/system/tcptune-route.service
 DROPIN=/etc/sysctl.d/90-tcptune.conf
 MODCONF=/etc/modules-load.d/tcptune.conf
 # Keys that move by themselves on an idle guest (seen moving between two
@@ -112,6 +120,12 @@ root_qdisc() {
 
 live() {
 	guest "$1" sysctl -n "$2" | tr -s ' \t' '  '
+}
+
+# route_opts HOST : the initcwnd/initrwnd options of the default route.
+route_opts() {
+	guest "$1" ip route show default | grep -oE 'init(cwnd|rwnd) [0-9]+' |
+	    paste -sd' '
 }
 
 # dropin_live HOST : "key: live value" for every key of the drop-in that is
@@ -239,6 +253,10 @@ for h in "${HOSTS[@]}"; do
 	    "${PLANNED_RMEM[$h]} ${PLANNED_WMEM[$h]}" \
 	    "$(live "$h" net.core.rmem_max) $(live "$h" net.core.wmem_max)"
 	assert_eq "$h: every key of the drop-in is live" "" "$(dropin_live "$h")"
+	assert_eq "$h: default route has initcwnd/initrwnd 20" \
+	    "initcwnd 20 initrwnd 20" "$(route_opts "$h")"
+	assert_eq "$h: $ROUTE_UNIT written and enabled" "yes enabled" \
+	    "$(guest "$h" sh -c '[ -f "$1" ] && printf yes; printf " %s" "$(systemctl is-enabled tcptune-route.service)"' sh "$ROUTE_UNIT")"
 	e2e_log "$h: after play: $(guest "$h" tc qdisc show dev eth0 root | cut -c1-60)"
 	snap "$h" play
 done
@@ -266,6 +284,14 @@ assert_eq "$h: after the reboot tcp_bbr and sch_fq are loaded" \
 assert_eq "$h: after the reboot rmem_max/wmem_max as planned" \
     "${PLANNED_RMEM[$h]} ${PLANNED_WMEM[$h]}" \
     "$(live "$h" net.core.rmem_max) $(live "$h" net.core.wmem_max)"
+# sshd is up before the boot is over: units ordered after
+# network-online.target (tcptune-route.service) may still be waiting.
+e2e_run 200 guest "$h" timeout 150 systemctl is-system-running --wait
+figure "$h: boot finished (systemctl is-system-running --wait)"
+assert_eq "$h: the boot finished with no failed unit" running "$RUN_OUT"
+assert_eq "$h: after the reboot the route unit put initcwnd/initrwnd back" \
+    "initcwnd 20 initrwnd 20|inactive|0" \
+    "$(route_opts "$h")|$(guest "$h" systemctl is-active tcptune-route.service)|$(guest "$h" systemctl show -p ExecMainStatus --value tcptune-route.service)"
 snap "$h" reboot
 e2e_run 300 tt drift "$PB" "${VARS[@]}" -l "$h"
 figure "drift $h"
@@ -279,6 +305,8 @@ assert_rc "rollback exits 0" 0
 for g in "${HOSTS[@]}"; do
 	assert_eq "$g: rollback: eth0's live root qdisc is fq_codel again" \
 	    fq_codel "$(root_qdisc "$g")"
+	assert_eq "$g: rollback: default route without initcwnd/initrwnd" "" \
+	    "$(route_opts "$g")"
 	assert_eq "$g: rollback: $MODCONF as before the play (absent)" absent \
 	    "$(guest "$g" sh -c '[ -e "$1" ] && cat "$1" | paste -sd" " || echo absent' sh "$MODCONF")"
 	snap "$g" rollback
@@ -306,6 +334,46 @@ for g in "${HOSTS[@]}"; do
 	    "reno cubic bbr|cubic" \
 	    "$(live "$g" net.ipv4.tcp_available_congestion_control)|$(live "$g" net.ipv4.tcp_congestion_control)"
 done
+
+# ---- 5. the multiqueue path: a real kernel's mq, on a 4-queue device
+h=${HOSTS[0]}
+MQ=(-e rtt_ms=150 -e bandwidth_mbit=200 --tags congestion -l "$h")
+guest "$h" sh -c 'modprobe ifb numifbs=0 &&
+	ip link add ifbq numtxqueues 4 type ifb && ip link set ifbq up &&
+	ip route replace default dev ifbq'
+guest "$h" tc qdisc show dev ifbq >"$E2E_TMP/mq.stock"
+assert_eq "$h: ifbq boots with the kernel's mq 0: and 4 fq_codel leaves" \
+    "mq 0: root|4 fq_codel" \
+    "$(awk 'NR == 1 { print $2, $3, $4 }' "$E2E_TMP/mq.stock")|$(grep -c '^qdisc fq_codel 0: parent :[1-4] ' "$E2E_TMP/mq.stock") fq_codel"
+e2e_run 300 tt plan "$PB" "${MQ[@]}"
+figure "plan (mq)"
+assert_rc "plan (mq) exits 0" 0
+assert_match "$h: plan: fq_codel on 4 mq queues -> fq on every queue" \
+    'live qdisc on ifbq: fq_codel on 4 mq queues -> fq on every mq queue' \
+    "$RUN_OUT"
+guest "$h" tc qdisc show dev ifbq >"$E2E_TMP/mq.plan"
+assert_same "$h: plan changed no qdisc of ifbq" "$E2E_TMP/mq.stock" \
+    "$E2E_TMP/mq.plan"
+e2e_run 300 tt play "$PB" "${MQ[@]}"
+figure "play (mq)"
+assert_rc "play (mq) exits 0" 0
+assert_eq "$h: mq kept at the root, fq on each of the 4 queues" \
+    "mq 1: root|fq 1:1 fq 1:2 fq 1:3 fq 1:4" \
+    "$(guest "$h" tc qdisc show dev ifbq | awk 'NR == 1 { print $2, $3, $4 }')|$(guest "$h" tc qdisc show dev ifbq | awk '$4 == "parent" { print $2, $5 }' | sort -k2 | paste -sd' ')"
+e2e_run 300 tt play "$PB" "${MQ[@]}"
+assert_rc "second play (mq) exits 0" 0
+assert_match "second play (mq): changed=0" \
+    "$h +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0" "$RUN_OUT"
+e2e_run 300 tt drift "$PB" "${MQ[@]}"
+assert_rc "drift (mq) exits 0" 0
+assert_match "drift (mq): in sync" 'drift: 1 in sync, 0 drifted' "$RUN_OUT"
+e2e_run 300 tt rollback -l "$h"
+assert_rc "rollback (mq) exits 0" 0
+guest "$h" tc qdisc show dev ifbq >"$E2E_TMP/mq.rollback"
+assert_same "$h: rollback: ifbq's qdiscs exactly as booted (tc's lines)" \
+    "$E2E_TMP/mq.stock" "$E2E_TMP/mq.rollback"
+guest "$h" sh -c 'ip route replace default via "$1" dev eth0 &&
+	ip link del ifbq' sh "$LAB_GATEWAY"
 
 e2e_log "took $SECONDS s"
 e2e_finish

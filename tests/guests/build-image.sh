@@ -70,6 +70,8 @@ echo "$LAB_USER ALL=(ALL:ALL) NOPASSWD: ALL" >"$ROOT/etc/sudoers.d/$LAB_USER"
 chmod 0440 "$ROOT/etc/sudoers.d/$LAB_USER"
 
 install -m 0644 "$HERE/image/10-tcptune-eth0.link" "$ROOT/etc/systemd/network/"
+install -D -m 0644 "$HERE/image/tcptune-lab-no-ra.conf" \
+    "$ROOT/etc/systemd/network/90-eth0.network.d/tcptune-lab-no-ra.conf"
 install -m 0755 "$HERE/image/tcptune-guest-identity" "$ROOT/usr/local/sbin/"
 install -m 0644 "$HERE/image/tcptune-guest-identity.service" \
     "$ROOT/etc/systemd/system/"
