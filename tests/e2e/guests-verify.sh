@@ -1,0 +1,196 @@
+#!/bin/bash
+# guests-verify.sh - verify on the guest WAN (issue 13, deliverable 2): two
+# User-mode Linux guests (tests/guests/guests.sh, stock Debian 12: cubic,
+# fq_codel, buffers scaled from 512 MiB of RAM) joined by the guest WAN
+# (`guests.sh wan`: RATE Mbit/s and DELAY ms each way, on ifb devices off
+# eth0's clsact hooks, so both root qdiscs stay free for fq; offloads off),
+# on a path whose bandwidth-delay product exceeds what the stock buffers
+# can keep in flight. `tcptune play playbooks/wan-tuning.yml` runs through
+# the normal CLI (the inventory from `up`, the non-root user with become,
+# strict host keys; each guest's iperf3 peer is the other one; the RTT is
+# the one the probe measured) with one stream (-e verify_streams=1), and
+# its own verify report (--format json) must show, for each guest and
+# direction, the stock single flow well under the tuned one and the tuned
+# one at least 85% of the emulated rate. The figures are logged as
+# "figure:" lines, with tcptune's before/after tables.
+#
+# Usage: guests-verify.sh [TCPTUNE]. Exit 77 only when not root; when UML
+# cannot run here it FAILS with the reason. Throughput figures need a quiet
+# machine: UML guests are CPU-bound at these rates (RUN_SERIAL in ctest).
+# jq programs are in single quotes on purpose.
+# shellcheck disable=SC2016
+set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_init guests-verify "${1:-}"
+cd "$E2E_SRC" || exit 1
+
+GUESTS=$E2E_SRC/tests/guests/guests.sh
+GDIR=/tmp/tcptune-e2e-guests-verify
+PB=playbooks/wan-tuning.yml
+RATE=${GUESTS_VERIFY_RATE:-200}		# Mbit/s, the tbf rate
+DELAY=${GUESTS_VERIFY_DELAY:-75}	# ms each way
+MIN_TUNED=0.85		# the tuned flow, as a fraction of RATE
+MIN_GAIN=2		# tuned / stock, each direction
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+verify_cleanup() {
+	if [[ ${KEEP_LAB:-0} != 1 ]]; then
+		"$GUESTS" down -d "$GDIR" >/dev/null 2>&1 || true
+	fi
+	e2e_cleanup
+}
+trap verify_cleanup EXIT
+
+guest() {
+	"$GUESTS" exec -d "$GDIR" "$@"
+}
+
+# jqp FILTER [ARGS...] : FILTER on the play's JSON report.
+jqp() {
+	local f=$1
+	shift
+	jq -r "$@" "$f" "$E2E_TMP/play.json"
+}
+
+# verify_after HOST : HOST's result of the after phase.
+VERIFY_AFTER='.plays[0].results[$h][] | select(.module == "iperf3_verify"
+    and .data.pairs[0].phase == "after")'
+
+if ! out=$("$GUESTS" check 2>&1); then
+	echo "FAIL: User-mode Linux guests cannot run here: $out"
+	exit 1
+fi
+e2e_run 600 "$GUESTS" image
+if [[ $RUN_RC != 0 ]]; then
+	echo "FAIL: guests.sh image failed:"
+	e2e_show_run
+	exit 1
+fi
+e2e_run 600 "$GUESTS" up -n 2 -d "$GDIR" -p tgv -a 198.18.218
+if [[ $RUN_RC != 0 ]]; then
+	echo "FAIL: guests.sh up -n 2 failed:"
+	e2e_show_run
+	exit 1
+fi
+e2e_log "figure: 2 guests up (boot to sshd): $RUN_SECS s"
+# shellcheck disable=SC1091
+. "$GDIR/lab.env"
+read -r -a HOSTS <<<"$LAB_HOSTS"
+read -r -a ADDRS <<<"$LAB_ADDRS"
+# tcptune connects as up's inventory says: the non-root user, become, and
+# strict host key checking against up's known_hosts.
+assert_eq "inventory: tcptune with become, strict host keys" \
+    "tcptune true StrictHostKeyChecking=yes" \
+    "$("$TCPTUNE" inventory -i "$LAB_INVENTORY" --host "${HOSTS[0]}" |
+    jq -r '"\(.ansible_user) \(.ansible_become) \(.ansible_ssh_common_args |
+	capture("(?<s>StrictHostKeyChecking=[a-z]+)").s)"')"
+
+# ---- the WAN
+e2e_run 120 "$GUESTS" wan -d "$GDIR" "${HOSTS[0]}" "${HOSTS[1]}" \
+    --delay-ms "$DELAY" --rate-mbit "$RATE"
+assert_rc "wan ${HOSTS[0]} <-> ${HOSTS[1]}: $RATE Mbit/s, $DELAY ms each way" 0
+for i in 0 1; do
+	h=${HOSTS[$i]}
+	# Stock runs are bimodal with offloads on (the facts page): both ends
+	# must have them off, which `wan` does.
+	assert_eq "$h: tso, gso, gro off on eth0" "off off off" \
+	    "$(guest "$h" ethtool -k eth0 | awk '
+		/^tcp-segmentation-offload:/ { t = $2 }
+		/^generic-segmentation-offload:/ { g = $2 }
+		/^generic-receive-offload:/ { r = $2 }
+		END { print t, g, r }')"
+	assert_eq "$h: root qdisc still fq_codel (the WAN is on ifb devices)" \
+	    fq_codel \
+	    "$(guest "$h" tc qdisc show dev eth0 root | awk '{ print $2; exit }')"
+done
+rtt=$(guest "${HOSTS[0]}" ping -c 3 -i 0.3 "${ADDRS[1]}" |
+    sed -n 's|^rtt [^=]*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
+e2e_log "ping ${HOSTS[0]} -> ${HOSTS[1]}: rtt ${rtt:-?} ms"
+assert_lt "ping rtt above 2 x $DELAY ms" "$((2 * DELAY))" "${rtt:-0}"
+assert_lt "ping rtt below 2 x $DELAY + 10 ms" "${rtt:-999999}" \
+    "$((2 * DELAY + 10))"
+
+# Each guest's iperf3 peer is the other one; the inventory stays up's own.
+{
+	echo "all:"
+	echo "  hosts:"
+	echo "    ${HOSTS[0]}:"
+	echo "      iperf_peer: ${HOSTS[1]}"
+	echo "    ${HOSTS[1]}:"
+	echo "      iperf_peer: ${HOSTS[0]}"
+} >"$E2E_TMP/peers.yml"
+
+# ---- the play, single flow, the RTT from the probe
+e2e_run 420 tt play "$PB" -i "$E2E_TMP/peers.yml" -e "bandwidth_mbit=$RATE" \
+    -e verify_streams=1 --format json
+e2e_log "figure: play (probe, before, tune, after): $RUN_SECS s, load $(cut -d' ' -f1-3 /proc/loadavg)"
+assert_rc "play exits 0 (gate passed on both guests)" 0
+cp "$E2E_TMP/out" "$E2E_TMP/play.json"
+if ! jq -e . "$E2E_TMP/play.json" >/dev/null 2>&1; then
+	e2e_fail "play: stdout is not a JSON report"
+	e2e_finish
+fi
+for i in 0 1; do
+	h=${HOSTS[$i]}
+	peer=${HOSTS[$((1 - i))]}
+	assert_eq "$h: recap ok, changed=1, nothing failed or unreachable" \
+	    "changed=1 failed=0 unreachable=0" \
+	    "$(jqp '.stats[$h] | "changed=\(.changed) failed=\(.failed) unreachable=\(.unreachable)"' --arg h "$h")"
+
+	# The path exceeds the stock ceiling: the largest receive window the
+	# stock tcp_rmem allows (its max minus max >> tcp_adv_win_scale) is
+	# below the BDP tcp_buffers computed from the probe's RTT.
+	scale=$(guest "$h" sysctl -n net.ipv4.tcp_adv_win_scale)
+	read -r bdp rtt_ms ceiling <<<"$(jqp '.plays[0].results[$h][] |
+	    select(.module == "tcp_buffers") | .data |
+	    "\(.bdp_bytes) \(.rtt_ms) \(.ceiling)"' --arg h "$h")"
+	rmax=$(jqp '.plays[0].results[$h][0].data.sysctl["net.ipv4.tcp_rmem"].value |
+	    split(" ")[2]' --arg h "$h")
+	win=$((rmax - (rmax >> scale)))
+	e2e_log "$h: probe rtt $rtt_ms ms, BDP $bdp bytes; stock tcp_rmem max $rmax (window at most $win, tcp_adv_win_scale $scale); tuned ceiling $ceiling"
+	assert_lt "$h: the RTT is the probe's, above 2 x $DELAY ms" \
+	    "$((2 * DELAY))" "$rtt_ms"
+	assert_lt "$h: and below 2 x $DELAY + 50 ms" "$rtt_ms" \
+	    "$((2 * DELAY + 50))"
+	assert_lt "$h: the stock window is below the path's BDP" "$win" "$bdp"
+
+	# tcptune's own verify report, after phase.
+	assert_eq "$h: verify: one stream, both directions, against $peer" \
+	    "1 true $peer ok true" \
+	    "$(jqp "$VERIFY_AFTER"' | "\(.data.options.parallel) \(.data.options.reverse) \(.data.pairs[0].peer) \(.status) \(.data.pairs[0].gate.passed)"' --arg h "$h")"
+	assert_eq "$h: verify measured single up and down only, before and after" \
+	    "single_down single_up|single_down single_up" \
+	    "$(jqp "$VERIFY_AFTER"' | .data.pairs[0] |
+		"\(.before | keys | join(" "))|\(.after | keys | join(" "))"' --arg h "$h")"
+	table=$(jqp "$VERIFY_AFTER"' | .data.table' --arg h "$h")
+	assert_match "$h: the before/after table has single up/down rows" \
+	    $'single up +[0-9.]+ +[0-9.]+ .*\n +single down +[0-9.]+ +[0-9.]+ ' \
+	    "$table"
+	assert_eq "$h: the table has no multi-stream row" "" \
+	    "$(grep -i multi <<<"$table")"
+	printf '%s\n' "$table" | sed "s/^/[$E2E_NAME] table: /"
+	for k in single_up single_down; do
+		read -r before after rb ra ccb cca <<<"$(jqp "$VERIFY_AFTER"' |
+		    .data.pairs[0] as $p |
+		    "\($p.before[$k].mbps) \($p.after[$k].mbps) \($p.before[$k].retransmits) \($p.after[$k].retransmits) \($p.before[$k].congestion) \($p.after[$k].congestion)"' \
+		    --arg h "$h" --arg k "$k")"
+		dir="$h -> $peer"
+		[[ $k == single_down ]] && dir="$peer -> $h"
+		e2e_log "$(awk -v h="$h" -v k="${k/_/ }" -v d="$dir" -v b="$before" \
+		    -v a="$after" -v rb="$rb" -v ra="$ra" -v r="$RATE" \
+		    -v t="$DELAY" 'BEGIN {
+			printf "figure: %s %s (%s), %d Mbit/s x %d ms each way: stock %.1f -> tuned %.1f Mbit/s (%.1fx, %.0f%% of the rate), retransmits %s -> %s\n",
+			    h, k, d, r, t, b, a, a / b, 100 * a / r, rb, ra }')"
+		assert_eq "$h $k: cubic before, bbr after" "cubic bbr" "$ccb $cca"
+		assert_lt "$h $k: tuned single flow >= ${MIN_TUNED} x $RATE Mbit/s" \
+		    "$(awk -v r="$RATE" -v f="$MIN_TUNED" 'BEGIN { print r * f - 0.001 }')" \
+		    "$after"
+		assert_lt "$h $k: stock single flow well under the tuned (x$MIN_GAIN)" \
+		    "$(awk -v b="$before" -v g="$MIN_GAIN" 'BEGIN { print b * g }')" \
+		    "$after"
+	done
+done
+
+e2e_log "took $SECONDS s"
+e2e_finish
