@@ -12,7 +12,7 @@
 #              this machine's kernel.
 #   --guests   two User-mode Linux guests (tests/guests/guests.sh), each a
 #              real Debian 12 kernel with systemd, stock fq_codel/cubic,
-#              joined by the guest WAN: 75 ms each way, 200 Mbit/s. The
+#              joined by the guest WAN: 75 ms each way, 150 Mbit/s. The
 #              play replaces the live qdisc with fq and loads tcp_bbr for
 #              real. Slower: the image is built once (1-3 min), then boot
 #              ~25 s and a play of ~2-3 min; ~300 MiB of memory per guest.
@@ -33,7 +33,7 @@ usage: scripts/demo.sh [--guests]
   (no option)  network namespaces sharing this kernel, 100 Mbit/s x 52 ms
                each way (fast)
   --guests     User-mode Linux guests, each a real Debian 12 kernel,
-               200 Mbit/s x 75 ms each way (a few minutes; ~300 MiB per guest)
+               150 Mbit/s x 75 ms each way (a few minutes; ~300 MiB per guest)
   -h, --help   this text
 EOF
 }
@@ -109,13 +109,13 @@ lab_guests() {
 	. "$lab/lab.env"
 	read -r h1 h2 <<<"$LAB_HOSTS"
 
-	step "the guest WAN: $h1 <-> $h2, 75 ms each way, 200 Mbit/s (inside the guests, eth0's root qdisc left free)"
-	"$g" wan -d "$lab" "$h1" "$h2" --delay-ms 75 --rate-mbit 200
+	step "the guest WAN: $h1 <-> $h2, 75 ms each way, 150 Mbit/s (inside the guests, eth0's root qdisc left free)"
+	"$g" wan -d "$lab" "$h1" "$h2" --delay-ms 75 --rate-mbit 150
 	for h in $h1 $h2; do
 		# shellcheck disable=SC2016 # expanded in the guest
 		echo "$h: $("$g" exec -d "$lab" "$h" sh -c 'echo "$(uname -r), $(sysctl -n net.ipv4.tcp_congestion_control), root qdisc $(tc qdisc show dev eth0 root | cut -d" " -f2), rmem_max $(sysctl -n net.core.rmem_max)"')"
 	done
-	demo_vars "$lab/demo.yml" 200 "$h1" "" "$h2" ""
+	demo_vars "$lab/demo.yml" 150 "$h1" "" "$h2" ""
 	run=(-i "$LAB_INVENTORY" -i "$lab/demo.yml" --known-hosts "$LAB_KNOWN_HOSTS")
 	# One stream: the single flow is the headline, and it halves the wait.
 	extra=(-e verify_streams=1)

@@ -20,7 +20,7 @@ add_test(NAME e2e/guests-tune
 set_tests_properties(e2e/guests-tune PROPERTIES
   LABELS guests RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 900)
 
-# Verify on the guest WAN (issue 13): 200 Mbit/s x 75 ms each way, a BDP the
+# Verify on the guest WAN (issue 13): 150 Mbit/s x 75 ms each way, a BDP the
 # stock buffers cannot fill; wan-tuning.yml's own single-flow verify must
 # show stock well under tuned and tuned >= 85% of the rate. ~3 min.
 add_test(NAME e2e/guests-verify
