@@ -380,14 +380,9 @@ add_item(json_t *items, const char *key, const char *expected,
 	json_array_append_new(items, item);
 }
 
-/* The default route's initcwnd/initrwnd as the probe saw them, in the
- * words of route_opts: "initcwnd 10 initrwnd 10", or "none". */
-static char *
-route_live_opts(const json_t *rt)
+char *
+tune_route_opts(const json_t *cw, const json_t *rw)
 {
-	const json_t	*cw = json_object_get(rt, "initcwnd");
-	const json_t	*rw = json_object_get(rt, "initrwnd");
-
 	if (json_is_integer(cw) && json_is_integer(rw))
 		return xprintf("initcwnd %lld initrwnd %lld",
 		    (long long)json_integer_value(cw),
@@ -398,7 +393,7 @@ route_live_opts(const json_t *rt)
 	if (json_is_integer(rw))
 		return xprintf("initrwnd %lld",
 		    (long long)json_integer_value(rw));
-	return xstrdup("none");
+	return NULL;
 }
 
 /*
@@ -473,9 +468,11 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 		/* Lost at a reboot (no unit, or a unit that ran before the
 		 * route was there) or by a network manager's reconfigure. */
 		const json_t *rt = json_object_get(facts, "default_route");
-		char *live = route_live_opts(rt);
+		char *live = tune_route_opts(json_object_get(rt, "initcwnd"),
+		    json_object_get(rt, "initrwnd"));
 
-		add_item(items, "default route", st->route_opts, live,
+		add_item(items, "default route", st->route_opts, live != NULL ?
+		    live : "none",
 		    "route options not live", json_string_value(
 		    json_object_get(rt, "interface")));
 		free(live);

@@ -35,6 +35,10 @@ struct stage {
 };
 
 void	stage_free(struct stage *st);
+/* Route options in the words `ip route` takes and shows: "initcwnd 10
+ * initrwnd 10", either alone, or NULL when neither is an integer. The
+ * route module stages them; drift shows the live route's the same way. */
+char	*tune_route_opts(const json_t *initcwnd, const json_t *initrwnd);
 /* The host's stage for file, created on first use. Fails when a play
  * stages two different files ("one drop-in per play"). */
 struct stage *tune_stage(struct module_ctx *ctx, const char *file,

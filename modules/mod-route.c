@@ -69,16 +69,7 @@ route_run(struct module_ctx *ctx, const json_t *args,
 		return 0;
 	}
 	free(st->route_opts);
-	if (cw != NULL && rw != NULL)
-		st->route_opts = xprintf("initcwnd %lld initrwnd %lld",
-		    (long long)json_integer_value(cw),
-		    (long long)json_integer_value(rw));
-	else if (cw != NULL)
-		st->route_opts = xprintf("initcwnd %lld",
-		    (long long)json_integer_value(cw));
-	else
-		st->route_opts = xprintf("initrwnd %lld",
-		    (long long)json_integer_value(rw));
+	st->route_opts = tune_route_opts(cw, rw);
 	st->route_changed = !same;
 	st->route_persist = persist;
 	res->status = RESULT_OK;
