@@ -781,11 +781,17 @@ now_ms(void)
 static enum tp_status
 exec_fail(struct transport *t, const char *what, char **cause)
 {
+	const char *e = ssh_get_error(t->session);
+
+	/* libssh sets no text when the server answers a channel request
+	 * with a plain failure (seen once on a UML guest's sshd). */
+	if (e == NULL || *e == '\0')
+		e = "the server refused it without a reason (see its sshd log)";
 	if (!ssh_is_connected(t->session))
 		return tp_fail(cause, TP_UNREACHABLE, "connection to %s lost "
-		    "while %s: %s", t->who, what, ssh_get_error(t->session));
+		    "while %s: %s", t->who, what, e);
 	return tp_fail(cause, TP_FAILED, "%s on %s failed: %s", what, t->who,
-	    ssh_get_error(t->session));
+	    e);
 }
 
 enum tp_status
