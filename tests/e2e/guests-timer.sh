@@ -47,9 +47,10 @@ set -uo pipefail
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init guests-timer "${1:-}"
+# shellcheck source=tests/e2e/guests-lib.sh
+. "$(dirname "$0")/guests-lib.sh"
 cd "$E2E_SRC" || exit 1
 
-GUESTS=$E2E_SRC/tests/guests/guests.sh
 GDIR=/tmp/tcptune-e2e-guests-timer
 PROM=/var/lib/node_exporter/textfile_collector/tcptune.prom
 DROPIN=/etc/sysctl.d/90-tcptune.conf
@@ -58,25 +59,6 @@ INTERVAL=15
 # Longest wait for one run of the timer: the interval, the run, and slack
 # for a loaded machine.
 WAIT=$((INTERVAL + 45))
-
-# shellcheck disable=SC2317 # called by the EXIT trap
-timer_cleanup() {
-	if [[ ${KEEP_LAB:-0} != 1 ]]; then
-		"$GUESTS" down -d "$GDIR" >/dev/null 2>&1 || true
-	fi
-	e2e_cleanup
-}
-trap timer_cleanup EXIT
-
-# guest HOST CMD... : run CMD as root in a guest.
-guest() {
-	"$GUESTS" exec -d "$GDIR" "$@"
-}
-
-# figure WHAT : log the last run's wall time.
-figure() {
-	e2e_log "figure: $1: $RUN_SECS s"
-}
 
 # secs A_US B_US : B - A in seconds (microsecond inputs).
 secs() {
@@ -232,28 +214,7 @@ check_written_by_run() {
 }
 
 # ---- the lab
-if ! out=$("$GUESTS" check 2>&1); then
-	echo "FAIL: User-mode Linux guests cannot run here: $out"
-	exit 1
-fi
-e2e_run 600 "$GUESTS" image
-if [[ $RUN_RC != 0 ]]; then
-	echo "FAIL: guests.sh image failed:"
-	e2e_show_run
-	exit 1
-fi
-figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
-e2e_run 600 "$GUESTS" up -n 2 -d "$GDIR" -p tgm -a 198.18.214
-if [[ $RUN_RC != 0 ]]; then
-	echo "FAIL: guests.sh up -n 2 failed:"
-	e2e_show_run
-	exit 1
-fi
-figure "2 guests up (boot to sshd)"
-# shellcheck disable=SC1091
-. "$GDIR/lab.env"
-read -r -a HOSTS <<<"$LAB_HOSTS"
-read -r -a ADDRS <<<"$LAB_ADDRS"
+guests_up 2 tgm 198.18.214
 CTL=${HOSTS[0]} TGT=${HOSTS[1]} TGT_ADDR=${ADDRS[1]}
 
 # ---- guest02 tuned from this machine, in sync

@@ -35,9 +35,10 @@ set -uo pipefail
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init guests-tune "${1:-}"
+# shellcheck source=tests/e2e/guests-lib.sh
+. "$(dirname "$0")/guests-lib.sh"
 cd "$E2E_SRC" || exit 1
 
-GUESTS=$E2E_SRC/tests/guests/guests.sh
 GDIR=/tmp/tcptune-e2e-guests-tune
 PB=playbooks/wan-tuning.yml
 VARS=(--skip-tags verify -e rtt_ms=150 -e bandwidth_mbit=200 -e route_initcwnd=20)
@@ -49,25 +50,6 @@ MODCONF=/etc/modules-load.d/tcptune.conf
 # uuid) or that count events (quota syncs, ptys of ssh sessions); the
 # calibration below adds any other key seen moving, and logs it.
 VOLATILE='^(kernel\.random\.|fs\.dentry-state|fs\.inode-(nr|state)|fs\.file-nr|fs\.quota\.|kernel\.pty\.nr|kernel\.ns_last_pid|net\.netfilter\.[^ ]*count)'
-
-# shellcheck disable=SC2317 # called by the EXIT trap
-tune_cleanup() {
-	if [[ ${KEEP_LAB:-0} != 1 ]]; then
-		"$GUESTS" down -d "$GDIR" >/dev/null 2>&1 || true
-	fi
-	e2e_cleanup
-}
-trap tune_cleanup EXIT
-
-# guest HOST CMD... : run CMD as root in a guest.
-guest() {
-	"$GUESTS" exec -d "$GDIR" "$@"
-}
-
-# figure WHAT : log the last run's wall time.
-figure() {
-	e2e_log "figure: $1: $RUN_SECS s"
-}
 
 # files_snap HOST : every file, link and directory under the watched
 # directories with type, mode, link target and mtime, then the sha256 of
@@ -151,27 +133,7 @@ recap_count() {
 	grep -cE "^guest0[12] +: $1" <<<"$RUN_OUT"
 }
 
-if ! out=$("$GUESTS" check 2>&1); then
-	echo "FAIL: User-mode Linux guests cannot run here: $out"
-	exit 1
-fi
-e2e_run 600 "$GUESTS" image
-if [[ $RUN_RC != 0 ]]; then
-	echo "FAIL: guests.sh image failed:"
-	e2e_show_run
-	exit 1
-fi
-figure "image $RUN_OUT"
-e2e_run 600 "$GUESTS" up -n 2 -d "$GDIR" -p tgt -a 198.18.212
-if [[ $RUN_RC != 0 ]]; then
-	echo "FAIL: guests.sh up -n 2 failed:"
-	e2e_show_run
-	exit 1
-fi
-figure "2 guests up (boot to sshd)"
-# shellcheck disable=SC1091
-. "$GDIR/lab.env"
-read -r -a HOSTS <<<"$LAB_HOSTS"
+guests_up 2 tgt 198.18.212
 assert_eq "inventory: the non-root user with become" \
     "ansible_user: tcptune|ansible_become: true" \
     "$(grep -oE 'ansible_(user|become): .*' "$LAB_INVENTORY" | paste -sd'|')"

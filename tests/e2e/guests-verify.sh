@@ -23,9 +23,10 @@ set -uo pipefail
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_init guests-verify "${1:-}"
+# shellcheck source=tests/e2e/guests-lib.sh
+. "$(dirname "$0")/guests-lib.sh"
 cd "$E2E_SRC" || exit 1
 
-GUESTS=$E2E_SRC/tests/guests/guests.sh
 GDIR=/tmp/tcptune-e2e-guests-verify
 PB=playbooks/wan-tuning.yml
 # 150 Mbit/s x 75 ms each way: BDP 2.8 MB, above the ~1.9 MB window the
@@ -38,19 +39,6 @@ DELAY=${GUESTS_VERIFY_DELAY:-75}	# ms each way
 MIN_TUNED=0.85		# the tuned flow, as a fraction of RATE
 MIN_GAIN=2		# tuned / stock, each direction
 
-# shellcheck disable=SC2317 # called by the EXIT trap
-verify_cleanup() {
-	if [[ ${KEEP_LAB:-0} != 1 ]]; then
-		"$GUESTS" down -d "$GDIR" >/dev/null 2>&1 || true
-	fi
-	e2e_cleanup
-}
-trap verify_cleanup EXIT
-
-guest() {
-	"$GUESTS" exec -d "$GDIR" "$@"
-}
-
 # jqp FILTER [ARGS...] : FILTER on the play's JSON report.
 jqp() {
 	local f=$1
@@ -62,27 +50,7 @@ jqp() {
 VERIFY_AFTER='.plays[0].results[$h][] | select(.module == "iperf3_verify"
     and .data.pairs[0].phase == "after")'
 
-if ! out=$("$GUESTS" check 2>&1); then
-	echo "FAIL: User-mode Linux guests cannot run here: $out"
-	exit 1
-fi
-e2e_run 600 "$GUESTS" image
-if [[ $RUN_RC != 0 ]]; then
-	echo "FAIL: guests.sh image failed:"
-	e2e_show_run
-	exit 1
-fi
-e2e_run 600 "$GUESTS" up -n 2 -d "$GDIR" -p tgv -a 198.18.218
-if [[ $RUN_RC != 0 ]]; then
-	echo "FAIL: guests.sh up -n 2 failed:"
-	e2e_show_run
-	exit 1
-fi
-e2e_log "figure: 2 guests up (boot to sshd): $RUN_SECS s"
-# shellcheck disable=SC1091
-. "$GDIR/lab.env"
-read -r -a HOSTS <<<"$LAB_HOSTS"
-read -r -a ADDRS <<<"$LAB_ADDRS"
+guests_up 2 tgv 198.18.218
 # tcptune connects as up's inventory says: the non-root user, become, and
 # strict host key checking against up's known_hosts.
 assert_eq "inventory: tcptune with become, strict host keys" \

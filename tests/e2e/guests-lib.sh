@@ -1,0 +1,57 @@
+# guests-lib.sh - what the User-mode Linux guest tests share: bring up a
+# guest lab (fail with the reason when UML cannot run, never skip), take it
+# down on exit, run commands in a guest, log wall times. Source it after
+# lib.sh and e2e_init.
+# shellcheck shell=bash
+
+GUESTS=$E2E_SRC/tests/guests/guests.sh
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+guests_cleanup() {
+	if [[ ${KEEP_LAB:-0} != 1 && -n ${GDIR:-} ]]; then
+		"$GUESTS" down -d "$GDIR" >/dev/null 2>&1 || true
+	fi
+	e2e_cleanup
+}
+trap guests_cleanup EXIT
+
+# guest HOST CMD... : run CMD as root in a guest of GDIR.
+guest() {
+	"$GUESTS" exec -d "$GDIR" "$@"
+}
+
+# figure WHAT : log the last run's wall time.
+figure() {
+	e2e_log "figure: $1: $RUN_SECS s"
+}
+
+# guests_up N PREFIX NET : the cached image (built if needed), then N
+# guests in GDIR; sources their lab.env and fills HOSTS and ADDRS. Exits
+# the test with FAIL and the reason when any step fails.
+guests_up() {
+	local out
+	if ! out=$("$GUESTS" check 2>&1); then
+		echo "FAIL: User-mode Linux guests cannot run here: $out"
+		exit 1
+	fi
+	e2e_run 600 "$GUESTS" image
+	if [[ $RUN_RC != 0 ]]; then
+		echo "FAIL: guests.sh image failed:"
+		e2e_show_run
+		exit 1
+	fi
+	figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
+	e2e_run 600 "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3"
+	if [[ $RUN_RC != 0 ]]; then
+		echo "FAIL: guests.sh up -n $1 failed:"
+		e2e_show_run
+		exit 1
+	fi
+	figure "$1 guests up (boot to sshd)"
+	# shellcheck disable=SC1091
+	. "$GDIR/lab.env"
+	# shellcheck disable=SC2034 # for the sourcing test
+	read -r -a HOSTS <<<"$LAB_HOSTS"
+	# shellcheck disable=SC2034 # for the sourcing test
+	read -r -a ADDRS <<<"$LAB_ADDRS"
+}
