@@ -12,7 +12,7 @@
 # What is measured (wall clock of the whole command, lab already up):
 #   floor     N parallel `ssh -F LAB_SSH_CONFIG -o KexAlgorithms=curve25519-sha256
 #             HOST true` started with & and one wait (one process per host)
-#   floor_probe  the same with `sh -s -- < lib/probe.sh` instead of true
+#   floor_probe  the same with `sh -s -- < lib/remote/probe.sh` instead of true
 #             (the OpenSSH floor for the probe's remote work)
 #   ping      tcptune ping -f N
 #   probe     tcptune probe -f N          (+ peak RSS from /usr/bin/time -v)
@@ -140,7 +140,7 @@ floor() {
 }
 
 # The same, each ssh running the probe script (what tcptune probe runs on
-# a host, `sh -s --` with lib/probe.sh on stdin): the floor for the remote
+# a host, `sh -s --` with lib/remote/probe.sh on stdin): the floor for the remote
 # work of a probe, which on one machine shares the cores with the controller.
 floor_probe() {
 	local h fails=0 pids=()

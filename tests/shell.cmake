@@ -1,4 +1,4 @@
-# The shell scripts run on the hosts (lib/apply.sh, lib/probe.sh): under dash
+# The shell scripts run on the hosts (lib/remote/apply.sh, lib/remote/probe.sh): under dash
 # in a temporary root (TCPTUNE_TEST_ROOT: a fake /proc/sys and /etc, stubs of
 # modprobe, tc, ip and ping), a failed step leaves the managed files
 # byte-identical and is reported as failed (tests/shell/). They run as any
@@ -15,7 +15,7 @@ endforeach()
 # where shellcheck is not installed.
 add_test(NAME lint/shellcheck
   COMMAND sh -c "command -v shellcheck >/dev/null || exit 77
-                 shellcheck -s sh lib/apply.sh lib/probe.sh &&
+                 shellcheck -s sh lib/remote/apply.sh lib/remote/probe.sh &&
                  shellcheck -x tests/shell/*.sh"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(lint/shellcheck PROPERTIES

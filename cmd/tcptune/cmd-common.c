@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extravars.h"
-#include "inventory.h"
+#include "playbook/extravars.h"
+#include "inventory/inventory.h"
 #include "output.h"
-#include "runner.h"
-#include "transport.h"
+#include "run/runner.h"
+#include "net/transport.h"
 
 struct inventory *
 cmd_load_inventory(const struct options *opts)

@@ -9,11 +9,11 @@
 #include <time.h>
 
 #include "cmd-common.h"
-#include "http.h"
-#include "report-prom.h"
-#include "runner.h"
-#include "webhook.h"
-#include "xalloc.h"
+#include "net/http.h"
+#include "report/report-prom.h"
+#include "run/runner.h"
+#include "report/webhook.h"
+#include "base/xalloc.h"
 
 /* Drift items of one host: the "drift" arrays of its tuning results. */
 static json_t *

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "cmd-common.h"
-#include "inventory.h"
-#include "pattern.h"
+#include "inventory/inventory.h"
+#include "inventory/pattern.h"
 
 static int
 print_json(json_t *j)

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 
 #include "cmd-common.h"
-#include "diag.h"
-#include "inventory.h"
-#include "pattern.h"
-#include "playbook.h"
+#include "yaml/diag.h"
+#include "inventory/inventory.h"
+#include "inventory/pattern.h"
+#include "playbook/playbook.h"
 
 static size_t
 lint_playbook(const char *path, const struct inventory *inv)

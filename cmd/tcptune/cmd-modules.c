@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "module.h"
+#include "playbook/module.h"
 
 static void
 print_param(const struct module_param *p)

@@ -1,6 +1,6 @@
 /* tcptune ping [PATTERN]: connect, authenticate, run `true` on each host. */
 #include "cmd-common.h"
-#include "module.h"
+#include "playbook/module.h"
 
 extern const struct module mod_ping;
 

@@ -6,14 +6,14 @@
 #include <time.h>
 
 #include "cmd-common.h"
-#include "diag.h"
-#include "inventory.h"
+#include "yaml/diag.h"
+#include "inventory/inventory.h"
 #include "output.h"
-#include "playbook.h"
-#include "runner.h"
-#include "transport.h"
-#include "verify-table.h"
-#include "xalloc.h"
+#include "playbook/playbook.h"
+#include "run/runner.h"
+#include "net/transport.h"
+#include "modules/verify-table.h"
+#include "base/xalloc.h"
 
 static double
 now_seconds(void)

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cmd-common.h"
-#include "module.h"
-#include "qdisc.h"
-#include "runner.h"
+#include "playbook/module.h"
+#include "remote/qdisc.h"
+#include "run/runner.h"
 
 extern const struct module mod_probe;
 

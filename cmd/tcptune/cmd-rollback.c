@@ -4,7 +4,7 @@
  * would restore. The drop-in is the var tcptune_sysctl_file, else
  * /etc/sysctl.d/90-tcptune.conf. */
 #include "cmd-common.h"
-#include "module.h"
+#include "playbook/module.h"
 
 extern const struct module mod_rollback;
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "dropin.h"
-#include "sizing.h"
-#include "units.h"
+#include "tune/dropin.h"
+#include "tune/sizing.h"
+#include "base/units.h"
 
 static int
 parse_number(const char *key, const char *v, double *out)

@@ -12,16 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind.h"
+#include "playbook/bind.h"
 #include "cmd-common.h"
-#include "inventory.h"
-#include "module.h"
+#include "inventory/inventory.h"
+#include "playbook/module.h"
 #include "output.h"
-#include "runner.h"
-#include "transport.h"
-#include "verify-table.h"
-#include "xalloc.h"
-#include "ydoc.h"
+#include "run/runner.h"
+#include "net/transport.h"
+#include "modules/verify-table.h"
+#include "base/xalloc.h"
+#include "yaml/ydoc.h"
 
 extern const struct module mod_iperf3_verify;
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;

@@ -5,8 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "playbook.h"
-#include "xalloc.h"
+#include "playbook/playbook.h"
+#include "base/xalloc.h"
 
 #define C_GREEN		"\033[32m"
 #define C_YELLOW	"\033[33m"

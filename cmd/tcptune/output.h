@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "cmd.h"
-#include "runner.h"
+#include "run/runner.h"
 
 struct output {
 	const struct options	*opts;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# webhook_post (lib/webhook.c) through tests/e2e/webhook-driver against
+# webhook_post (lib/report/webhook.c) through tests/e2e/webhook-driver against
 # tests/e2e/http-server: the recorded body is the summary plus a Slack
 # "text"; a 500 is retried after 1 s; 500 three times fails naming the
 # attempts; a 404 is not retried; connection refused is retried then fails;

@@ -1,4 +1,4 @@
-/* Drives lib/transport.c against the real sshd started by
+/* Drives lib/net/transport.c against the real sshd started by
  * tests/e2e/transport-sshd.sh and asserts what it sees. Output is TAP-like;
  * the exit status is the number of failed checks (capped at 100).
  *
@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "strbuf.h"
-#include "transport.h"
+#include "base/strbuf.h"
+#include "net/transport.h"
 
 static int	 failures;
 static int	 checks;

@@ -1,4 +1,4 @@
-/* Drives lib/webhook.c (and the JSON comparison the HTTP tests need) for
+/* Drives lib/report/webhook.c (and the JSON comparison the HTTP tests need) for
  * tests/e2e/http-webhook.sh and http-inventory.sh.
  *
  *   webhook-driver post URL JSONFILE	webhook_post; prints "ok" or
@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "webhook.h"
+#include "report/webhook.h"
 
 static json_t *
 load(const char *path)

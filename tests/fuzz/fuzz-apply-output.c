@@ -1,6 +1,6 @@
 /* libFuzzer harness: the output of the apply script (apply_parse in
- * lib/apply.c), which the host being changed prints. Given NUL-terminated
- * as its caller (lib/tune.c) has it from the transport. */
+ * lib/remote/apply.c), which the host being changed prints. Given NUL-terminated
+ * as its caller (lib/modules/tune.c) has it from the transport. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "apply.h"
+#include "remote/apply.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

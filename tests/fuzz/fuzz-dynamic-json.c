@@ -1,5 +1,5 @@
 /* libFuzzer harness: the dynamic-inventory `--list` JSON (what inventory
- * scripts and URLs return: lib/inventory-json.c), then finish, --list and
+ * scripts and URLs return: lib/inventory/inventory-json.c), then finish, --list and
  * every host's merged vars. */
 #include <stddef.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "inventory.h"
+#include "inventory/inventory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostrange.h"
-#include "inventory.h"
-#include "pattern.h"
+#include "inventory/hostrange.h"
+#include "inventory/inventory.h"
+#include "inventory/pattern.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int LLVMFuzzerInitialize(int *, char ***);

@@ -1,4 +1,4 @@
-/* libFuzzer harness: an INI inventory (lib/inventory-ini.c, host ranges,
+/* libFuzzer harness: an INI inventory (lib/inventory/inventory-ini.c, host ranges,
  * Python literals), then what `tcptune inventory --list/--graph` and a
  * play do with it: finish, --list, --graph, every host's merged vars and
  * connection settings. No group_vars/: nothing is read from disk. */
@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "inventory.h"
+#include "inventory/inventory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

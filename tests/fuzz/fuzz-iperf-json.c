@@ -1,5 +1,5 @@
 /* libFuzzer harness: iperf3's -J document and the server start line
- * (lib/iperf.c), both printed by a peer host; a parsed run goes through
+ * (lib/remote/iperf.c), both printed by a peer host; a parsed run goes through
  * its JSON form and back, as the baseline kept in a host's memo does. */
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "iperf.h"
+#include "remote/iperf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,7 +1,7 @@
-/* libFuzzer harness: a playbook through lib/playbook.c (load, check, bind
+/* libFuzzer harness: a playbook through lib/playbook/playbook.c (load, check, bind
  * every task's parameters to its module's table), then what a play does
  * per host: play vars over a small inventory, each task's `when` and its
- * arguments rendered and bound again (lib/bind.c). vars_files are read
+ * arguments rendered and bound again (lib/playbook/bind.c). vars_files are read
  * relative to the current directory, as a playbook named fuzz.yml would. */
 #include <stddef.h>
 #include <stdint.h>
@@ -9,9 +9,9 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "playbook.h"
-#include "template.h"
+#include "yaml/diag.h"
+#include "playbook/playbook.h"
+#include "template/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the host probe's output (probe_parse in lib/probe.c),
+/* libFuzzer harness: the host probe's output (probe_parse in lib/remote/probe.c),
  * which a host under someone else's control writes. */
 #include <stddef.h>
 #include <stdint.h>
@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "probe.h"
+#include "remote/probe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

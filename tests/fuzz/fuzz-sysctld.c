@@ -1,6 +1,6 @@
 /* libFuzzer harness: sysctl.d files. The whole input is one drop-in file
- * for dropin_parse (lib/dropin.c); then it is read again as a set of files
- * for the precedence model (lib/sysctld.c): a line "@DIR/NAME" starts a
+ * for dropin_parse (lib/tune/dropin.c); then it is read again as a set of files
+ * for the precedence model (lib/remote/sysctld.c): a line "@DIR/NAME" starts a
  * file in DIR ("@NAME" alone: /etc/sysctl.conf), every other line is a
  * line of the current file. The model is then asked what probe_parse asks:
  * masks, order, and the winner of every key it holds. */
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dropin.h"
-#include "sysctld.h"
+#include "tune/dropin.h"
+#include "remote/sysctld.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,5 +1,5 @@
 /* libFuzzer harness: a YAML (or static JSON: the same loader) inventory
- * through lib/ydoc.c and lib/inventory-yaml.c, then what `tcptune
+ * through lib/yaml/ydoc.c and lib/inventory/inventory-yaml.c, then what `tcptune
  * inventory --list/--graph` does with it. No group_vars/: nothing is read
  * from disk. */
 #include <stddef.h>
@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
-#include "inventory.h"
-#include "ydoc.h"
+#include "inventory/inventory.h"
+#include "yaml/ydoc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define WAN_MAX_WORDS	16
 /* Longest accepted one-way delay: beyond this is a typo, not a WAN. */

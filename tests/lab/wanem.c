@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "wanem-conf.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define SLOT_SIZE	2048
 #define MIN_SLOTS	256

@@ -1,10 +1,10 @@
 #!/bin/bash
-# apply-failures.sh - lib/apply.sh under dash, in a temporary root, when a
+# apply-failures.sh - lib/remote/apply.sh under dash, in a temporary root, when a
 # step fails: a missing or unreadable backup, a read-only directory, a full
 # filesystem (a small tmpfs, as root only), a module name that is a glob, a
 # modules-load.d that cannot be written. After each, the managed files are
 # byte-identical to before and the script's output says what failed (the
-# exact lines, which lib/apply.c turns into a failed task); it never says
+# exact lines, which lib/remote/apply.c turns into a failed task); it never says
 # "restored", "removed", "written" or "persisted" for a step that failed.
 # shellcheck source=tests/shell/lib.sh
 . "$(dirname "$0")/lib.sh"

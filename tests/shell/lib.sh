@@ -2,7 +2,7 @@
 # Variables set here (FILE, B, CONF, RO_REASON...) are for the scripts that
 # source it.
 # shellcheck disable=SC2034
-# lib.sh - helpers for the tests of lib/apply.sh and lib/probe.sh
+# lib.sh - helpers for the tests of lib/remote/apply.sh and lib/remote/probe.sh
 # (tests/shell/*.sh). They run the scripts under dash in a temporary root and
 # never touch this machine: TCPTUNE_TEST_ROOT points /proc/sys, /etc and the
 # commands modprobe, tc and ip at a fake tree, and the keys (tcptune.test.*)
@@ -28,8 +28,8 @@
 
 SH_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Another script may be named, to show what a test catches in an old one.
-APPLY_SH=${TCPTUNE_APPLY_SH:-$SH_SRC/lib/apply.sh}
-PROBE_SH=${TCPTUNE_PROBE_SH:-$SH_SRC/lib/probe.sh}
+APPLY_SH=${TCPTUNE_APPLY_SH:-$SH_SRC/lib/remote/apply.sh}
+PROBE_SH=${TCPTUNE_PROBE_SH:-$SH_SRC/lib/remote/probe.sh}
 SH_PASSED=0
 SH_FAILED=0
 SH_MOUNTS=()

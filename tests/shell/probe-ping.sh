@@ -1,5 +1,5 @@
 #!/bin/bash
-# probe-ping.sh - lib/probe.sh under dash hands each RTT target to ping after
+# probe-ping.sh - lib/remote/probe.sh under dash hands each RTT target to ping after
 # "--", so that a peer named like an option ("-f...": flood) is a name, never
 # an option. ping is a stub (TCPTUNE_TEST_ROOT/bin) that echoes its
 # arguments in the line the probe reports; the rest of the probe only reads.

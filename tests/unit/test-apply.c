@@ -1,5 +1,5 @@
 /* The apply round trip's controller side: the command that runs
- * lib/apply.sh, and the parser of its output when a step failed (hand-written
+ * lib/remote/apply.sh, and the parser of its output when a step failed (hand-written
  * outputs, and the script itself run by dash in a temporary root whose
  * backup is missing). A failed step must reach the result, never read as
  * "restored" or "undone". */
@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "apply.h"
-#include "embedded.h"
-#include "shquote.h"
-#include "strbuf.h"
+#include "remote/apply.h"
+#include "remote/embedded.h"
+#include "base/shquote.h"
+#include "base/strbuf.h"
 
 static void
 parse_ok(const char *out, struct apply_result *res)

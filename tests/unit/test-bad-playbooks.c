@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "playbook.h"
-#include "template.h"
+#include "yaml/diag.h"
+#include "playbook/playbook.h"
+#include "template/template.h"
 
 #define B "tests/data/playbooks/bad/"
 

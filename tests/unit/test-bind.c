@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind.h"
-#include "diag.h"
-#include "module.h"
-#include "ydoc.h"
+#include "playbook/bind.h"
+#include "yaml/diag.h"
+#include "playbook/module.h"
+#include "yaml/ydoc.h"
 
 static const char *const modes[] = { "fast", "slow", "auto", NULL };
 

@@ -13,10 +13,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "inventory.h"
-#include "module.h"
-#include "runner.h"
-#include "tune.h"
+#include "inventory/inventory.h"
+#include "playbook/module.h"
+#include "run/runner.h"
+#include "modules/tune.h"
 
 static char	marker[64];	/* the file the writing module creates */
 static int	runs, plans;

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "apply.h"
-#include "dropin.h"
-#include "tune.h"
+#include "remote/apply.h"
+#include "tune/dropin.h"
+#include "modules/tune.h"
 
 #define FILE_PATH "/etc/sysctl.d/90-tcptune.conf"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dropin.h"
-#include "sizing.h"
+#include "tune/dropin.h"
+#include "tune/sizing.h"
 
 static void
 sample(struct dropin *d)

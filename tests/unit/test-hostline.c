@@ -1,4 +1,4 @@
-/* The gate for host lines (lib/hostline.h): every hostile shape is refused
+/* The gate for host lines (lib/remote/hostline.h): every hostile shape is refused
  * by the checks, by the drop-in renderer and by a task's parameter check,
  * and what real hosts use passes. */
 #include <stdarg.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dropin.h"
-#include "hostline.h"
-#include "module.h"
+#include "tune/dropin.h"
+#include "remote/hostline.h"
+#include "playbook/module.h"
 
 /* Every shape an inventory value could use to become more than data. */
 static const char *const hostile_values[] = {

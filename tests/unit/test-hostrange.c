@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostrange.h"
+#include "inventory/hostrange.h"
 
 static void
 expect_names(const char *pattern, const char *joined)

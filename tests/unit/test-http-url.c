@@ -1,4 +1,4 @@
-/* The pure parts of lib/http.c: telling URLs from paths, loopback
+/* The pure parts of lib/net/http.c: telling URLs from paths, loopback
  * detection, credentials removed for messages, the plain-http and
  * insecure-TLS warnings, the retry policy and the backoff schedule. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
+#include "net/http.h"
 
 static void
 test_scheme(void **state)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inventory.h"
-#include "pattern.h"
+#include "inventory/inventory.h"
+#include "inventory/pattern.h"
 
 #define BAD "tests/data/inventory/bad/"
 

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "inventory.h"
-#include "strbuf.h"
+#include "inventory/inventory.h"
+#include "base/strbuf.h"
 
 /* Generous for an ASan build on a busy machine; the quadratic or
  * exponential code took from a minute to forever on these. */

@@ -1,4 +1,4 @@
-/* inventory_run_script (lib/inventory-dynamic.c) on small /bin/sh scripts:
+/* inventory_run_script (lib/inventory/inventory-dynamic.c) on small /bin/sh scripts:
  * stdout and stderr captured apart, the first stderr line in the error of a
  * failing script, a signal, a program that cannot be run, and the timeout
  * killing the script's whole process group (a background child included).
@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "inventory-dynamic.h"
+#include "inventory/inventory-dynamic.h"
+#include "inventory/inventory.h"
 
 static char dir[] = "/tmp/tcptune-script-XXXXXX";
 

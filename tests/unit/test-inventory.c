@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inventory.h"
+#include "inventory/inventory.h"
 
 #define GOOD "tests/data/inventory/good/"
 

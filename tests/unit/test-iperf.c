@@ -10,9 +10,9 @@
 #include <string.h>
 
 /* Before cmocka.h: its fail() macro would rewrite xalloc's prototype. */
-#include "iperf.h"
-#include "verify-table.h"
-#include "xalloc.h"
+#include "remote/iperf.h"
+#include "modules/verify-table.h"
+#include "base/xalloc.h"
 
 #include <cmocka.h>
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "inventory.h"
-#include "pattern.h"
+#include "inventory/inventory.h"
+#include "inventory/pattern.h"
 
 static int
 setup(void **state)

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "extravars.h"
-#include "playbook.h"
-#include "template.h"
+#include "yaml/diag.h"
+#include "playbook/extravars.h"
+#include "playbook/playbook.h"
+#include "template/template.h"
 
 static void
 chdir_src(void)

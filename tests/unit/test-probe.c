@@ -1,4 +1,4 @@
-/* The probe parser against real outputs of lib/probe.sh (captured on the
+/* The probe parser against real outputs of lib/remote/probe.sh (captured on the
  * project machine's root namespace and in a child network namespace; how is
  * in docs/facts.md) and hand-written ones for what this machine
  * cannot show; plus the script itself run locally by dash and bash. */
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "probe.h"
-#include "strbuf.h"
+#include "remote/probe.h"
+#include "base/strbuf.h"
 
 /* xalloc.h's fail() collides with cmocka's fail() macro: allocate locally. */
 static char *

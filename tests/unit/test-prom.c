@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report-prom.h"
+#include "report/report-prom.h"
 
 static const struct prom_host hosts[] = {
 	{ "web1", PROM_HOST_DRIFTED },

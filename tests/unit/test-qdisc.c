@@ -1,4 +1,4 @@
-/* What shapes the traffic, from the probe's qdisc fact (lib/qdisc.h), on
+/* What shapes the traffic, from the probe's qdisc fact (lib/remote/qdisc.h), on
  * `tc qdisc show dev IF` output captured from a real 6.1 kernel's mq (a
  * 4-queue device in a User-mode Linux guest, tests/guests: the same mq code
  * a multiqueue virtio_net NIC gets): the kernel's own mq 0: with fq_codel
@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "probe.h"
-#include "qdisc.h"
-#include "strbuf.h"
+#include "remote/probe.h"
+#include "remote/qdisc.h"
+#include "base/strbuf.h"
 
 #define FQ_CODEL "limit 10240p flows 1024 quantum 1514 target 5ms " \
 	"interval 100ms memory_limit 32Mb ecn drop_batch 64"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "serial.h"
+#include "playbook/serial.h"
 
 /* All batch sizes for a serial value (JSON text) over total hosts, as a
  * string "a,b,c". */

@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "shquote.h"
-#include "strbuf.h"
+#include "base/shquote.h"
+#include "base/strbuf.h"
 
 static const char *hostile[] = {
 	"",

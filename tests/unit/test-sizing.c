@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dropin.h"
-#include "sizing.h"
-#include "units.h"
+#include "tune/dropin.h"
+#include "tune/sizing.h"
+#include "base/units.h"
 
 #define STOCK_RMEM	{ 4096, 131072, 6291456 }
 #define STOCK_WMEM	{ 4096, 16384, 4194304 }

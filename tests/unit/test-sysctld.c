@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "sysctld.h"
+#include "remote/sysctld.h"
 
 /* Add a file with the given lines (NULL-terminated). */
 static struct sysctld_file *

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "template.h"
-#include "ydoc.h"
+#include "template/template.h"
+#include "yaml/ydoc.h"
 
 static json_t *
 test_vars(void)

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "strbuf.h"
-#include "transport.h"
+#include "base/strbuf.h"
+#include "net/transport.h"
 
 static void
 test_strerror(void **state)

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "strbuf.h"
-#include "udiff.h"
+#include "base/strbuf.h"
+#include "base/udiff.h"
 
 static char tmpdir[] = "/tmp/tcptune-udiff-XXXXXX";
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 static void
 expect_size(const char *s, uint64_t want)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "webhook.h"
+#include "report/webhook.h"
 
 static json_t *
 parse(const char *s)

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 /* Before cmocka.h: its fail() macro would rewrite xalloc's prototype. */
-#include "strbuf.h"
-#include "xalloc.h"
-#include "ydoc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "yaml/ydoc.h"
 
 #include <cmocka.h>
 

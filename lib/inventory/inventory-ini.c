@@ -1,0 +1,1058 @@
+/* The INI inventory format, as ansible-core 2.14's ini plugin reads it.
+ *
+ * Host lines are split like Python's shlex.split(comments=True) and every
+ * k=v value (host lines and [g:vars] alike: Ansible's documentation says
+ * :vars values stay strings, its code types them too) goes through an
+ * ast.literal_eval equivalent: a=5 is an int, b=True a bool, c=yes the
+ * string 'yes', d="x y" the string 'x y' (shlex removed the quotes), e=01
+ * the string '01'. Errors read "file:line: message". */
+#include "inventory/inventory.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inventory/hostrange.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+/* ---- Python literals (ast.literal_eval) ---- */
+
+struct lit {
+	const char	*p;
+	int		 err;
+	int		 depth;		/* brackets open */
+};
+
+/* Python's tokenizer refuses more than 200 nested brackets ("too many
+ * nested parentheses"), so ast.literal_eval fails and Ansible keeps the
+ * value as a string: the same here, which also bounds the recursion. */
+#define INV_LITERAL_MAX_DEPTH	200
+
+static void
+lit_space(struct lit *l)
+{
+	for (;;) {
+		while (*l->p == ' ' || *l->p == '\t' || *l->p == '\f')
+			l->p++;
+		if (*l->p == '#') {
+			while (*l->p != '\0' && *l->p != '\n')
+				l->p++;
+			continue;
+		}
+		if (*l->p == '\\' && l->p[1] == '\n') {
+			l->p += 2;
+			continue;
+		}
+		return;
+	}
+}
+
+static int
+is_ident(int c)
+{
+	return isalnum(c) || c == '_' || c >= 0x80;
+}
+
+/* digit (_? digit)* in the given set; returns count of chars, 0 if none */
+static size_t
+digitpart(const char *p, const char *set, struct strbuf *out)
+{
+	size_t i = 0;
+
+	if (*p == '\0' || strchr(set, *p) == NULL)
+		return 0;
+	while (p[i] != '\0') {
+		if (strchr(set, p[i]) != NULL) {
+			strbuf_addch(out, p[i]);
+			i++;
+		} else if (p[i] == '_' && p[i + 1] != '\0' &&
+		    strchr(set, p[i + 1]) != NULL)
+			i++;
+		else
+			break;
+	}
+	return i;
+}
+
+static json_t *
+lit_number(struct lit *l, int neg)
+{
+	const char	*p = l->p;
+	struct strbuf	 sb;
+	json_t		*j = NULL;
+	int		 base = 0, isfloat = 0;
+	size_t		 k;
+
+	strbuf_init(&sb);
+	if (p[0] == '0' && strchr("xXoObB", p[1]) != NULL && p[1] != '\0') {
+		const char *set = (p[1] == 'x' || p[1] == 'X') ?
+		    "0123456789abcdefABCDEF" : (p[1] == 'o' || p[1] == 'O') ?
+		    "01234567" : "01";
+
+		base = (p[1] == 'x' || p[1] == 'X') ? 16 :
+		    (p[1] == 'o' || p[1] == 'O') ? 8 : 2;
+		p += 2;
+		if (*p == '_')
+			p++;
+		if ((k = digitpart(p, set, &sb)) == 0)
+			goto out;
+		p += k;
+	} else {
+		k = digitpart(p, "0123456789", &sb);
+		p += k;
+		if (*p == '.') {
+			isfloat = 1;
+			strbuf_addch(&sb, '.');
+			p++;
+			p += digitpart(p, "0123456789", &sb);
+			if (k == 0 && sb.len == 1)
+				goto out;
+		} else if (k == 0)
+			goto out;
+		if (*p == 'e' || *p == 'E') {
+			const char *q = p + 1;
+
+			strbuf_addch(&sb, 'e');
+			if (*q == '+' || *q == '-')
+				strbuf_addch(&sb, *q++);
+			if ((k = digitpart(q, "0123456789", &sb)) == 0)
+				goto out;
+			p = q + k;
+			isfloat = 1;
+		}
+		if (!isfloat) {
+			/* "01" is a syntax error in Python 3, "00" is not */
+			if (sb.buf[0] == '0' && strspn(sb.buf, "0") != sb.len)
+				goto out;
+			base = 10;
+		}
+	}
+	if (*p == 'j' || *p == 'J' || is_ident((unsigned char)*p) ||
+	    *p == '.')
+		goto out;	/* complex numbers and 5abc: not for JSON */
+	if (isfloat)
+		j = json_real(neg ? -strtod(sb.buf, NULL) : strtod(sb.buf,
+		    NULL));
+	else {
+		long long v;
+
+		errno = 0;
+		v = strtoll(sb.buf, NULL, base);
+		if (errno == ERANGE)
+			goto out;
+		j = json_integer(neg ? -v : v);
+	}
+	l->p = p;
+out:
+	strbuf_release(&sb);
+	if (j == NULL)
+		l->err = 1;
+	return j;
+}
+
+static int
+hexval(int c)
+{
+	if (isdigit(c))
+		return c - '0';
+	return tolower(c) - 'a' + 10;
+}
+
+static void
+add_utf8(struct strbuf *sb, unsigned long cp)
+{
+	if (cp < 0x80)
+		strbuf_addch(sb, (int)cp);
+	else if (cp < 0x800) {
+		strbuf_addch(sb, (int)(0xc0 | (cp >> 6)));
+		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		strbuf_addch(sb, (int)(0xe0 | (cp >> 12)));
+		strbuf_addch(sb, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
+	} else {
+		strbuf_addch(sb, (int)(0xf0 | (cp >> 18)));
+		strbuf_addch(sb, (int)(0x80 | ((cp >> 12) & 0x3f)));
+		strbuf_addch(sb, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
+	}
+}
+
+/* One string literal with optional r/b/u prefix; appended to sb. */
+static int
+lit_string1(struct lit *l, struct strbuf *sb, int *is_bytes)
+{
+	const char	*p = l->p;
+	int		 raw = 0, bytes = 0, q, triple;
+	size_t		 i;
+
+	while (strchr("rRbBuU", *p) != NULL && *p != '\0') {
+		if (*p == 'r' || *p == 'R')
+			raw = 1;
+		else if (*p == 'b' || *p == 'B')
+			bytes = 1;
+		p++;
+		if (p - l->p > 2)
+			return -1;
+	}
+	if (*p != '\'' && *p != '"')
+		return -1;
+	*is_bytes = bytes;
+	q = *p;
+	triple = p[1] == q && p[2] == q;
+	p += triple ? 3 : 1;
+	for (;;) {
+		if (*p == '\0')
+			return -1;
+		if (*p == q && (!triple || (p[1] == q && p[2] == q))) {
+			p += triple ? 3 : 1;
+			break;
+		}
+		if (*p == '\n' && !triple)
+			return -1;
+		if (*p != '\\') {
+			if (bytes && (unsigned char)*p >= 0x80)
+				return -1;
+			strbuf_addch(sb, *p++);
+			continue;
+		}
+		if (p[1] == '\0')
+			return -1;
+		if (raw) {
+			strbuf_addch(sb, *p++);
+			strbuf_addch(sb, *p++);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case '\n': p++; break;
+		case '\\': case '\'': case '"':
+			strbuf_addch(sb, *p++);
+			break;
+		case 'a': strbuf_addch(sb, '\a'); p++; break;
+		case 'b': strbuf_addch(sb, '\b'); p++; break;
+		case 'f': strbuf_addch(sb, '\f'); p++; break;
+		case 'n': strbuf_addch(sb, '\n'); p++; break;
+		case 'r': strbuf_addch(sb, '\r'); p++; break;
+		case 't': strbuf_addch(sb, '\t'); p++; break;
+		case 'v': strbuf_addch(sb, '\v'); p++; break;
+		case '0': case '1': case '2': case '3':
+		case '4': case '5': case '6': case '7': {
+			unsigned long v = 0;
+
+			for (i = 0; i < 3 && *p >= '0' && *p <= '7'; i++)
+				v = v * 8 + (unsigned long)(*p++ - '0');
+			if (bytes)
+				strbuf_addch(sb, (int)(v & 0xff));
+			else
+				add_utf8(sb, v);
+			break;
+		}
+		case 'x': case 'u': case 'U': {
+			size_t		 nd = *p == 'x' ? 2 : *p == 'u' ? 4 : 8;
+			unsigned long	 v = 0;
+
+			if (bytes && *p != 'x') {
+				strbuf_addch(sb, '\\');
+				strbuf_addch(sb, *p++);
+				break;
+			}
+			p++;
+			for (i = 0; i < nd; i++) {
+				if (!isxdigit((unsigned char)p[i]))
+					return -1;
+				v = v * 16 + (unsigned long)hexval(p[i]);
+			}
+			p += nd;
+			if (v > 0x10ffff)
+				return -1;
+			if (bytes)
+				strbuf_addch(sb, (int)v);
+			else
+				add_utf8(sb, v);
+			break;
+		}
+		case 'N':
+			return -1;
+		default:
+			/* unknown escapes keep their backslash */
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *p++);
+			break;
+		}
+	}
+	l->p = p;
+	return 0;
+}
+
+static int
+starts_string(const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < 2 && *p != '\0' && strchr("rRbBuU", *p) != NULL; i++)
+		p++;
+	return *p == '\'' || *p == '"';
+}
+
+static json_t *lit_expr(struct lit *, int);
+
+static json_t *
+lit_seq(struct lit *l, int close, int *had_comma)
+{
+	json_t *arr = json_array(), *v;
+
+	*had_comma = 0;
+	for (;;) {
+		lit_space(l);
+		if (*l->p == close) {
+			l->p++;
+			return arr;
+		}
+		if ((v = lit_expr(l, 0)) == NULL)
+			break;
+		json_array_append_new(arr, v);
+		lit_space(l);
+		if (*l->p == ',') {
+			*had_comma = 1;
+			l->p++;
+			continue;
+		}
+		if (*l->p == close) {
+			l->p++;
+			return arr;
+		}
+		break;
+	}
+	l->err = 1;
+	json_decref(arr);
+	return NULL;
+}
+
+static char *
+key_string(json_t *k)
+{
+	if (json_is_string(k))
+		return xstrdup(json_string_value(k));
+	if (json_is_integer(k))
+		return xprintf("%lld", (long long)json_integer_value(k));
+	if (json_is_true(k))
+		return xstrdup("true");
+	if (json_is_false(k))
+		return xstrdup("false");
+	if (json_is_null(k))
+		return xstrdup("null");
+	if (json_is_real(k))
+		return json_dumps(k, JSON_ENCODE_ANY);
+	return NULL;
+}
+
+static json_t *
+lit_dict(struct lit *l)
+{
+	json_t	*obj = NULL, *arr = NULL, *k, *v;
+	char	*ks;
+
+	for (;;) {
+		lit_space(l);
+		if (*l->p == '}') {
+			l->p++;
+			if (arr != NULL)
+				return arr;
+			return obj != NULL ? obj : json_object();
+		}
+		if ((k = lit_expr(l, 0)) == NULL)
+			break;
+		lit_space(l);
+		if (*l->p == ':' && arr == NULL) {
+			l->p++;
+			if (obj == NULL)
+				obj = json_object();
+			if ((v = lit_expr(l, 0)) == NULL ||
+			    (ks = key_string(k)) == NULL) {
+				json_decref(k);
+				json_decref(v);
+				break;
+			}
+			json_object_set_new(obj, ks, v);
+			free(ks);
+			json_decref(k);
+		} else if (obj == NULL) {
+			/* a set literal: JSON has only arrays */
+			if (arr == NULL)
+				arr = json_array();
+			json_array_append_new(arr, k);
+		} else {
+			json_decref(k);
+			break;
+		}
+		lit_space(l);
+		if (*l->p == ',') {
+			l->p++;
+			continue;
+		}
+		if (*l->p == '}')
+			continue;
+		break;
+	}
+	l->err = 1;
+	json_decref(obj);
+	json_decref(arr);
+	return NULL;
+}
+
+/* A list, tuple, set or dict: l->p is on its opening bracket. */
+static json_t *
+lit_nested(struct lit *l)
+{
+	json_t	*j;
+	int	 open = *l->p, had_comma;
+
+	if (l->depth == INV_LITERAL_MAX_DEPTH) {
+		l->err = 1;
+		return NULL;
+	}
+	l->depth++;
+	l->p++;
+	if (open == '[')
+		j = lit_seq(l, ']', &had_comma);
+	else if (open == '{')
+		j = lit_dict(l);
+	else {
+		j = lit_seq(l, ')', &had_comma);
+		/* (x) is x, (x,) and () are tuples */
+		if (j != NULL && json_array_size(j) == 1 && !had_comma) {
+			json_t *one = json_incref(json_array_get(j, 0));
+
+			json_decref(j);
+			j = one;
+		}
+	}
+	l->depth--;
+	return j;
+}
+
+static json_t *
+lit_atom(struct lit *l)
+{
+	const char	*p;
+	json_t		*j;
+	int		 neg = 0;
+
+	lit_space(l);
+	p = l->p;
+	if (*p == '-' || *p == '+') {
+		neg = *p == '-';
+		l->p++;
+		lit_space(l);
+		if (!isdigit((unsigned char)*l->p) && *l->p != '.') {
+			l->err = 1;
+			return NULL;
+		}
+		return lit_number(l, neg);
+	}
+	if (isdigit((unsigned char)*p) || (*p == '.' &&
+	    isdigit((unsigned char)p[1])))
+		return lit_number(l, 0);
+	if (starts_string(p)) {
+		struct strbuf	sb;
+		int		bytes = -1, b;
+
+		strbuf_init(&sb);
+		/* adjacent literals concatenate; bytes and str do not mix */
+		while (starts_string(l->p)) {
+			if (lit_string1(l, &sb, &b) != 0 ||
+			    (bytes != -1 && b != bytes)) {
+				strbuf_release(&sb);
+				l->err = 1;
+				return NULL;
+			}
+			bytes = b;
+			lit_space(l);
+		}
+		j = json_stringn(sb.buf, sb.len);
+		strbuf_release(&sb);
+		if (j == NULL)
+			l->err = 1;	/* invalid UTF-8 */
+		return j;
+	}
+	if (*p == '[' || *p == '(' || *p == '{')
+		return lit_nested(l);
+	if (strncmp(p, "True", 4) == 0 && !is_ident((unsigned char)p[4])) {
+		l->p += 4;
+		return json_true();
+	}
+	if (strncmp(p, "False", 5) == 0 && !is_ident((unsigned char)p[5])) {
+		l->p += 5;
+		return json_false();
+	}
+	if (strncmp(p, "None", 4) == 0 && !is_ident((unsigned char)p[4])) {
+		l->p += 4;
+		return json_null();
+	}
+	l->err = 1;
+	return NULL;
+}
+
+/* top: a bare tuple "1, 2" is allowed only at the top level */
+static json_t *
+lit_expr(struct lit *l, int top)
+{
+	json_t *first, *arr, *v;
+
+	if ((first = lit_atom(l)) == NULL)
+		return NULL;
+	lit_space(l);
+	if (!top || *l->p != ',')
+		return first;
+	arr = json_array();
+	json_array_append_new(arr, first);
+	while (*l->p == ',') {
+		l->p++;
+		lit_space(l);
+		if (*l->p == '\0')
+			break;
+		if ((v = lit_atom(l)) == NULL) {
+			json_decref(arr);
+			return NULL;
+		}
+		json_array_append_new(arr, v);
+		lit_space(l);
+	}
+	return arr;
+}
+
+json_t *
+inv_python_literal(const char *s)
+{
+	struct lit	 l;
+	json_t		*j;
+
+	l.p = s;
+	l.err = 0;
+	l.depth = 0;
+	while (*l.p == ' ' || *l.p == '\t')
+		l.p++;
+	j = lit_expr(&l, 1);
+	if (j != NULL && !l.err) {
+		lit_space(&l);
+		while (*l.p == '\n' || *l.p == '\r' || *l.p == ' ')
+			l.p++;
+		if (*l.p == '\0')
+			return j;
+	}
+	json_decref(j);
+	return json_string(s);
+}
+
+/* ---- shlex.split(line, comments=True) in POSIX mode ---- */
+
+static int
+shlex_split(const char *line, char ***toks, size_t *n, const char **err)
+{
+	struct strbuf	 cur;
+	const char	*p;
+	int		 state = ' ', escaped = 0, quoted = 0;
+
+	*toks = NULL;
+	*n = 0;
+	strbuf_init(&cur);
+	for (p = line;; p++) {
+		int c = (unsigned char)*p;
+
+		if (state == '\\') {
+			if (c == '\0') {
+				*err = "no escaped character";
+				goto fail;
+			}
+			if ((escaped == '"' || escaped == '\'') && c != '\\' &&
+			    c != escaped)
+				strbuf_addch(&cur, '\\');
+			strbuf_addch(&cur, c);
+			state = escaped;
+			continue;
+		}
+		if (state == '\'' || state == '"') {
+			quoted = 1;
+			if (c == '\0') {
+				*err = "no closing quotation";
+				goto fail;
+			}
+			if (c == state)
+				state = 'a';
+			else if (c == '\\' && state == '"') {
+				escaped = state;
+				state = '\\';
+			} else
+				strbuf_addch(&cur, c);
+			continue;
+		}
+		/* ' ' and 'a' */
+		if (c == '\0' || c == ' ' || c == '\t' || c == '\r' ||
+		    c == '\n' || c == '#') {
+			if (state == 'a' && (cur.len != 0 || quoted)) {
+				*toks = inv_grow(*toks, *n,
+				    sizeof **toks);
+				(*toks)[(*n)++] = xstrndup(cur.buf, cur.len);
+			}
+			strbuf_reset(&cur);
+			quoted = 0;
+			state = ' ';
+			if (c == '\0' || c == '#')
+				break;
+			continue;
+		}
+		if (c == '\\') {
+			escaped = 'a';
+			state = '\\';
+		} else if (c == '\'' || c == '"')
+			state = c;
+		else {
+			strbuf_addch(&cur, c);
+			state = 'a';
+		}
+	}
+	strbuf_release(&cur);
+	return 0;
+fail:
+	strbuf_release(&cur);
+	hostrange_free(*toks, *n);
+	*toks = NULL;
+	*n = 0;
+	return -1;
+}
+
+/* ---- the INI file ---- */
+
+struct pending {
+	char	 *name;
+	int	  line;
+	int	  vars;		/* else children */
+	char	**parents;
+	size_t	  nparents;
+};
+
+struct ini {
+	struct inventory	*inv;
+	const char		*path;
+	int			 line;
+	struct pending		*pend;		/* name NULL once resolved */
+	size_t			 npend;		/* used, resolved included */
+	size_t			 first;		/* first unresolved */
+	size_t			 nlive;		/* unresolved */
+	json_t			*pindex;	/* name -> index in pend */
+};
+
+static int
+ini_fail(struct ini *ini, char **cause, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+ini_fail(struct ini *ini, char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvprintf(fmt, ap);
+	va_end(ap);
+	fail(cause, "%s:%d: %s", ini->path, ini->line, msg);
+	free(msg);
+	return -1;
+}
+
+/* Groups named before they are defined are looked up by name: an index,
+ * as an inventory may name many groups before their sections. */
+static struct pending *
+pending_find(struct ini *ini, const char *name)
+{
+	json_t *j = json_object_get(ini->pindex, name);
+
+	return j == NULL ? NULL : &ini->pend[json_integer_value(j)];
+}
+
+static void
+pending_del(struct ini *ini, struct pending *pd)
+{
+	size_t i;
+
+	json_object_del(ini->pindex, pd->name);
+	free(pd->name);
+	for (i = 0; i < pd->nparents; i++)
+		free(pd->parents[i]);
+	free(pd->parents);
+	memset(pd, 0, sizeof *pd);
+	ini->nlive--;
+	while (ini->first < ini->npend && ini->pend[ini->first].name == NULL)
+		ini->first++;
+}
+
+static struct pending *
+pending_add(struct ini *ini, const char *name, int vars)
+{
+	struct pending *pd;
+
+	ini->pend = inv_grow(ini->pend, ini->npend,
+	    sizeof *ini->pend);
+	pd = &ini->pend[ini->npend];
+	memset(pd, 0, sizeof *pd);
+	pd->name = xstrdup(name);
+	pd->line = ini->line;
+	pd->vars = vars;
+	json_object_set_new(ini->pindex, name, json_integer(ini->npend));
+	if (ini->nlive++ == 0)
+		ini->first = ini->npend;
+	ini->npend++;
+	return pd;
+}
+
+static int
+add_pending_children(struct ini *ini, const char *group, char **cause)
+{
+	struct pending	*pd = pending_find(ini, group), *pp;
+	char		*where = xprintf("%s:%d", ini->path, ini->line);
+	size_t		 i;
+	int		 r = -1;
+
+	for (i = 0; i < pd->nparents; i++) {
+		if (inv_add_child(ini->inv, inv_add_group(ini->inv,
+		    pd->parents[i]), inv_add_group(ini->inv, group), where,
+		    cause) != 0)
+			goto out;
+		pp = pending_find(ini, pd->parents[i]);
+		if (pp != NULL && !pp->vars &&
+		    add_pending_children(ini, pd->parents[i], cause) != 0)
+			goto out;
+		pd = pending_find(ini, group);
+	}
+	pending_del(ini, pd);
+	r = 0;
+out:
+	free(where);
+	return r;
+}
+
+static int
+is_wordch(int c)
+{
+	return isalnum(c) || c == '_' || c >= 0x80;
+}
+
+/* ^\[([^:\]\s]+)(?::(\w+))?\]\s*(?:#.*)?$ */
+static int
+match_section(const char *line, char **name, char **tag)
+{
+	const char *p = line + 1, *n0, *t0 = NULL, *t1 = NULL;
+
+	if (line[0] != '[')
+		return 0;
+	n0 = p;
+	while (*p != '\0' && *p != ':' && *p != ']' &&
+	    !isspace((unsigned char)*p))
+		p++;
+	if (p == n0)
+		return 0;
+	*name = xstrndup(n0, (size_t)(p - n0));
+	if (*p == ':') {
+		t0 = ++p;
+		while (is_wordch((unsigned char)*p))
+			p++;
+		t1 = p;
+		if (t0 == t1)
+			goto no;
+	}
+	if (*p++ != ']')
+		goto no;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '\0' && *p != '#')
+		goto no;
+	*tag = t0 != NULL ? xstrndup(t0, (size_t)(t1 - t0)) : NULL;
+	return 1;
+no:
+	free(*name);
+	*name = NULL;
+	return 0;
+}
+
+/* ^([^:\]\s]+)\s*(?:#.*)?$ */
+static char *
+match_group_name(const char *line)
+{
+	const char *p = line;
+
+	while (*p != '\0' && *p != ':' && *p != ']' &&
+	    !isspace((unsigned char)*p))
+		p++;
+	if (p == line)
+		return NULL;
+	{
+		const char *q = p;
+
+		while (isspace((unsigned char)*q))
+			q++;
+		if (*q != '\0' && *q != '#')
+			return NULL;
+	}
+	return xstrndup(line, (size_t)(p - line));
+}
+
+static int
+host_line(struct ini *ini, const char *group, const char *line, char **cause)
+{
+	char		**toks = NULL, **names = NULL, *host = NULL, *why = NULL;
+	size_t		  ntoks = 0, nnames = 0, i, j;
+	const char	 *err = NULL;
+	json_t		 *vars = json_object();
+	int		  port, parsed, r = -1;
+	struct inv_group *g;
+
+	if (shlex_split(line, &toks, &ntoks, &err) != 0) {
+		ini_fail(ini, cause, "error parsing host definition '%s': %s",
+		    line, err);
+		goto out;
+	}
+	if (ntoks == 0) {
+		r = 0;
+		goto out;
+	}
+	host = hostrange_parse_address(toks[0], &port, &parsed);
+	if (hostrange_expand(host, &names, &nnames, &why) != 0) {
+		ini_fail(ini, cause, "bad host range '%s': %s", toks[0], why);
+		goto out;
+	}
+	if (port < 0 && toks[0][0] != '\0' &&
+	    toks[0][strlen(toks[0]) - 1] == ':') {
+		ini_fail(ini, cause, "invalid host pattern '%s': a trailing ':' "
+		    "must be followed by a port", toks[0]);
+		goto out;
+	}
+	for (i = 0; i < nnames; i++) {
+		if (strcmp(names[i], "---") == 0) {
+			ini_fail(ini, cause, "invalid host pattern '---': this "
+			    "looks like a YAML file");
+			goto out;
+		}
+	}
+	for (i = 1; i < ntoks; i++) {
+		char *eq = strchr(toks[i], '=');
+
+		if (eq == NULL) {
+			ini_fail(ini, cause, "expected key=value host variable "
+			    "assignment, got '%s'", toks[i]);
+			goto out;
+		}
+		*eq = '\0';
+		json_object_set_new(vars, toks[i], inv_python_literal(eq + 1));
+	}
+	g = inv_add_group(ini->inv, group);
+	for (j = 0; j < nnames; j++) {
+		struct inv_host *h;
+
+		if (names[j][0] == '\0')
+			continue;
+		h = inv_add_host(ini->inv, names[j], g, port);
+		json_object_update(h->vars, vars);
+	}
+	r = 0;
+out:
+	json_decref(vars);
+	free(host);
+	free(why);
+	hostrange_free(toks, ntoks);
+	hostrange_free(names, nnames);
+	return r;
+}
+
+static char *
+strip(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int
+parse_lines(struct ini *ini, char *buf, char **cause)
+{
+	char		*group = xstrdup("ungrouped"), *next, *line;
+	const char	*state = "hosts";
+	char		*name = NULL, *tag = NULL, *where;
+	struct pending	*pd;
+	int		 r = -1;
+
+	for (line = buf; line != NULL; line = next) {
+		next = strpbrk(line, "\r\n");
+		if (next != NULL) {
+			if (next[0] == '\r' && next[1] == '\n')
+				*next++ = '\0';
+			*next++ = '\0';
+		}
+		ini->line++;
+		line = strip(line);
+		if (*line == '\0' || *line == '#' || *line == ';')
+			continue;
+		if (match_section(line, &name, &tag)) {
+			free(group);
+			group = name;
+			name = NULL;
+			state = tag == NULL ? "hosts" :
+			    strcmp(tag, "hosts") == 0 ? "hosts" :
+			    strcmp(tag, "children") == 0 ? "children" :
+			    strcmp(tag, "vars") == 0 ? "vars" : NULL;
+			if (state == NULL) {
+				ini_fail(ini, cause, "section [%s:%s] has unknown "
+				    "type '%s' (expected hosts, children or "
+				    "vars)", group, tag, tag);
+				goto out;
+			}
+			free(tag);
+			tag = NULL;
+			if (!inv_valid_group_name(group))
+				inv_warn(ini->inv, "%s:%d: invalid characters in "
+				    "group name '%s' (kept as is, as Ansible "
+				    "does)", ini->path, ini->line, group);
+			if (inventory_group(ini->inv, group) == NULL) {
+				if (strcmp(state, "vars") == 0 &&
+				    pending_find(ini, group) == NULL)
+					pending_add(ini, group, 1);
+				inv_add_group(ini->inv, group);
+			}
+			pd = pending_find(ini, group);
+			if (pd != NULL && strcmp(state, "vars") != 0) {
+				if (!pd->vars) {
+					if (add_pending_children(ini, group,
+					    cause) != 0)
+						goto out;
+				} else
+					pending_del(ini, pd);
+			}
+			continue;
+		}
+		if (line[0] == '[' && line[strlen(line) - 1] == ']') {
+			ini_fail(ini, cause, "invalid section entry '%s': no "
+			    "spaces or other invalid characters are allowed",
+			    line);
+			goto out;
+		}
+		if (strcmp(state, "hosts") == 0) {
+			if (host_line(ini, group, line, cause) != 0)
+				goto out;
+		} else if (strcmp(state, "vars") == 0) {
+			char *eq = strchr(line, '='), *k, *v;
+			char *w;
+			int rr;
+
+			if (eq == NULL) {
+				ini_fail(ini, cause, "expected key=value, got "
+				    "'%s'", line);
+				goto out;
+			}
+			*eq = '\0';
+			k = strip(line);
+			v = strip(eq + 1);
+			w = xprintf("%s:%d", ini->path, ini->line);
+			rr = inv_group_set_var(inv_add_group(ini->inv, group), k,
+			    inv_python_literal(v), w, cause);
+			free(w);
+			if (rr != 0)
+				goto out;
+		} else {
+			char *child = match_group_name(line);
+
+			if (child == NULL) {
+				ini_fail(ini, cause, "expected group name, got "
+				    "'%s'", line);
+				goto out;
+			}
+			if (inventory_group(ini->inv, child) == NULL) {
+				if ((pd = pending_find(ini, child)) == NULL)
+					pd = pending_add(ini, child, 0);
+				pd->parents = inv_grow(pd->parents,
+				    pd->nparents, sizeof *pd->parents);
+				pd->parents[pd->nparents++] = xstrdup(group);
+			} else {
+				int rr;
+
+				where = xprintf("%s:%d", ini->path, ini->line);
+				rr = inv_add_child(ini->inv,
+				    inv_add_group(ini->inv, group),
+				    inventory_group(ini->inv, child), where,
+				    cause);
+				free(where);
+				if (rr != 0) {
+					free(child);
+					goto out;
+				}
+			}
+			free(child);
+		}
+	}
+	if (ini->nlive != 0) {
+		pd = &ini->pend[ini->first];
+		if (pd->vars)
+			fail(cause, "%s:%d: section [%s:vars] not valid for "
+			    "undefined group '%s'", ini->path, pd->line,
+			    pd->name, pd->name);
+		else
+			fail(cause, "%s:%d: section [%s:children] includes "
+			    "undefined group '%s'", ini->path, pd->line,
+			    pd->parents[pd->nparents - 1], pd->name);
+		goto out;
+	}
+	r = 0;
+out:
+	while (ini->nlive != 0)
+		pending_del(ini, &ini->pend[ini->first]);
+	free(ini->pend);
+	json_decref(ini->pindex);
+	free(group);
+	free(tag);
+	return r;
+}
+
+int
+inv_load_ini_buffer(struct inventory *inv, const char *path, const char *buf,
+    size_t len, char **cause)
+{
+	struct ini	 ini;
+	char		*copy = xstrndup(buf, len);
+	int		 r;
+
+	memset(&ini, 0, sizeof ini);
+	ini.pindex = json_object();
+	ini.inv = inv;
+	ini.path = path;
+	r = parse_lines(&ini, copy, cause);
+	free(copy);
+	return r;
+}
+
+int
+inv_load_ini(struct inventory *inv, const char *path, char **cause)
+{
+	struct strbuf	 sb;
+	char		 chunk[8192];
+	size_t		 n;
+	FILE		*fp;
+	int		 r;
+
+	if ((fp = fopen(path, "rb")) == NULL)
+		return fail(cause, "%s: %s", path, strerror(errno));
+	strbuf_init(&sb);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		strbuf_add(&sb, chunk, n);
+	fclose(fp);
+	r = inv_load_ini_buffer(inv, path, sb.buf, sb.len, cause);
+	strbuf_release(&sb);
+	return r;
+}

@@ -1,0 +1,195 @@
+/* congestion: congestion control algorithm and qdisc, where the kernel has
+ * them (lib/tune/sizing.h cc_plan_compute decides; docs/sizing.md explains). */
+#include "playbook/module.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/qdisc.h"
+#include "run/runner.h"
+#include "tune/sizing.h"
+#include "base/strbuf.h"
+#include "modules/tune-facts.h"
+#include "modules/tune.h"
+#include "base/xalloc.h"
+
+static const char *const congestion_qdiscs[] = { "fq", "fq_codel", "cake",
+	"pfifo_fast", "keep", NULL };
+
+static const struct module_param congestion_params[] = {
+	{ .name = "algorithm", .type = PARAM_STR, .def = "bbr",
+	  .host_line = HOSTLINE_WORD,
+	  .help = "tcp_congestion_control to use where the kernel has it" },
+	{ .name = "qdisc", .type = PARAM_CHOICE, .def = "fq",
+	  .choices = congestion_qdiscs,
+	  .help = "default_qdisc and live root qdisc (only where it exists)" },
+	{ .name = "load_module", .type = PARAM_BOOL, .def = "true",
+	  .help = "modprobe a modular algorithm and persist it in "
+		  "/etc/modules-load.d/tcptune.conf" },
+	{ .name = "sysctl_file", .type = PARAM_PATH,
+	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
+	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
+	{ .name = NULL },
+};
+
+/* CONFIG_TCP_CONG_BBR for "bbr", CONFIG_NET_SCH_FQ for "fq". */
+static enum kconfig
+kconfig_of(const json_t *facts, const char *prefix, const char *name)
+{
+	const json_t	*kc = json_object_get(facts, "kernel_config");
+	char		 sym[64];
+	size_t		 i;
+
+	snprintf(sym, sizeof sym, "%s%s", prefix, name);
+	for (i = 0; sym[i] != '\0'; i++) {
+		if (sym[i] >= 'a' && sym[i] <= 'z')
+			sym[i] = (char)(sym[i] - 'a' + 'A');
+	}
+	return kconfig_from_string(json_string_value(json_object_get(kc,
+	    sym)));
+}
+
+static char *
+available_list(const json_t *facts)
+{
+	const json_t	*avail = json_object_get(json_object_get(facts,
+	    "congestion"), "available");
+	const json_t	*v;
+	struct strbuf	 sb = STRBUF_INIT;
+	size_t		 i;
+
+	if (!json_is_array(avail))
+		return NULL;
+	strbuf_init(&sb);
+	json_array_foreach(avail, i, v) {
+		if (i > 0)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, json_string_value(v) ?: "");
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+add_module(struct stage *st, const char *m)
+{
+	char *n;
+
+	if (m == NULL)
+		return;
+	n = xprintf("%s%s%s", st->modules != NULL ? st->modules : "",
+	    st->modules != NULL ? " " : "", m);
+	free(st->modules);
+	st->modules = n;
+}
+
+static int
+congestion_run(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	const json_t	*facts = ctx->host->facts;
+	const json_t	*rt = json_object_get(facts, "default_route");
+	struct cc_input	 in;
+	struct cc_plan	 plan;
+	struct stage	*st;
+	const char	*want_q, *cur_cc, *live_q, *v;
+	char		*avail, *cause = NULL;
+	int		 set_live;
+	const char	*release;
+	enum kconfig	 kq;
+
+	if (facts == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("no facts: congestion needs the probe "
+		    "(gather_facts: true, or a probe task first)");
+		return 0;
+	}
+	want_q = json_string_value(json_object_get(args, "qdisc"));
+	memset(&in, 0, sizeof in);
+	in.want_cc = json_string_value(json_object_get(args, "algorithm"));
+	in.want_qdisc = want_q;
+	in.kconf_cc = kconfig_of(facts, "CONFIG_TCP_CONG_", in.want_cc);
+	kq = strcmp(want_q, "keep") == 0 ? KCONFIG_UNKNOWN :
+	    kconfig_of(facts, "CONFIG_NET_SCH_", want_q);
+	in.kconf_qdisc = kq;
+	avail = available_list(facts);
+	in.available_cc = avail;
+	facts_sysctl(facts, "net.ipv4.tcp_congestion_control", &cur_cc);
+	in.current_cc = cur_cc;
+	in.have_default_qdisc = facts_sysctl(facts, "net.core.default_qdisc",
+	    &v) != SIZING_ABSENT;
+	in.cc_writable = facts_sysctl(facts, "net.ipv4.tcp_congestion_control",
+	    &v) == SIZING_PRESENT;
+	in.load_module = json_is_true(json_object_get(args, "load_module"));
+	release = json_string_value(json_object_get(json_object_get(facts,
+	    "kernel"), "release"));
+	if (release != NULL)
+		sscanf(release, "%d.%d", &in.kernel_major, &in.kernel_minor);
+	memset(&plan, 0, sizeof plan);
+	cc_plan_compute(&in, &plan);
+	free(avail);
+
+	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		cc_plan_clear(&plan);
+		return 0;
+	}
+	cc_plan_to_dropin(&plan, &st->dropin);
+	add_module(st, plan.cc_modprobe);
+	add_module(st, plan.qdisc_modprobe);
+	if (plan.cc_skipped)
+		stage_note(st, "%s", plan.reason_cc);
+	if (plan.qdisc_skipped)
+		stage_note(st, "%s", plan.reason_qdisc);
+	/* The live qdisc: read off the interface, not the config (seed 003),
+	 * and decided as the default is: where the plan sets default_qdisc
+	 * (built in, modular, or unknown and tried by modprobe) the live one
+	 * follows, so the interface uses now what the setting says; the apply
+	 * checks that it did. A network namespace has no default_qdisc: there
+	 * the kernel config alone decides. */
+	live_q = qdisc_effective(json_object_get(rt, "qdisc"));
+	set_live = strcmp(want_q, "keep") != 0 && (plan.qdisc != NULL ||
+	    (!in.have_default_qdisc && (kq == KCONFIG_BUILTIN ||
+	    kq == KCONFIG_MODULE)));
+	if (set_live && json_string_value(json_object_get(rt, "interface")) !=
+	    NULL && (live_q == NULL || strcmp(live_q, want_q) != 0)) {
+		free(st->qdisc);
+		st->qdisc = xstrdup(want_q);
+	} else if (strcmp(want_q, "keep") != 0 && !set_live) {
+		char *d = qdisc_describe(json_object_get(rt, "qdisc"));
+
+		if (in.have_default_qdisc)
+			stage_note(st, "live qdisc left as %s, as "
+			    "default_qdisc is", d);
+		else
+			stage_note(st, "live qdisc left as %s: %s %s", d,
+			    kq == KCONFIG_ABSENT ? "this kernel has no" :
+			    "no kernel config tells whether this kernel has",
+			    want_q);
+		free(d);
+	}
+	res->status = RESULT_OK;
+	res->msg = xprintf("%s%s%s", plan.cc != NULL ? plan.cc :
+	    "congestion control unchanged", plan.qdisc != NULL ? " + " :
+	    "", plan.qdisc != NULL ? plan.qdisc : "");
+	if (plan.qdisc_skipped || plan.cc_skipped) {
+		char *m = xprintf("%s; %s", res->msg, plan.qdisc_skipped ?
+		    plan.reason_qdisc : plan.reason_cc);
+
+		free(res->msg);
+		res->msg = m;
+	}
+	cc_plan_clear(&plan);
+	return 0;
+}
+
+const struct module mod_congestion = {
+	.name = "congestion",
+	.summary = "set the congestion control algorithm and the live qdisc",
+	.params = congestion_params,
+	.run = congestion_run,
+	.check_safe = 1,
+	.stages = 1,
+};

@@ -1,0 +1,131 @@
+/* probe: gather the host's facts in one round trip (lib/remote/probe.sh). */
+#include "playbook/module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/probe.h"
+#include "remote/qdisc.h"
+#include "run/runner.h"
+#include "base/xalloc.h"
+
+static const struct module_param probe_params[] = {
+	{ .name = "rtt_to", .type = PARAM_LIST,
+	  .help = "addresses to measure RTT to (default: the address of the "
+		  "host's iperf_peer and the rtt_to var)" },
+	{ .name = NULL },
+};
+
+static void
+add_target(char ***targets, size_t *n, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*targets)[i], addr) == 0)
+			return;
+	}
+	*targets = xreallocarray(*targets, *n + 1, sizeof **targets);
+	(*targets)[(*n)++] = xstrdup(addr);
+}
+
+static void
+collect_targets(struct module_ctx *ctx, const json_t *args, char ***targets,
+    size_t *n)
+{
+	const json_t	*list = json_object_get(args, "rtt_to");
+	const json_t	*v;
+	const char	*peer;
+	size_t		 i;
+
+	if (list == NULL)
+		list = json_object_get(ctx->vars, "rtt_to");
+	if (json_is_string(list))
+		add_target(targets, n, json_string_value(list));
+	json_array_foreach(list, i, v) {
+		if (json_is_string(v))
+			add_target(targets, n, json_string_value(v));
+	}
+	if (json_object_get(args, "rtt_to") == NULL &&
+	    (peer = json_string_value(json_object_get(ctx->vars,
+	    "iperf_peer"))) != NULL) {
+		char *addr = runner_traffic_address(ctx->run, peer);
+
+		add_target(targets, n, addr);
+		free(addr);
+	}
+}
+
+static char *
+summary(const json_t *f)
+{
+	const json_t *k = json_object_get(f, "kernel");
+	const json_t *cc = json_object_get(f, "congestion");
+	const json_t *rt = json_object_get(f, "default_route");
+	const json_t *q = json_object_get(rt, "qdisc");
+	const json_t *rmem = json_object_get(json_object_get(f, "sysctl"),
+	    "net.ipv4.tcp_rmem");
+	char *qd = qdisc_describe(q), *s;
+
+	s = xprintf("kernel %s, cc %s, %s qdisc %s, tcp_rmem %s",
+	    json_string_value(json_object_get(k, "release")) ?: "?",
+	    json_string_value(json_object_get(cc, "current")) ?: "?",
+	    json_string_value(json_object_get(rt, "interface")) ?: "(no route)",
+	    qd, json_string_value(json_object_get(rmem, "value")) ?: "?");
+	free(qd);
+	return s;
+}
+
+static int
+probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
+{
+	char			**targets = NULL;
+	size_t			  n = 0, i;
+	char			 *cmd, *cause = NULL;
+	struct tp_result	  out;
+	enum tp_status		  st;
+	json_t			 *facts;
+	const char		 *script = probe_script();
+
+	collect_targets(ctx, args, &targets, &n);
+	cmd = probe_command((const char *const *)targets, n);
+	for (i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	st = ctx_exec(ctx, cmd, script, strlen(script), 0, &out, &cause);
+	free(cmd);
+	if (st != TP_OK) {
+		ctx_transport_failed(res, st, cause);
+		tp_result_clear(&out);
+		return 0;
+	}
+	if (out.exit_status != 0 ||
+	    (facts = probe_parse(out.out, out.out_len, &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		if (cause != NULL)
+			res->msg = xprintf("probe output unreadable: %s", cause);
+		else
+			res->msg = xprintf("probe exited %d: %.200s",
+			    out.exit_status, out.err);
+		free(cause);
+		tp_result_clear(&out);
+		return 0;
+	}
+	tp_result_clear(&out);
+	pthread_mutex_lock(&ctx->host->lock);
+	json_decref(ctx->host->facts);
+	ctx->host->facts = json_incref(facts);
+	pthread_mutex_unlock(&ctx->host->lock);
+	res->status = RESULT_OK;
+	res->msg = summary(facts);
+	res->data = facts;
+	return 0;
+}
+
+const struct module mod_probe = {
+	.name = "probe",
+	.summary = "gather kernel, qdisc, sysctl, sysctl.d, RAM and RTT facts",
+	.params = probe_params,
+	.run = probe_run,
+	.check_safe = 1,
+};

@@ -1,0 +1,165 @@
+/* tcp_buffers: size tcp_rmem/tcp_wmem and rmem_max/wmem_max from the
+ * bandwidth-delay product, capped by RAM (docs/sizing.md). Stages the keys;
+ * the runner applies them (lib/modules/tune.h). */
+#include "playbook/module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/runner.h"
+#include "tune/sizing.h"
+#include "modules/tune-facts.h"
+#include "modules/tune.h"
+#include "base/units.h"
+#include "base/xalloc.h"
+
+static const struct module_param tcp_buffers_params[] = {
+	{ .name = "rtt_ms", .type = PARAM_FLOAT, .min = 0.01, .max = 10000,
+	  .help = "path RTT in ms (default: measured by probe to iperf_peer, "
+		  "else var rtt_ms)" },
+	{ .name = "bandwidth_mbit", .type = PARAM_FLOAT, .min = 0.1,
+	  .max = 1000000,
+	  .help = "path bandwidth in Mbit/s (default: var bandwidth_mbit, "
+		  "else NIC speed)" },
+	{ .name = "headroom", .type = PARAM_FLOAT, .def = "2", .min = 1,
+	  .max = 16, .help = "multiplier on the BDP for kernel overhead" },
+	{ .name = "ram_divisor", .type = PARAM_INT, .def = "64", .min = 1,
+	  .max = 65536, .help = "cap each buffer at 1/N of RAM" },
+	{ .name = "max_buffer", .type = PARAM_SIZE, .def = "256MiB",
+	  .min = 4096, .max = 4294967295.0,
+	  .help = "absolute ceiling for any buffer" },
+	{ .name = "rmem_default", .type = PARAM_SIZE, .min = 4096,
+	  .max = 4294967295.0, .help = "tcp_rmem middle value (default: kept)" },
+	{ .name = "wmem_default", .type = PARAM_SIZE, .min = 4096,
+	  .max = 4294967295.0, .help = "tcp_wmem middle value (default: kept)" },
+	{ .name = "allow_decrease", .type = PARAM_BOOL, .def = "false",
+	  .help = "allow lowering values the host already has higher" },
+	{ .name = "sysctl_file", .type = PARAM_PATH,
+	  .def = "/etc/sysctl.d/90-tcptune.conf",
+	  .host_line = HOSTLINE_DROPIN_PATH,
+	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
+	{ .name = NULL },
+};
+
+static uint64_t
+arg_u64(const json_t *args, const char *name)
+{
+	const json_t *v = json_object_get(args, name);
+
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static void
+read_triple(const json_t *facts, const char *key, enum sizing_state *st,
+    struct tcp_triple *t)
+{
+	const char *v;
+
+	*st = facts_sysctl(facts, key, &v);
+	if (*st != SIZING_ABSENT && (v == NULL || tcp_triple_parse(v, t) != 0))
+		*st = SIZING_UNKNOWN;
+}
+
+static void
+read_u64(const json_t *facts, const char *key, enum sizing_state *st,
+    uint64_t *out)
+{
+	const char *v;
+
+	*st = facts_sysctl(facts, key, &v);
+	if (v != NULL)
+		*out = strtoull(v, NULL, 10);
+	else if (*st != SIZING_ABSENT)
+		*st = SIZING_UNKNOWN;
+}
+
+static int
+tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
+    struct module_result *res)
+{
+	const json_t		*facts = ctx->host->facts;
+	struct sizing_input	 in;
+	struct sizing_plan	 plan;
+	struct stage		*st;
+	const char		*rtt_to = NULL;
+	char			*cause = NULL, *bdp, *ceil, *via;
+
+	if (facts == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("no facts: tcp_buffers needs the probe "
+		    "(gather_facts: true, or a probe task first)");
+		return 0;
+	}
+	memset(&in, 0, sizeof in);
+	in.rtt_ms = json_number_value(json_object_get(args, "rtt_ms"));
+	if (in.rtt_ms <= 0)
+		in.rtt_ms = facts_rtt_ms(ctx, &rtt_to);
+	if (in.rtt_ms <= 0)
+		in.rtt_ms = var_number(ctx->vars, "rtt_ms");
+	in.bandwidth_mbit = json_number_value(json_object_get(args,
+	    "bandwidth_mbit"));
+	if (in.bandwidth_mbit <= 0)
+		in.bandwidth_mbit = var_number(ctx->vars, "bandwidth_mbit");
+	if (in.bandwidth_mbit <= 0)
+		in.bandwidth_mbit = json_number_value(json_object_get(
+		    json_object_get(facts, "default_route"), "speed_mbit"));
+	in.mem_total = (uint64_t)json_integer_value(json_object_get(facts,
+	    "mem_total_bytes"));
+	in.headroom = json_number_value(json_object_get(args, "headroom"));
+	in.ram_divisor = (unsigned)arg_u64(args, "ram_divisor");
+	in.max_buffer = arg_u64(args, "max_buffer");
+	in.allow_decrease = json_is_true(json_object_get(args,
+	    "allow_decrease"));
+	in.rmem_default = arg_u64(args, "rmem_default");
+	in.wmem_default = arg_u64(args, "wmem_default");
+	read_triple(facts, "net.ipv4.tcp_rmem", &in.st_rmem, &in.cur_rmem);
+	read_triple(facts, "net.ipv4.tcp_wmem", &in.st_wmem, &in.cur_wmem);
+	read_u64(facts, "net.core.rmem_max", &in.st_rmem_max,
+	    &in.cur_rmem_max);
+	read_u64(facts, "net.core.wmem_max", &in.st_wmem_max,
+	    &in.cur_wmem_max);
+
+	memset(&plan, 0, sizeof plan);
+	if (sizing_plan_compute(&in, &plan, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		sizing_plan_clear(&plan);
+		return 0;
+	}
+	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		sizing_plan_clear(&plan);
+		return 0;
+	}
+	sizing_plan_to_dropin(&plan, &st->dropin);
+	if (!plan.set_rmem_max)
+		stage_note(st, "net.core.rmem_max: %s", plan.reason_rmem_max);
+	if (!plan.set_wmem_max)
+		stage_note(st, "net.core.wmem_max: %s", plan.reason_wmem_max);
+	bdp = format_bytes_decimal(plan.bdp_bytes);
+	ceil = format_bytes_binary(plan.ceiling);
+	res->status = RESULT_OK;
+	via = rtt_to != NULL ? xprintf(" (measured to %s)", rtt_to) :
+	    xstrdup("");
+	res->msg = xprintf("BDP %.0f Mbit/s x %.1f ms%s = %s -> ceiling %s",
+	    in.bandwidth_mbit, in.rtt_ms, via, bdp, ceil);
+	free(via);
+	res->data = json_pack("{s:f, s:f, s:I, s:I, s:I}", "rtt_ms",
+	    in.rtt_ms, "bandwidth_mbit", in.bandwidth_mbit, "bdp_bytes",
+	    (json_int_t)plan.bdp_bytes, "ceiling", (json_int_t)plan.ceiling,
+	    "ram_cap", (json_int_t)plan.ram_cap);
+	free(bdp);
+	free(ceil);
+	sizing_plan_clear(&plan);
+	return 0;
+}
+
+const struct module mod_tcp_buffers = {
+	.name = "tcp_buffers",
+	.summary = "size TCP buffer ceilings from bandwidth x RTT, capped by RAM",
+	.params = tcp_buffers_params,
+	.run = tcp_buffers_run,
+	.check_safe = 1,
+	.stages = 1,
+};

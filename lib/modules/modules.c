@@ -1,0 +1,116 @@
+/* The module table and the helpers every module shares. */
+#include "playbook/module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/runner.h"
+#include "base/xalloc.h"
+
+extern const struct module mod_ping;
+extern const struct module mod_probe;
+extern const struct module mod_tcp_buffers;
+extern const struct module mod_congestion;
+extern const struct module mod_sysctl;
+extern const struct module mod_route;
+extern const struct module mod_iperf3_verify;
+extern const struct module mod_command;
+extern const struct module mod_rollback;
+
+const struct module *const module_table[] = {
+	&mod_ping,
+	&mod_probe,
+	&mod_tcp_buffers,
+	&mod_congestion,
+	&mod_sysctl,
+	&mod_route,
+	&mod_iperf3_verify,
+	&mod_command,
+	&mod_rollback,
+	NULL,
+};
+
+const struct module *
+module_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; module_table[i] != NULL; i++) {
+		if (strcmp(module_table[i]->name, name) == 0)
+			return module_table[i];
+	}
+	return NULL;
+}
+
+const struct module_param *
+module_find_param(const struct module *m, const char *name)
+{
+	const struct module_param *p;
+
+	for (p = m->params; p->name != NULL; p++) {
+		if (strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+const char *
+param_type_name(enum param_type type)
+{
+	switch (type) {
+	case PARAM_STR: return "string";
+	case PARAM_INT: return "int";
+	case PARAM_BOOL: return "bool";
+	case PARAM_FLOAT: return "float";
+	case PARAM_SIZE: return "size";
+	case PARAM_CHOICE: return "choice";
+	case PARAM_LIST: return "list";
+	case PARAM_MAP: return "mapping";
+	case PARAM_PATH: return "path";
+	}
+	return "?";
+}
+
+const char *
+result_status_name(enum result_status s)
+{
+	switch (s) {
+	case RESULT_OK: return "ok";
+	case RESULT_CHANGED: return "changed";
+	case RESULT_SKIPPED: return "skipped";
+	case RESULT_FAILED: return "failed";
+	case RESULT_UNREACHABLE: return "unreachable";
+	}
+	return "?";
+}
+
+void
+module_result_clear(struct module_result *res)
+{
+	free(res->msg);
+	free(res->diff);
+	json_decref(res->data);
+	memset(res, 0, sizeof *res);
+}
+
+int
+module_call(const struct module *m, struct module_ctx *ctx,
+    const json_t *args, struct module_result *res)
+{
+	int (*fn)(struct module_ctx *, const json_t *, struct module_result *);
+
+	fn = ctx->check && !m->check_safe ? m->plan : m->run;
+	if (ctx->check && !m->check_safe && fn == NULL) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xprintf("skipped in check mode: '%s' changes the "
+		    "host and cannot plan", m->name);
+		return 0;
+	}
+	if (fn == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("module '%s' is not implemented yet",
+		    m->name);
+		return 0;
+	}
+	return fn(ctx, args, res);
+}

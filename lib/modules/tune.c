@@ -1,0 +1,747 @@
+#include "modules/tune.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/apply.h"
+#include "remote/hostline.h"
+#include "remote/qdisc.h"
+#include "run/runner.h"
+#include "base/strbuf.h"
+#include "remote/sysctld.h"
+#include "base/udiff.h"
+#include "base/xalloc.h"
+
+void
+stage_free(struct stage *st)
+{
+	size_t i;
+
+	if (st == NULL)
+		return;
+	free(st->file);
+	dropin_free(&st->dropin);
+	free(st->qdisc);
+	free(st->modules);
+	free(st->route_opts);
+	for (i = 0; i < st->nnotes; i++)
+		free(st->notes[i]);
+	free(st->notes);
+	free(st);
+}
+
+struct stage *
+tune_stage(struct module_ctx *ctx, const char *file, char **cause)
+{
+	struct host_state *h = ctx->host;
+
+	if (h->stage == NULL) {
+		h->stage = xcalloc(1, sizeof *h->stage);
+		h->stage->file = xstrdup(file);
+		dropin_init(&h->stage->dropin);
+	} else if (strcmp(h->stage->file, file) != 0) {
+		fail(cause, "this play already manages '%s'; one drop-in per "
+		    "play (got sysctl_file '%s')", h->stage->file, file);
+		return NULL;
+	}
+	return h->stage;
+}
+
+void
+stage_note(struct stage *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	st->notes = xreallocarray(st->notes, st->nnotes + 1,
+	    sizeof *st->notes);
+	va_start(ap, fmt);
+	st->notes[st->nnotes++] = xvprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* The sysctl.d model of a host, rebuilt from its probe facts. With planned
+ * set, the file at planned->file is taken to hold planned's keys (as it
+ * will once applied) instead of what the probe saw in it. */
+static void
+sysctld_from_facts(const json_t *facts, const struct stage *planned,
+    struct sysctld_set *set)
+{
+	const json_t	*files = json_object_get(facts, "sysctl_files");
+	const json_t	*f, *e;
+	size_t		 i, j;
+	int		 seen = 0;
+
+	sysctld_init(set);
+	json_array_foreach(files, i, f) {
+		struct sysctld_file	*sf;
+		const char		*path, *dir;
+
+		path = json_string_value(json_object_get(f, "path"));
+		dir = json_string_value(json_object_get(f, "dir"));
+		if (path == NULL)
+			continue;
+		sf = sysctld_add_file(set, path, dir);
+		if (planned != NULL && strcmp(path, planned->file) == 0) {
+			seen = 1;
+			continue;
+		}
+		json_array_foreach(json_object_get(f, "entries"), j, e) {
+			char *line, *cause = NULL;
+
+			line = xprintf("%s%s = %s",
+			    json_is_true(json_object_get(e, "ignore_errors")) ?
+			    "-" : "",
+			    json_string_value(json_object_get(e, "key")) ?: "",
+			    json_string_value(json_object_get(e, "value")) ?: "");
+			sysctld_add_line(sf, line, &cause);
+			free(cause);
+			free(line);
+		}
+	}
+	if (planned == NULL)
+		return;
+	if (!seen) {
+		char *dir = xstrdup(planned->file), *slash = strrchr(dir, '/');
+
+		if (slash != NULL)
+			*slash = '\0';
+		sysctld_add_file(set, planned->file, dir);
+		free(dir);
+	}
+	for (i = 0; i < set->n; i++) {
+		if (strcmp(set->files[i]->path, planned->file) != 0)
+			continue;
+		for (j = 0; j < planned->dropin.n; j++) {
+			char *line = xprintf("%s = %s",
+			    planned->dropin.entries[j].key,
+			    planned->dropin.entries[j].value), *cause = NULL;
+
+			sysctld_add_line(set->files[i], line, &cause);
+			free(cause);
+			free(line);
+		}
+	}
+}
+
+/* The file whose assignment of key wins at boot, or NULL; with planned,
+ * as it will be once planned is written. */
+static char *
+winning_file(const json_t *facts, const struct stage *planned,
+    const char *key)
+{
+	struct sysctld_set	 set;
+	const char		*file = NULL, *value = NULL;
+	char			*r = NULL;
+
+	sysctld_from_facts(facts, planned, &set);
+	if (sysctld_winner(&set, key, &file, &value) == 1 && file != NULL)
+		r = xstrdup(file);
+	sysctld_free(&set);
+	return r;
+}
+
+static int
+values_equal(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return 0;
+	return sysctl_value_equal(a, b);
+}
+
+static void
+fill_request(struct apply_request *req, const struct module_ctx *ctx,
+    const struct stage *st)
+{
+	const json_t *facts = ctx->host->facts;
+	const json_t *rt = json_object_get(facts, "default_route");
+
+	memset(req, 0, sizeof *req);
+	req->file = st != NULL ? st->file : NULL;
+	req->state_dir = TUNE_STATE_DIR;
+	req->dev = json_string_value(json_object_get(rt, "interface"));
+	req->tx_queues = (int)json_integer_value(json_object_get(rt,
+	    "tx_queues"));
+	if (!json_is_true(json_object_get(json_object_get(rt, "qdisc"),
+	    "mq")))
+		req->tx_queues = 0;
+	if (st != NULL) {
+		req->qdisc = st->qdisc;
+		req->modules = st->modules;
+		req->route_opts = st->route_opts;
+		req->route_persist = st->route_persist;
+	}
+}
+
+/* The gate over the apply script's arguments that become host lines or
+ * commands there: the live qdisc, the interface (from the host's own
+ * probe), modules for /etc/modules-load.d, route options for the unit. */
+static int
+request_check(const struct apply_request *req, char **cause)
+{
+	if (req->file != NULL && hostline_dropin_path(req->file, cause) != 0)
+		return -1;
+	if (req->qdisc != NULL && hostline_word(req->qdisc, "qdisc",
+	    cause) != 0)
+		return -1;
+	if (req->qdisc != NULL && (req->dev == NULL ||
+	    hostline_word(req->dev, "interface", cause) != 0))
+		return req->dev == NULL ? fail(cause, "no default-route "
+		    "interface to set the qdisc on") : -1;
+	if (req->modules != NULL && hostline_words(req->modules, "module",
+	    cause) != 0)
+		return -1;
+	if (req->route_opts != NULL && hostline_words(req->route_opts,
+	    "route option", cause) != 0)
+		return -1;
+	return 0;
+}
+
+/* Run the apply script on the context's host and parse what it says. */
+static int
+run_apply(struct module_ctx *ctx, const struct apply_request *req,
+    const char *input, struct apply_result *ar, struct module_result *res)
+{
+	struct tp_result	 out;
+	enum tp_status		 st;
+	char			*cmd, *cause = NULL;
+
+	/* The last line of defence for check mode: whatever a module does,
+	 * the core never sends a writing apply for a check-mode task. */
+	if (ctx->check && (req->mode == APPLY_APPLY ||
+	    req->mode == APPLY_ROLLBACK)) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("refused: a change was asked for in check "
+		    "mode (a bug in the module that asked; nothing was sent)");
+		return -1;
+	}
+	if (request_check(req, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("%s; refused, nothing was sent to this host",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	cmd = apply_command(req);
+	st = ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) : 0, 0,
+	    &out, &cause);
+	free(cmd);
+	if (st != TP_OK) {
+		ctx_transport_failed(res, st, cause);
+		tp_result_clear(&out);
+		return -1;
+	}
+	if (apply_parse(out.out, out.out_len, ar, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("%s (exit %d%s%.200s)", cause,
+		    out.exit_status, out.err_len > 0 ? ": " : "", out.err);
+		free(cause);
+		tp_result_clear(&out);
+		return -1;
+	}
+	tp_result_clear(&out);
+	return 0;
+}
+
+/* Take in the probe run after a change. A light one (only sysctls and
+ * sysctl.d files, when no qdisc, module or route was touched) updates just
+ * those facts; a full one replaces them all. */
+/* After an apply, the interface must use the qdisc the plan set (tc can
+ * succeed and leave another, e.g. an mq leaf it did not reach): read from
+ * the probe that ran after it in the same round trip. */
+static void
+check_live_qdisc(const struct stage *st, const struct apply_request *req,
+    const json_t *facts, struct strbuf *errors)
+{
+	const json_t	*q;
+	const char	*kind;
+	char		*live;
+
+	if (st->qdisc == NULL || facts == NULL)
+		return;
+	q = json_object_get(json_object_get(facts, "default_route"), "qdisc");
+	kind = qdisc_effective(q);
+	if (kind != NULL && strcmp(kind, st->qdisc) == 0)
+		return;
+	live = qdisc_describe(q);
+	strbuf_addf(errors, "%sthe live qdisc on %s is %s after the apply, "
+	    "not %s", errors->len > 0 ? "; " : "", req->dev != NULL ?
+	    req->dev : "?", live, st->qdisc);
+	free(live);
+}
+
+static void
+refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
+{
+	static const char *const sysctl_facts[] = { "sysctl", "sysctl_files",
+	    "sysctl_order", "sysctl_readonly_mount", NULL };
+	size_t i;
+
+	if (ar->facts == NULL)
+		return;
+	pthread_mutex_lock(&ctx->host->lock);
+	if (!light || ctx->host->facts == NULL) {
+		json_decref(ctx->host->facts);
+		ctx->host->facts = json_incref(ar->facts);
+	} else {
+		/* Copy on write: other tasks may hold the old object. */
+		json_t *f = json_deep_copy(ctx->host->facts);
+
+		for (i = 0; sysctl_facts[i] != NULL; i++) {
+			json_t *v = json_object_get(ar->facts, sysctl_facts[i]);
+
+			if (v != NULL)
+				json_object_set(f, sysctl_facts[i], v);
+		}
+		json_decref(ctx->host->facts);
+		ctx->host->facts = f;
+	}
+	pthread_mutex_unlock(&ctx->host->lock);
+}
+
+/* Whether the file on the host has exactly our keys and values. */
+static int
+same_file_values(const struct apply_result *ar, const struct stage *st)
+{
+	struct dropin	 old;
+	char		*cause = NULL;
+	int		 same;
+
+	if (!ar->old_exists)
+		return 0;
+	dropin_init(&old);
+	same = dropin_parse(ar->old_text, &old, &cause) == 0 &&
+	    dropin_same_values(&old, &st->dropin);
+	free(cause);
+	dropin_free(&old);
+	return same;
+}
+
+/* "key: live -> planned (set by FILE)" lines for --diff. */
+static void
+add_key_table(struct strbuf *sb, const struct stage *st,
+    const struct apply_result *ar, const json_t *facts)
+{
+	size_t i, j;
+
+	strbuf_addf(sb, "live values (before -> planned), and the file that "
+	    "sets each key at boot now:\n");
+	for (i = 0; i < st->dropin.n; i++) {
+		const struct dropin_entry	*e = &st->dropin.entries[i];
+		const char			*before = NULL;
+		char				*winner;
+
+		for (j = 0; j < ar->nkeys; j++) {
+			if (strcmp(ar->keys[j].key, e->key) == 0)
+				before = ar->keys[j].before != NULL ?
+				    ar->keys[j].before : ar->keys[j].live;
+		}
+		winner = winning_file(facts, NULL, e->key);
+		strbuf_addf(sb, "  %-36s %s -> %s%s   (boot: %s)\n", e->key,
+		    before != NULL ? before : "?", e->value,
+		    values_equal(before, e->value) ? " (same)" : "",
+		    winner != NULL ? winner : "no file");
+		free(winner);
+	}
+	for (i = 0; i < st->nnotes; i++)
+		strbuf_addf(sb, "  note: %s\n", st->notes[i]);
+}
+
+/* Which keys of ours another file overrides (it would win at boot). */
+static void
+check_overrides(const struct stage *st, const json_t *facts,
+    struct strbuf *errors)
+{
+	size_t i;
+
+	for (i = 0; i < st->dropin.n; i++) {
+		char *winner = winning_file(facts, st,
+		    st->dropin.entries[i].key);
+
+		if (winner != NULL && strcmp(winner, st->file) != 0)
+			strbuf_addf(errors, "%s%s: '%s' overrides '%s' (it "
+			    "would win at the next boot)", errors->len > 0 ?
+			    "; " : "", st->dropin.entries[i].key, winner,
+			    st->file);
+		free(winner);
+	}
+}
+
+static void
+add_item(json_t *items, const char *key, const char *expected,
+    const char *live, const char *cause, const char *detail)
+{
+	json_t *item = json_pack("{s:s, s:s?, s:s?, s:s}", "key", key,
+	    "expected", expected, "live", live, "cause", cause);
+
+	if (detail != NULL)
+		json_object_set_new(item, "detail", json_string(detail));
+	json_array_append_new(items, item);
+}
+
+char *
+tune_route_opts(const json_t *cw, const json_t *rw)
+{
+	if (json_is_integer(cw) && json_is_integer(rw))
+		return xprintf("initcwnd %lld initrwnd %lld",
+		    (long long)json_integer_value(cw),
+		    (long long)json_integer_value(rw));
+	if (json_is_integer(cw))
+		return xprintf("initcwnd %lld",
+		    (long long)json_integer_value(cw));
+	if (json_is_integer(rw))
+		return xprintf("initrwnd %lld",
+		    (long long)json_integer_value(rw));
+	return NULL;
+}
+
+/*
+ * What differs between the host and what the play would make of it, each
+ * with its cause where it can be known: the file is missing or was edited,
+ * another file overrides ours, a value was changed at runtime, the live
+ * qdisc is not the configured one, a module is not loaded.
+ */
+json_t *
+tune_drift_items(const struct stage *st, const struct apply_result *ar,
+    const json_t *facts)
+{
+	json_t		*items = json_array();
+	struct dropin	 old;
+	char		*cause = NULL;
+	size_t		 i, j, n_keys;
+	int		 parsed = 0;
+
+	dropin_init(&old);
+	if (!ar->old_exists)
+		add_item(items, st->file, "present", "missing", "file missing",
+		    NULL);
+	else {
+		parsed = dropin_parse(ar->old_text, &old, &cause) == 0;
+		free(cause);
+	}
+	for (i = 0; i < st->dropin.n; i++) {
+		const struct dropin_entry	*e = &st->dropin.entries[i];
+		const char			*live = NULL, *in_file;
+		char				*winner;
+
+		for (j = 0; j < ar->nkeys; j++) {
+			if (strcmp(ar->keys[j].key, e->key) == 0)
+				live = ar->keys[j].before;
+		}
+		winner = winning_file(facts, NULL, e->key);
+		in_file = parsed ? dropin_get(&old, e->key) : NULL;
+		if (winner != NULL && strcmp(winner, st->file) != 0 &&
+		    ar->old_exists)
+			add_item(items, e->key, in_file != NULL ? in_file :
+			    e->value, live, "overridden", winner);
+		else if (!ar->old_exists) {
+			if (!values_equal(live, e->value))
+				add_item(items, e->key, e->value, live,
+				    "file missing", NULL);
+		} else if (!values_equal(in_file, e->value))
+			/* The file was edited (reloaded or not): the cause is
+			 * the file, whatever the kernel has now. */
+			add_item(items, e->key, e->value, in_file != NULL ?
+			    in_file : "(not in the file)", "file edited",
+			    st->file);
+		else if (!values_equal(live, e->value))
+			/* Our file is right, the kernel has another value. */
+			add_item(items, e->key, e->value, live,
+			    "changed at runtime", NULL);
+		free(winner);
+	}
+	n_keys = json_array_size(items);
+	if (ar->old_exists && n_keys == 0 && !same_file_values(ar, st))
+		add_item(items, st->file, "as rendered", "differs",
+		    "file edited", NULL);
+	if (st->qdisc != NULL) {
+		const json_t *rt = json_object_get(facts, "default_route");
+		char *live = qdisc_describe(json_object_get(rt, "qdisc"));
+
+		add_item(items, "qdisc", st->qdisc, live,
+		    "qdisc differs from the config",
+		    json_string_value(json_object_get(rt, "interface")));
+		free(live);
+	}
+	if (st->route_opts != NULL && st->route_changed) {
+		/* Lost at a reboot (no unit, or a unit that ran before the
+		 * route was there) or by a network manager's reconfigure. */
+		const json_t *rt = json_object_get(facts, "default_route");
+		char *live = tune_route_opts(json_object_get(rt, "initcwnd"),
+		    json_object_get(rt, "initrwnd"));
+
+		add_item(items, "default route", st->route_opts, live != NULL ?
+		    live : "none",
+		    "route options not live", json_string_value(
+		    json_object_get(rt, "interface")));
+		free(live);
+	}
+	if (st->modules != NULL) {
+		char *mods = xstrdup(st->modules), *m, *save = NULL;
+
+		for (m = strtok_r(mods, " ", &save); m != NULL;
+		    m = strtok_r(NULL, " ", &save)) {
+			const json_t *mod = json_object_get(json_object_get(
+			    facts, "modules"), m);
+
+			if (!json_is_true(json_object_get(mod, "loaded")) &&
+			    !json_is_true(json_object_get(mod, "builtin")))
+				add_item(items, m, "loaded", "not loaded",
+				    "module not loaded", NULL);
+		}
+		free(mods);
+	}
+	dropin_free(&old);
+	return items;
+}
+
+int
+tune_flush(struct module_ctx *ctx, struct module_result *res)
+{
+	struct stage		*st = ctx->host->stage;
+	struct apply_request	 req;
+	struct apply_result	 ar;
+	struct strbuf		 diff = STRBUF_INIT, errors = STRBUF_INIT;
+	char			*text, *d;
+	const char		*playbook = ctx->run->cfg->playbook_path;
+	int			 changed = 0;
+	size_t			 i;
+
+	if (st == NULL)
+		return 0;
+	strbuf_init(&diff);
+	strbuf_init(&errors);
+	memset(&ar, 0, sizeof ar);
+	fill_request(&req, ctx, st);
+	if ((text = dropin_render(&st->dropin, playbook != NULL ? playbook :
+	    "(ad hoc)", st->file, &d)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("%s; refused, nothing was written to this "
+		    "host", d);
+		free(d);
+		goto out;
+	}
+	req.mode = ctx->check ? APPLY_CHECK : APPLY_APPLY;
+	req.reprobe = !ctx->check;
+	if (run_apply(ctx, &req, text, &ar, res) != 0)
+		goto out;
+
+	/* The file: a unified diff from what is there to what we render,
+	 * when its keys or values differ (comments alone never rewrite it). */
+	if (!same_file_values(&ar, st) && (ar.old_exists ||
+	    st->dropin.n > 0)) {
+		changed = 1;
+		d = udiff(ar.old_exists ? ar.old_text : NULL, text, st->file,
+		    st->file, 3);
+		strbuf_addstr(&diff, d);
+		free(d);
+	}
+	add_key_table(&diff, st, &ar, ctx->host->facts);
+	for (i = 0; i < ar.nkeys; i++) {
+		const struct apply_key *k = &ar.keys[i];
+
+		if (!values_equal(k->before, k->want))
+			changed = 1;
+		if (ctx->check)
+			continue;
+		if (k->error != NULL || !values_equal(k->live, k->want))
+			strbuf_addf(&errors, "%sthe kernel did not take %s = "
+			    "%s from '%s' (live: %s%s%s)", errors.len > 0 ?
+			    "; " : "", k->key, k->want, st->file,
+			    k->live != NULL ? k->live : "unreadable",
+			    k->error != NULL ? ", " : "",
+			    k->error != NULL ? k->error : "");
+	}
+	if (st->qdisc != NULL) {
+		const json_t *q = json_object_get(json_object_get(
+		    ctx->host->facts, "default_route"), "qdisc");
+		const char *kind = qdisc_effective(q);
+		char *live = qdisc_describe(q);
+
+		if (kind == NULL || strcmp(kind, st->qdisc) != 0)
+			changed = 1;
+		strbuf_addf(&diff, "  live qdisc on %s: %s -> %s%s\n",
+		    req.dev != NULL ? req.dev : "?", live, st->qdisc,
+		    req.tx_queues > 1 ? " on every mq queue" : "");
+		free(live);
+	}
+	if (st->route_opts != NULL) {
+		if (st->route_changed || ar.route_persisted != NULL)
+			changed = 1;
+		strbuf_addf(&diff, "  default route: %s%s%s\n", st->route_opts,
+		    st->route_persist ? ", kept across reboots by " : "",
+		    st->route_persist ? "/etc/systemd/system/"
+		    "tcptune-route.service" : "");
+	}
+	if (!ctx->check) {
+		if (ar.write_error != NULL)
+			strbuf_addf(&errors, "%swriting '%s': %s", errors.len >
+			    0 ? "; " : "", st->file, ar.write_error);
+		if (ar.qdisc_error != NULL)
+			strbuf_addf(&errors, "%sqdisc %s on %s: %s",
+			    errors.len > 0 ? "; " : "", st->qdisc, req.dev,
+			    ar.qdisc_error);
+		else
+			check_live_qdisc(st, &req, ar.facts, &errors);
+		if (ar.route_error != NULL)
+			strbuf_addf(&errors, "%sroute %s: %s", errors.len > 0 ?
+			    "; " : "", st->route_opts, ar.route_error);
+		if (ar.module_error != NULL)
+			strbuf_addf(&errors, "%smodules %s: %s", errors.len >
+			    0 ? "; " : "", st->modules, ar.module_error);
+		/* Without a re-probe (nothing changed), the facts from the
+		 * start of the play still say which file wins. */
+		check_overrides(st, ar.facts != NULL ? ar.facts :
+		    ctx->host->facts, &errors);
+		refresh_facts(ctx, &ar, st->qdisc == NULL && st->modules == NULL &&
+		    st->route_opts == NULL);
+	}
+	/* A step the script could not do (reading the old file, saving the
+	 * backup, putting the previous file back): the host is not what the
+	 * plan says, in any mode. */
+	if (ar.step_error != NULL)
+		strbuf_addf(&errors, "%s%s", errors.len > 0 ? "; " : "",
+		    ar.step_error);
+	if (ar.undone)
+		strbuf_addf(&errors, "; nothing was changed: the previous '%s' "
+		    "and the live values were put back", st->file);
+	else if (ctx->check && !ctx->run->cfg->drift)
+		/* A plan shows what the apply would fail on, too. */
+		check_overrides(st, ctx->host->facts, &errors);
+	res->diff = strbuf_detach(&diff, NULL);
+	if (ctx->run->cfg->drift && ar.step_error == NULL) {
+		json_t *items = tune_drift_items(st, &ar, ctx->host->facts);
+		size_t n = json_array_size(items);
+
+		res->status = n > 0 ? RESULT_CHANGED : RESULT_OK;
+		res->msg = n > 0 ? xprintf("%zu drifted item%s", n, n == 1 ?
+		    "" : "s") : xprintf("%s in sync", st->file);
+		res->data = json_pack("{s:s, s:o}", "file", st->file, "drift",
+		    items);
+		goto out;
+	}
+	if (errors.len > 0) {
+		res->status = RESULT_FAILED;
+		res->msg = strbuf_detach(&errors, NULL);
+	} else if (changed) {
+		res->status = RESULT_CHANGED;
+		if (st->dropin.n == 0 && !ar.old_exists)
+			res->msg = xprintf("%s %s%s", ctx->check ? "would set" :
+			    "set", st->route_opts != NULL ? st->route_opts :
+			    st->qdisc != NULL ? st->qdisc : "live values",
+			    ar.backup != NULL ? "; backup kept under "
+			    TUNE_STATE_DIR : "");
+		else
+			res->msg = xprintf("%s %s (%zu key%s)%s", ctx->check ?
+			    "would write" : ar.written ? "wrote" : "loaded",
+			    st->file, st->dropin.n, st->dropin.n == 1 ? "" :
+			    "s", ar.backup != NULL ? "; backup kept under "
+			    TUNE_STATE_DIR : "");
+	} else {
+		res->status = RESULT_OK;
+		res->msg = xprintf("%s is up to date (%zu key%s)", st->file,
+		    st->dropin.n, st->dropin.n == 1 ? "" : "s");
+	}
+	res->data = json_pack("{s:s, s:b, s:s}", "file", st->file, "written",
+	    ar.written, "content", text);
+out:
+	free(text);
+	strbuf_release(&diff);
+	strbuf_release(&errors);
+	apply_result_clear(&ar);
+	stage_free(st);
+	ctx->host->stage = NULL;
+	return 0;
+}
+
+int
+tune_rollback(struct module_ctx *ctx, const char *file, int previous,
+    int plan, struct module_result *res)
+{
+	struct apply_request	req;
+	struct apply_result	ar;
+	struct strbuf		errors = STRBUF_INIT;
+	size_t			i, restored = 0;
+	char			*d;
+
+	strbuf_init(&errors);
+	memset(&ar, 0, sizeof ar);
+	fill_request(&req, ctx, NULL);
+	req.file = file;
+	req.to_previous = previous;
+	req.mode = plan ? APPLY_ROLLBACK_CHECK : APPLY_ROLLBACK;
+	req.reprobe = !plan;
+	if (run_apply(ctx, &req, NULL, &ar, res) != 0)
+		goto out;
+	/* The script says what it could not do; never "restored" then. */
+	if (ar.step_error != NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("rollback of '%s' failed: %s%s%s", file,
+		    ar.step_error, ar.qdisc_error != NULL ? "; qdisc: " : "",
+		    ar.qdisc_error != NULL ? ar.qdisc_error : "");
+		goto out;
+	}
+	if (plan) {
+		if (!ar.backup_exists) {
+			res->status = RESULT_OK;
+			res->msg = xprintf("nothing to roll back for '%s' (no "
+			    "backup)", file);
+			goto out;
+		}
+		d = udiff(ar.old_exists ? ar.old_text : NULL, ar.backup_text,
+		    file, file, 3);
+		res->diff = d;
+		for (i = 0; i < ar.nkeys; i++) {
+			char *line = xprintf("  %-36s %s -> %s\n",
+			    ar.keys[i].key, ar.keys[i].before ?: "?",
+			    ar.keys[i].want);
+
+			d = xprintf("%s%s", res->diff, line);
+			free(res->diff);
+			free(line);
+			res->diff = d;
+		}
+		res->status = RESULT_CHANGED;
+		res->msg = xprintf("would %s '%s' and restore %zu live "
+		    "value%s", ar.backup_text != NULL ? "restore" : "remove",
+		    file, ar.nkeys, ar.nkeys == 1 ? "" : "s");
+		goto out;
+	}
+	if (ar.rollback_status == NULL || strcmp(ar.rollback_status,
+	    "nothing") == 0) {
+		res->status = RESULT_OK;
+		res->msg = xprintf("nothing to roll back for '%s' (no backup)",
+		    file);
+		goto out;
+	}
+	for (i = 0; i < ar.nkeys; i++) {
+		const struct apply_key *k = &ar.keys[i];
+
+		/* A read-only key that already has the value is fine. */
+		if (values_equal(k->live, k->want)) {
+			restored += k->changed;
+			continue;
+		}
+		strbuf_addf(&errors, "%scould not restore %s = %s (live: %s%s%s)",
+		    errors.len > 0 ? "; " : "", k->key, k->want,
+		    k->live != NULL ? k->live : "unreadable",
+		    k->error != NULL ? ", " : "", k->error != NULL ? k->error :
+		    "");
+	}
+	refresh_facts(ctx, &ar, 1);
+	if (errors.len > 0) {
+		res->status = RESULT_FAILED;
+		res->msg = strbuf_detach(&errors, NULL);
+	} else {
+		res->status = RESULT_CHANGED;
+		res->msg = xprintf("%s '%s', restored %zu live value%s",
+		    ar.rollback_file != NULL && strcmp(ar.rollback_file,
+		    "removed") == 0 ? "removed" : "restored", file, restored,
+		    restored == 1 ? "" : "s");
+	}
+out:
+	strbuf_release(&errors);
+	apply_result_clear(&ar);
+	return 0;
+}

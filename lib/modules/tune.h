@@ -1,0 +1,71 @@
+/* Tuning: what the tcp_buffers, congestion, sysctl and route modules stage
+ * for a host, and the one round trip that applies it (or, in check mode,
+ * shows it).
+ *
+ * Tuning modules never write anything themselves: they add keys (each with
+ * its reason), a live qdisc, kernel modules and route options to the host's
+ * stage. The runner flushes the stage -- once per play, before the first
+ * task that is not a tuning module and at the end of the play -- with
+ * tune_flush, so that one drop-in per play is written in one round trip
+ * however many tuning tasks there are, and a verification task that
+ * follows sees the new values. */
+#ifndef TCPTUNE_TUNE_H
+#define TCPTUNE_TUNE_H
+
+#include <jansson.h>
+
+#include "tune/dropin.h"
+#include "playbook/module.h"
+
+struct module_ctx;
+
+#define TUNE_DEFAULT_FILE	"/etc/sysctl.d/90-tcptune.conf"
+#define TUNE_STATE_DIR		"/var/lib/tcptune"
+
+struct stage {
+	char		*file;		/* the drop-in path */
+	struct dropin	 dropin;	/* keys with reasons, in order */
+	char		*qdisc;		/* live root qdisc to set, or NULL */
+	char		*modules;	/* "tcp_bbr sch_fq", or NULL */
+	char		*route_opts;	/* "initcwnd 10 initrwnd 10", or NULL */
+	int		 route_changed;	/* the live route lacks route_opts */
+	int		 route_persist;	/* keep them with a oneshot unit */
+	char		**notes;	/* "cannot be set here" and skips */
+	size_t		 nnotes;
+};
+
+void	stage_free(struct stage *st);
+/* Route options in the words `ip route` takes and shows: "initcwnd 10
+ * initrwnd 10", either alone, or NULL when neither is an integer. The
+ * route module stages them; drift shows the live route's the same way. */
+char	*tune_route_opts(const json_t *initcwnd, const json_t *initrwnd);
+/* The host's stage for file, created on first use. Fails when a play
+ * stages two different files ("one drop-in per play"). */
+struct stage *tune_stage(struct module_ctx *ctx, const char *file,
+	    char **cause);
+void	stage_note(struct stage *st, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Apply (or in check mode, diff) the host's stage; clears it. */
+int	tune_flush(struct module_ctx *ctx, struct module_result *res);
+
+struct apply_result;
+/* Drift of one host, pure: st is what the play would make, ar what the
+ * check-mode apply script read (the file, each key's live value), facts the
+ * probe's. An array of {key, expected, live, cause[, detail]} where cause is
+ * "file missing", "file edited", "changed at runtime", "overridden" (detail:
+ * the winning file), "qdisc differs from the config" (detail: interface) or
+ * "module not loaded". */
+json_t	*tune_drift_items(const struct stage *st,
+	    const struct apply_result *ar, const json_t *facts);
+
+/* Restore a host: the drop-in and live values saved before tcptune's first
+ * apply (previous 0: the host's own configuration), or before the last
+ * apply that changed something (previous 1: what iperf3_verify's gate
+ * wants). Used by the rollback module and by on_regression: rollback. With
+ * plan set, only read and show what would be restored (check mode). res
+ * gets changed/ok/failed and a message. */
+int	tune_rollback(struct module_ctx *ctx, const char *file, int previous,
+	    int plan, struct module_result *res);
+
+#endif

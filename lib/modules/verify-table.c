@@ -1,0 +1,298 @@
+/* The before/after table and the gate of iperf3_verify. */
+#include "modules/verify-table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/runner.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+double
+verify_ratio(const struct iperf_set *before, const struct iperf_set *after,
+    enum iperf_kind k)
+{
+	double b, a;
+
+	if (before == NULL || after == NULL || !before->have[k] ||
+	    !after->have[k])
+		return -1;
+	b = before->run[k].mbps;
+	a = after->run[k].mbps;
+	if (b < 0 || a < 0)
+		return -1;
+	if (b == 0)
+		return a > 0 ? HUGE_VAL : 1;
+	return a / b;
+}
+
+static void
+add_sep(struct strbuf *sb, const char *sep)
+{
+	if (sb->len > 0)
+		strbuf_addstr(sb, sep);
+}
+
+static void
+fmt_ratio(char *buf, size_t len, double r)
+{
+	if (r < 0)
+		snprintf(buf, len, "-");
+	else if (isinf(r))
+		snprintf(buf, len, "inf");
+	else if (r < 1)
+		snprintf(buf, len, "%.2fx", r);
+	else
+		snprintf(buf, len, "%.1fx", r);
+}
+
+int
+verify_gate_check(const struct iperf_set *before,
+    const struct iperf_set *after, const struct verify_gate *g, char **why)
+{
+	struct strbuf	 bad, good;
+	double		 r, floor_mbps;
+	char		 rb[32];
+	int		 k, passed;
+
+	strbuf_init(&bad);
+	strbuf_init(&good);
+	if (g->min_gain > 0) {
+		r = verify_ratio(before, after, g->gain_kind);
+		fmt_ratio(rb, sizeof rb, r);
+		if (r < 0) {
+			add_sep(&bad, "; ");
+			strbuf_addf(&bad, "%s was not measured before and "
+			    "after: min_gain %gx cannot be checked",
+			    iperf_kind_label(g->gain_kind), g->min_gain);
+		} else if (r < g->min_gain) {
+			add_sep(&bad, "; ");
+			strbuf_addf(&bad, "%s gained %s (%.1f -> %.1f Mbit/s), "
+			    "less than min_gain %gx",
+			    iperf_kind_label(g->gain_kind), rb,
+			    before->run[g->gain_kind].mbps,
+			    after->run[g->gain_kind].mbps, g->min_gain);
+		} else {
+			add_sep(&good, ", ");
+			strbuf_addf(&good, "%s gained %s (min_gain %gx)",
+			    iperf_kind_label(g->gain_kind), rb, g->min_gain);
+		}
+	}
+	if (g->max_regression >= 0) {
+		int checked = 0;
+
+		for (k = 0; k < IPERF_NKINDS; k++) {
+			if ((r = verify_ratio(before, after, k)) < 0)
+				continue;
+			checked++;
+			floor_mbps = before->run[k].mbps *
+			    (1 - g->max_regression);
+			if (after->run[k].mbps >= floor_mbps)
+				continue;
+			add_sep(&bad, "; ");
+			strbuf_addf(&bad, "%s %.1f -> %.1f Mbit/s (%+.0f%%, "
+			    "more than the %g%% allowed)", iperf_kind_label(k),
+			    before->run[k].mbps, after->run[k].mbps,
+			    (r - 1) * 100, g->max_regression * 100);
+		}
+		if (checked > 0 && bad.len == 0) {
+			add_sep(&good, ", ");
+			strbuf_addf(&good, "no run lost more than %g%%",
+			    g->max_regression * 100);
+		} else if (checked == 0) {
+			add_sep(&good, ", ");
+			strbuf_addstr(&good, "no run measured in both phases");
+		}
+	}
+	passed = bad.len == 0;
+	if (passed) {
+		if (good.len == 0)
+			strbuf_addstr(&good, "nothing to check");
+		*why = strbuf_detach(&good, NULL);
+		strbuf_release(&bad);
+	} else {
+		*why = strbuf_detach(&bad, NULL);
+		strbuf_release(&good);
+	}
+	return passed;
+}
+
+static void
+fmt_num(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", v);
+}
+
+static void
+fmt_retr(char *buf, size_t len, long long v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld", v);
+}
+
+static const char *
+cc_of(const struct iperf_run *r)
+{
+	return r->congestion[0] != '\0' ? r->congestion : "-";
+}
+
+static void
+add_head(struct strbuf *sb, const struct verify_head *h)
+{
+	strbuf_addf(sb, "%s -> %s (%s): iperf3 -t %d -O %d", h->host,
+	    h->peer, h->address, h->duration, h->omit);
+	if (h->parallel > 1)
+		strbuf_addf(sb, ", multi = -P %d", h->parallel);
+	strbuf_addstr(sb, "; up = host sends, down = peer sends (-R)\n");
+}
+
+static void
+table_before_only(struct strbuf *sb, const struct iperf_set *s)
+{
+	char	m[32], rt[32], mn[32], mean[32], mx[32], rtt[100];
+	int	k;
+
+	strbuf_addf(sb, "  %-12s %8s %12s  %-23s %s\n", "test", "Mbit/s",
+	    "retransmits", "RTT ms min/mean/max", "cc");
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		const struct iperf_run *r = &s->run[k];
+
+		if (!s->have[k])
+			continue;
+		fmt_num(m, sizeof m, r->mbps);
+		fmt_retr(rt, sizeof rt, r->retransmits);
+		fmt_num(mn, sizeof mn, r->rtt_min_ms);
+		fmt_num(mean, sizeof mean, r->rtt_mean_ms);
+		fmt_num(mx, sizeof mx, r->rtt_max_ms);
+		snprintf(rtt, sizeof rtt, "%s/%s/%s", mn, mean, mx);
+		strbuf_addf(sb, "  %-12s %8s %12s  %-23s %s\n",
+		    iperf_kind_label(k), m, rt, rtt, cc_of(r));
+	}
+}
+
+static void
+table_before_after(struct strbuf *sb, const struct iperf_set *b,
+    const struct iperf_set *a)
+{
+	char	mb[32], ma[32], ratio[32], r1[32], r2[32], t1[32], t2[32];
+	char	retr[80], rtt[80], cc[80];
+	int	k;
+
+	strbuf_addf(sb, "  %-12s %13s %9s %8s  %-16s %-16s %s\n", "test",
+	    "Mbit/s before", "after", "ratio", "retransmits",
+	    "RTT ms (mean)", "cc");
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		const struct iperf_run *rb = &b->run[k], *ra = &a->run[k];
+		static const struct iperf_run none = {
+			.mbps = -1, .retransmits = -1, .rtt_mean_ms = -1,
+		};
+
+		if (!b->have[k] && !a->have[k])
+			continue;
+		if (!b->have[k])
+			rb = &none;
+		if (!a->have[k])
+			ra = &none;
+		fmt_num(mb, sizeof mb, rb->mbps);
+		fmt_num(ma, sizeof ma, ra->mbps);
+		fmt_ratio(ratio, sizeof ratio, verify_ratio(b, a, k));
+		fmt_retr(r1, sizeof r1, rb->retransmits);
+		fmt_retr(r2, sizeof r2, ra->retransmits);
+		snprintf(retr, sizeof retr, "%s -> %s", r1, r2);
+		fmt_num(t1, sizeof t1, rb->rtt_mean_ms);
+		fmt_num(t2, sizeof t2, ra->rtt_mean_ms);
+		snprintf(rtt, sizeof rtt, "%s -> %s", t1, t2);
+		snprintf(cc, sizeof cc, "%s -> %s", cc_of(rb), cc_of(ra));
+		strbuf_addf(sb, "  %-12s %13s %9s %8s  %-16s %-16s %s\n",
+		    iperf_kind_label(k), mb, ma, ratio, retr, rtt, cc);
+	}
+}
+
+char *
+verify_table(const struct verify_head *h, const struct iperf_set *before,
+    const struct iperf_set *after, const char *footer)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	add_head(&sb, h);
+	if (after == NULL)
+		table_before_only(&sb, before);
+	else
+		table_before_after(&sb, before, after);
+	if (footer != NULL)
+		strbuf_addf(&sb, "  %s\n", footer);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+verify_summary(const struct iperf_set *before, const struct iperf_set *after)
+{
+	struct strbuf	sb;
+	char		ratio[32];
+	int		k;
+
+	strbuf_init(&sb);
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		if (after == NULL) {
+			if (!before->have[k])
+				continue;
+			add_sep(&sb, ", ");
+			strbuf_addf(&sb, "%s %.1f Mbit/s", iperf_kind_label(k),
+			    before->run[k].mbps);
+			continue;
+		}
+		if (!after->have[k])
+			continue;
+		add_sep(&sb, ", ");
+		if (before == NULL || !before->have[k]) {
+			strbuf_addf(&sb, "%s %.1f Mbit/s", iperf_kind_label(k),
+			    after->run[k].mbps);
+			continue;
+		}
+		fmt_ratio(ratio, sizeof ratio, verify_ratio(before, after, k));
+		strbuf_addf(&sb, "%s %.1f -> %.1f Mbit/s (%s)",
+		    iperf_kind_label(k), before->run[k].mbps,
+		    after->run[k].mbps, ratio);
+	}
+	if (sb.len == 0)
+		strbuf_addstr(&sb, "nothing measured");
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+verify_tables_text(const struct runner *r)
+{
+	struct strbuf	 sb;
+	const char	*t;
+	size_t		 i, j;
+
+	strbuf_init(&sb);
+	for (i = 0; i < r->nhosts; i++) {
+		const struct host_state *h = r->hosts[i];
+
+		for (j = 0; j < h->nresults; j++) {
+			if (h->results[j].module == NULL ||
+			    strcmp(h->results[j].module, "iperf3_verify") != 0)
+				continue;
+			t = json_string_value(json_object_get(
+			    h->results[j].data, "table"));
+			if (t == NULL)
+				continue;
+			add_sep(&sb, "\n");
+			strbuf_addstr(&sb, t);
+		}
+	}
+	if (sb.len == 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}

@@ -1,0 +1,70 @@
+/* The before/after table of iperf3_verify and its gate.
+ *
+ * The table is plain text, one per host and peer, for a terminal (the
+ * module puts it in res->data "table"; cmd/ prints it). Rows are the runs
+ * that were measured (single/multi stream x up/down); columns are the
+ * receiver's Mbit/s before and after, their ratio, the sender's
+ * retransmits, the sender's mean smoothed RTT and congestion control:
+ *
+ *   lab01 -> lab02 (198.19.0.2): iperf3 -t 10 -O 2, multi = -P 4
+ *     test          Mbit/s before     after    ratio  retransmits  ...
+ *     single up               9.6      93.4     9.7x       0 -> 0  ...
+ *
+ * With only a baseline the table has one column per figure instead.
+ *
+ * The gate, for phase after:
+ *   - min_gain (when > 0): after/before of one run (gain_kind, by default
+ *     the single-stream upload, the figure the seeds headline) must be at
+ *     least min_gain; a run that was not measured in both phases fails it;
+ *   - max_regression (when >= 0): every run measured in both phases must
+ *     keep after >= before * (1 - max_regression). */
+#ifndef TCPTUNE_VERIFY_TABLE_H
+#define TCPTUNE_VERIFY_TABLE_H
+
+#include "remote/iperf.h"
+
+struct runner;
+
+struct verify_head {
+	const char	*host;
+	const char	*peer;
+	const char	*address;
+	int		 duration;
+	int		 omit;
+	int		 parallel;
+};
+
+struct verify_gate {
+	double		 min_gain;	/* <= 0: not checked */
+	enum iperf_kind	 gain_kind;
+	double		 max_regression; /* < 0: not checked */
+};
+
+/* after/before of one run: -1 when either is missing, HUGE_VAL when the
+ * baseline was 0 and after is not. */
+double	 verify_ratio(const struct iperf_set *before,
+	    const struct iperf_set *after, enum iperf_kind k);
+
+/* 1 if the gate passes, 0 if not; *why (allocated) says what failed,
+ * "; "-separated, or on a pass what was checked. */
+int	 verify_gate_check(const struct iperf_set *before,
+	    const struct iperf_set *after, const struct verify_gate *g,
+	    char **why);
+
+/* The table; after may be NULL (baseline only); footer (may be NULL) is
+ * added as a last line. Allocated, ends with a newline. */
+char	*verify_table(const struct verify_head *h,
+	    const struct iperf_set *before, const struct iperf_set *after,
+	    const char *footer);
+
+/* One line: "single up 9.6 -> 93.4 Mbit/s (9.7x), multi up ...", or with
+ * after NULL "single up 9.6 Mbit/s, ...". Allocated. */
+char	*verify_summary(const struct iperf_set *before,
+	    const struct iperf_set *after);
+
+/* Every iperf3_verify table of the run's results (data "table"), hosts
+ * in inventory order, separated by blank lines; NULL if there is none.
+ * For cmd/ to print after the recap. */
+char	*verify_tables_text(const struct runner *r);
+
+#endif

@@ -1,0 +1,975 @@
+/* The SSH transport over libssh 0.10: options, connect, host key check,
+ * authentication (this file) and command execution (transport-exec.c). */
+#include "net/transport.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+
+#include "base/shquote.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+struct transport {
+	ssh_session	 session;
+	char		*name;		/* inventory name */
+	char		*who;		/* "'web1' (10.0.0.1:2222)", for messages */
+	char		*user;		/* user we logged in as */
+	char		*warning;	/* for transport_warning, or NULL */
+	int		 connect_timeout;
+	int		 command_timeout;
+	int		 become;
+	char		*become_user;
+};
+
+static enum tp_status tp_fail(char **, enum tp_status, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+int
+transport_global_init(void)
+{
+	struct sigaction sa;
+
+	if (ssh_init() != SSH_OK)
+		return -1;
+	/* A write to a peer that went away must be an error on that host,
+	 * not the death of the whole run. Respect a handler main installed. */
+	if (sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_DFL) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_IGN;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGPIPE, &sa, NULL);
+	}
+	return 0;
+}
+
+const char *
+tp_strerror(enum tp_status status)
+{
+	switch (status) {
+	case TP_OK:
+		return "ok";
+	case TP_UNREACHABLE:
+		return "unreachable";
+	case TP_HOSTKEY:
+		return "host key rejected";
+	case TP_AUTH:
+		return "authentication failed";
+	case TP_FAILED:
+		return "failed";
+	case TP_TIMEOUT:
+		return "timed out";
+	case TP_BECOME:
+		return "privilege escalation failed";
+	}
+	return "unknown transport status";
+}
+
+void
+tp_result_clear(struct tp_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+	r->exit_status = -1;
+}
+
+/* Set *cause (if wanted) and return status: `return tp_fail(...)`. */
+static enum tp_status
+tp_fail(char **cause, enum tp_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cause != NULL) {
+		va_start(ap, fmt);
+		*cause = xvprintf(fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+/* "'web1' (127.0.0.1:2222)", or "'web1'" when there is nothing to add. */
+static char *
+describe_host(const struct tp_options *o, const char *host, unsigned int port)
+{
+	const char *name = o->name != NULL ? o->name : host;
+
+	if (port != 0 && port != 22)
+		return xprintf("'%s' (%s:%u)", name, host, port);
+	if (strcmp(name, host) != 0)
+		return xprintf("'%s' (%s)", name, host);
+	return xprintf("'%s'", name);
+}
+
+/* Host names end up inside the proxy command unquoted (libssh expands %h
+ * itself), so only characters that DNS names and IP literals use are let
+ * through. */
+static int
+valid_host(const char *host)
+{
+	const char *p;
+
+	if (*host == '\0' || *host == '-')
+		return 0;
+	for (p = host; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr(".:-_[]%", *p) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/* Build the ProxyCommand for a ProxyJump value; see transport.h. */
+static int
+build_proxy_command(const struct tp_options *o, int timeout, char **out,
+    char **cause)
+{
+	struct strbuf sb;
+	char *spec, *last, *comma, *at, *host, *port = NULL, *user = NULL;
+	char *opt;
+	int r = -1;
+
+	spec = xstrdup(o->proxy_jump);
+	strbuf_init(&sb);
+	if (*spec == '\0' || strpbrk(spec, " \t\n") != NULL) {
+		fail(cause, "invalid proxy jump '%s'", o->proxy_jump);
+		goto out;
+	}
+	comma = strrchr(spec, ',');
+	if (comma != NULL) {
+		*comma = '\0';
+		last = comma + 1;
+	} else
+		last = spec;
+	if ((at = strrchr(last, '@')) != NULL) {
+		*at = '\0';
+		user = last;
+		host = at + 1;
+	} else
+		host = last;
+	if (*host == '[') {
+		/* [v6]:port */
+		char *end = strchr(host, ']');
+
+		if (end == NULL) {
+			fail(cause, "invalid proxy jump '%s'", o->proxy_jump);
+			goto out;
+		}
+		*end = '\0';
+		host++;
+		if (end[1] == ':')
+			port = end + 2;
+		else if (end[1] != '\0') {
+			fail(cause, "invalid proxy jump '%s'", o->proxy_jump);
+			goto out;
+		}
+	} else if ((port = strchr(host, ':')) != NULL)
+		*port++ = '\0';
+	if (*host == '\0' || (user != NULL && *user == '\0') ||
+	    (port != NULL && strspn(port, "0123456789") != strlen(port)) ||
+	    (port != NULL && *port == '\0') || strchr(o->proxy_jump, '%')) {
+		fail(cause, "invalid proxy jump '%s'", o->proxy_jump);
+		goto out;
+	}
+
+	/* libssh expands % escapes in the whole proxy command. */
+	if ((o->known_hosts != NULL && strchr(o->known_hosts, '%')) ||
+	    (o->ssh_config != NULL && strchr(o->ssh_config, '%')) ||
+	    (o->key_file != NULL && strchr(o->key_file, '%'))) {
+		fail(cause, "paths used with a proxy jump cannot contain '%%'");
+		goto out;
+	}
+
+	strbuf_addstr(&sb, "ssh -o BatchMode=yes");
+	strbuf_addf(&sb, " -o ConnectTimeout=%d", timeout);
+	switch (o->hostkey_mode) {
+	case TP_HOSTKEY_STRICT:
+		strbuf_addstr(&sb, " -o StrictHostKeyChecking=yes");
+		break;
+	case TP_HOSTKEY_ACCEPT_NEW:
+		strbuf_addstr(&sb, " -o StrictHostKeyChecking=accept-new");
+		break;
+	case TP_HOSTKEY_OFF:
+		strbuf_addstr(&sb, " -o StrictHostKeyChecking=no");
+		break;
+	}
+	if (o->known_hosts != NULL) {
+		opt = xprintf("UserKnownHostsFile=%s", o->known_hosts);
+		strbuf_addstr(&sb, " -o ");
+		shquote_add(&sb, opt);
+		free(opt);
+		strbuf_addstr(&sb, " -o GlobalKnownHostsFile=/dev/null");
+	}
+	if (o->ssh_config != NULL) {
+		strbuf_addstr(&sb, " -F ");
+		shquote_add(&sb, o->ssh_config);
+	}
+	if (o->key_file != NULL) {
+		strbuf_addstr(&sb, " -i ");
+		shquote_add(&sb, o->key_file);
+	}
+	if (comma != NULL) {
+		strbuf_addstr(&sb, " -J ");
+		shquote_add(&sb, spec);
+	}
+	if (user != NULL) {
+		strbuf_addstr(&sb, " -l ");
+		shquote_add(&sb, user);
+	}
+	if (port != NULL) {
+		strbuf_addstr(&sb, " -p ");
+		shquote_add(&sb, port);
+	}
+	strbuf_addstr(&sb, " -W '[%h]:%p' -- ");
+	shquote_add(&sb, host);
+	*out = strbuf_detach(&sb, NULL);
+	r = 0;
+out:
+	strbuf_release(&sb);
+	free(spec);
+	return r;
+}
+
+/* Turn libssh's connect error into our wording. */
+static char *
+connect_cause(ssh_session s, const char *who, int timeout)
+{
+	const char *e = ssh_get_error(s);
+
+	if (strstr(e, "Connection refused") != NULL)
+		return xprintf("connection refused by %s", who);
+	if (strstr(e, "resolve") != NULL)
+		return xprintf("cannot resolve %s: %s", who, e);
+	if (strstr(e, "Timeout") != NULL || strstr(e, "timed out") != NULL)
+		return xprintf("timed out after %d s connecting to %s (no "
+		    "answer, or no ssh handshake)", timeout, who);
+	if (strstr(e, "No route") != NULL || strstr(e, "unreachable") != NULL)
+		return xprintf("no route to %s: %s", who, e);
+	return xprintf("cannot connect to %s: %s", who, e);
+}
+
+/* The line of file holding the first entry for hostport, or 0. */
+static unsigned int
+known_hosts_line(const char *file, const char *hostport)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t n;
+	unsigned int lineno = 0, found = 0;
+	struct ssh_knownhosts_entry *e;
+	const char *p;
+
+	if ((f = fopen(file, "r")) == NULL)
+		return 0;
+	while (found == 0 && (n = getline(&line, &size, f)) != -1) {
+		lineno++;
+		if (n > 0 && line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		for (p = line; isspace((unsigned char)*p); p++)
+			/* nothing */;
+		if (*p == '\0' || *p == '#')
+			continue;
+		e = NULL;
+		if (ssh_known_hosts_parse_line(hostport, line, &e) == SSH_OK)
+			found = lineno;
+		ssh_knownhosts_entry_free(e);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* Check the server's key against known_hosts, per mode. */
+static enum tp_status
+check_host_key(struct transport *t, const struct tp_options *o,
+    char **cause)
+{
+	ssh_session s = t->session;
+	ssh_key key = NULL;
+	unsigned char *hash = NULL;
+	size_t hlen;
+	char *fp = NULL, *file = NULL, *host = NULL, *hostport, *c;
+	unsigned int port = 0, line;
+	enum ssh_known_hosts_e known;
+	enum tp_status st = TP_HOSTKEY;
+	char where[64] = "";
+
+	if (ssh_get_server_publickey(s, &key) != SSH_OK) {
+		st = tp_fail(cause, TP_HOSTKEY, "no host key from %s: %s",
+		    t->who, ssh_get_error(s));
+		goto out;
+	}
+	if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash,
+	    &hlen) != 0) {
+		st = tp_fail(cause, TP_HOSTKEY, "cannot hash host key of %s",
+		    t->who);
+		goto out;
+	}
+	fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
+	if (ssh_options_get(s, SSH_OPTIONS_KNOWNHOSTS, &file) != SSH_OK)
+		file = NULL;
+	ssh_options_get(s, SSH_OPTIONS_HOST, &host);
+	ssh_options_get_port(s, &port);
+
+	if (o->hostkey_mode == TP_HOSTKEY_OFF) {
+		t->warning = xprintf("WARNING: host key checking is OFF for %s: "
+		    "accepted %s key %s without verifying it",
+		    t->who, ssh_key_type_to_char(ssh_key_type(key)), fp);
+		st = TP_OK;
+		goto out;
+	}
+
+	known = ssh_session_is_known_server(s);
+	switch (known) {
+	case SSH_KNOWN_HOSTS_OK:
+		st = TP_OK;
+		break;
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		if (file != NULL && host != NULL) {
+			hostport = (port == 0 || port == 22) ? xstrdup(host) :
+			    xprintf("[%s]:%u", host, port);
+			for (c = hostport; *c != '\0'; c++)
+				*c = (char)tolower((unsigned char)*c);
+			line = known_hosts_line(file, hostport);
+			free(hostport);
+			if (line != 0)
+				snprintf(where, sizeof where, " line %u", line);
+		}
+		st = tp_fail(cause, TP_HOSTKEY, "host key for %s has CHANGED: "
+		    "server offers %s key %s, %s%s%s%s holds a different %s: "
+		    "possible man-in-the-middle, refusing to connect",
+		    t->who, ssh_key_type_to_char(ssh_key_type(key)), fp,
+		    file != NULL ? "'" : "", file != NULL ? file : "known_hosts",
+		    file != NULL ? "'" : "", where,
+		    known == SSH_KNOWN_HOSTS_OTHER ? "key type" : "key");
+		break;
+	case SSH_KNOWN_HOSTS_UNKNOWN:
+	case SSH_KNOWN_HOSTS_NOT_FOUND:
+		if (o->hostkey_mode == TP_HOSTKEY_STRICT) {
+			st = tp_fail(cause, TP_HOSTKEY, "host key for %s is not "
+			    "in %s%s%s (strict checking; server offers %s key "
+			    "%s)", t->who, file != NULL ? "'" : "",
+			    file != NULL ? file : "known_hosts",
+			    file != NULL ? "'" : "",
+			    ssh_key_type_to_char(ssh_key_type(key)), fp);
+			break;
+		}
+		if (ssh_session_update_known_hosts(s) != SSH_OK) {
+			st = tp_fail(cause, TP_HOSTKEY, "cannot record host key "
+			    "for %s in '%s': %s", t->who,
+			    file != NULL ? file : "known_hosts",
+			    ssh_get_error(s));
+			break;
+		}
+		t->warning = xprintf("WARNING: recorded new host key for %s "
+		    "in '%s': %s key %s", t->who,
+		    file != NULL ? file : "known_hosts",
+		    ssh_key_type_to_char(ssh_key_type(key)), fp);
+		st = TP_OK;
+		break;
+	case SSH_KNOWN_HOSTS_ERROR:
+	default:
+		st = tp_fail(cause, TP_HOSTKEY, "cannot check host key for %s: "
+		    "%s", t->who, ssh_get_error(s));
+		break;
+	}
+out:
+	ssh_string_free_char(fp);
+	ssh_clean_pubkey_hash(&hash);
+	ssh_key_free(key);
+	ssh_string_free_char(file);
+	ssh_string_free_char(host);
+	return st;
+}
+
+static enum tp_status
+authenticate(struct transport *t, const struct tp_options *o, char **cause)
+{
+	ssh_session s = t->session;
+	ssh_key key = NULL;
+	int rc;
+	enum tp_status st;
+	const char *how;
+
+	if (o->key_file != NULL) {
+		how = "key file";
+		if (ssh_pki_import_privkey_file(o->key_file, NULL, NULL, NULL,
+		    &key) != SSH_OK) {
+			st = tp_fail(cause, TP_AUTH, "cannot load private key "
+			    "'%s' (missing, unreadable or passphrase-protected; "
+			    "use ssh-agent for protected keys)", o->key_file);
+			goto out;
+		}
+		rc = ssh_userauth_publickey(s, NULL, key);
+	} else {
+		how = "agent and default keys";
+		rc = ssh_userauth_publickey_auto(s, NULL, NULL);
+	}
+	switch (rc) {
+	case SSH_AUTH_SUCCESS:
+		st = TP_OK;
+		break;
+	case SSH_AUTH_DENIED:
+	case SSH_AUTH_PARTIAL:
+		st = tp_fail(cause, TP_AUTH, "permission denied (publickey) for "
+		    "user '%s' on %s (tried %s%s%s%s)", t->user, t->who, how,
+		    o->key_file != NULL ? " '" : "",
+		    o->key_file != NULL ? o->key_file : "",
+		    o->key_file != NULL ? "'" : "");
+		break;
+	default:
+		st = tp_fail(cause, TP_UNREACHABLE, "connection to %s lost "
+		    "during authentication: %s", t->who, ssh_get_error(s));
+		break;
+	}
+out:
+	ssh_key_free(key);
+	return st;
+}
+
+/* TCP keepalive so that a dead peer errors out; best effort (the fd is a
+ * socketpair to the proxy command when there is one). */
+static void
+set_tcp_keepalive(ssh_session s)
+{
+	int fd = ssh_get_fd(s), on = 1, idle = 30, intvl = 10, cnt = 3;
+
+	if (fd < 0)
+		return;
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0)
+		return;
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+}
+
+enum tp_status
+transport_open(const struct tp_options *o, struct transport **out,
+    char **cause)
+{
+	struct transport *t;
+	ssh_session s;
+	enum tp_status st = TP_FAILED;
+	long timeout;
+	unsigned int port;
+	int nodelay = 1, off = 0;
+	char *proxy = NULL, *user = NULL, *host = NULL;
+	const char *name;
+
+	*out = NULL;
+	if (o->host == NULL || !valid_host(o->host)) {
+		return tp_fail(cause, TP_FAILED, "invalid host address '%s' "
+		    "for '%s'", o->host != NULL ? o->host : "",
+		    o->name != NULL ? o->name : "?");
+	}
+	name = o->name != NULL ? o->name : o->host;
+
+	t = xcalloc(1, sizeof *t);
+	t->name = xstrdup(name);
+	t->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
+	    TP_DEFAULT_CONNECT_TIMEOUT;
+	t->command_timeout = o->command_timeout > 0 ? o->command_timeout :
+	    TP_DEFAULT_COMMAND_TIMEOUT;
+	t->become = o->become;
+	t->become_user = o->become_user != NULL ? xstrdup(o->become_user) :
+	    NULL;
+	if ((s = t->session = ssh_new()) == NULL) {
+		st = tp_fail(cause, TP_FAILED, "cannot create ssh session");
+		goto out;
+	}
+
+	/* The host first: config Host blocks are matched against it. */
+	if (ssh_options_set(s, SSH_OPTIONS_HOST, o->host) != SSH_OK) {
+		st = tp_fail(cause, TP_FAILED, "invalid host '%s': %s", o->host,
+		    ssh_get_error(s));
+		goto out;
+	}
+	/* Parse the config ourselves (explicit file, or NULL for
+	 * ~/.ssh/config + /etc/ssh/ssh_config), before the explicit values,
+	 * so that ssh_connect does not parse it later over them. */
+	ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &off);
+	if (o->ssh_config != NULL && access(o->ssh_config, R_OK) != 0) {
+		st = tp_fail(cause, TP_FAILED, "cannot read ssh config '%s': %s",
+		    o->ssh_config, strerror(errno));
+		goto out;
+	}
+	if (ssh_options_parse_config(s, o->ssh_config) != SSH_OK) {
+		st = tp_fail(cause, TP_FAILED, "cannot parse ssh config%s%s%s: "
+		    "%s", o->ssh_config != NULL ? " '" : "",
+		    o->ssh_config != NULL ? o->ssh_config : "",
+		    o->ssh_config != NULL ? "'" : "", ssh_get_error(s));
+		goto out;
+	}
+
+	/* Explicit values win over the config. */
+	if (o->port > 0) {
+		port = (unsigned int)o->port;
+		ssh_options_set(s, SSH_OPTIONS_PORT, &port);
+	}
+	if (o->user != NULL &&
+	    ssh_options_set(s, SSH_OPTIONS_USER, o->user) != SSH_OK) {
+		st = tp_fail(cause, TP_FAILED, "invalid user '%s'", o->user);
+		goto out;
+	}
+	if (o->known_hosts != NULL) {
+		ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, o->known_hosts);
+		/* Only the given file is trusted. */
+		ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
+	}
+	timeout = t->connect_timeout;
+	ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeout);
+	ssh_options_set(s, SSH_OPTIONS_NODELAY, &nodelay);
+	if (o->proxy_jump != NULL) {
+		if (strcmp(o->proxy_jump, "none") == 0)
+			proxy = xstrdup("none");
+		else if (build_proxy_command(o, t->connect_timeout, &proxy,
+		    cause) != 0) {
+			st = TP_FAILED;
+			goto out;
+		}
+		ssh_options_set(s, SSH_OPTIONS_PROXYCOMMAND, proxy);
+	}
+
+	/* The config may have rewritten host (HostName) and port. */
+	if (ssh_options_get(s, SSH_OPTIONS_HOST, &host) != SSH_OK)
+		host = NULL;
+	if (ssh_options_get_port(s, &port) != SSH_OK)
+		port = 22;
+	t->who = describe_host(o, host != NULL ? host : o->host, port);
+
+	if (ssh_connect(s) != SSH_OK) {
+		if (cause != NULL) {
+			*cause = connect_cause(s, t->who, t->connect_timeout);
+			if (proxy != NULL && strcmp(proxy, "none") != 0) {
+				/* ssh -W printed its own reason on stderr. */
+				free(proxy);
+				proxy = *cause;
+				*cause = xprintf("%s (through proxy jump '%s')",
+				    proxy, o->proxy_jump);
+			}
+		}
+		st = TP_UNREACHABLE;
+		goto out;
+	}
+	set_tcp_keepalive(s);
+	if (ssh_options_get(s, SSH_OPTIONS_USER, &user) == SSH_OK) {
+		t->user = xstrdup(user);
+		ssh_string_free_char(user);
+	} else
+		t->user = xstrdup("?");
+
+	/* Nothing is sent to the host before its key passed. */
+	if ((st = check_host_key(t, o, cause)) != TP_OK)
+		goto out;
+	if ((st = authenticate(t, o, cause)) != TP_OK)
+		goto out;
+	*out = t;
+	t = NULL;
+	st = TP_OK;
+out:
+	free(proxy);
+	ssh_string_free_char(host);
+	transport_close(t);
+	return st;
+}
+
+const char *
+transport_warning(struct transport *t)
+{
+	return t->warning;
+}
+
+const char *
+transport_user(struct transport *t)
+{
+	return t->user;
+}
+
+void
+transport_close(struct transport *t)
+{
+	if (t == NULL)
+		return;
+	if (t->session != NULL) {
+		if (ssh_is_connected(t->session))
+			ssh_disconnect(t->session);
+		ssh_free(t->session);
+	}
+	free(t->name);
+	free(t->who);
+	free(t->user);
+	free(t->become_user);
+	free(t->warning);
+	free(t);
+}
+
+void
+transport_build_command(struct strbuf *sb, const char *cmd, int become,
+    const char *become_user)
+{
+	if (!become) {
+		strbuf_addstr(sb, cmd);
+		return;
+	}
+	/* -n: never prompt (a prompt would hang with no tty); `--` so that
+	 * nothing after it is read as a sudo option. */
+	strbuf_addstr(sb, "sudo -n ");
+	if (become_user != NULL && strcmp(become_user, "root") != 0) {
+		strbuf_addstr(sb, "-u ");
+		shquote_add(sb, become_user);
+		strbuf_addch(sb, ' ');
+	}
+	strbuf_addstr(sb, "-- sh -c ");
+	shquote_add(sb, cmd);
+}
+
+/* Does err hold a line starting with "sudo: " that contains what? */
+static int
+sudo_said(const char *err, const char *what)
+{
+	const char *line, *end, *p;
+	size_t wlen = strlen(what);
+
+	for (line = err; *line != '\0'; line = *end != '\0' ? end + 1 : end) {
+		if ((end = strchr(line, '\n')) == NULL)
+			end = line + strlen(line);
+		if (strncmp(line, "sudo: ", 6) != 0)
+			continue;
+		for (p = line; p + wlen <= end; p++) {
+			if (strncmp(p, what, wlen) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+enum tp_status
+transport_check_become(int exit_status, const char *err, const char *user,
+    const char *host, char **cause)
+{
+	if (err == NULL)
+		err = "";
+	/* sudo exits 1 when it refuses; the command's own failures cannot
+	 * be told apart by status, hence the look at sudo's own words. */
+	if (exit_status == 1 && sudo_said(err, "a password is required"))
+		return tp_fail(cause, TP_BECOME, "sudo requires a password for "
+		    "user '%s' on host '%s'", user, host);
+	if (exit_status == 1 && (sudo_said(err, "not in the sudoers file") ||
+	    sudo_said(err, "is not allowed to") ||
+	    sudo_said(err, "may not run sudo")))
+		return tp_fail(cause, TP_BECOME, "user '%s' may not use sudo "
+		    "on host '%s'", user, host);
+	if (exit_status == 1 && sudo_said(err, "must have a tty"))
+		return tp_fail(cause, TP_BECOME, "sudo on host '%s' requires a "
+		    "tty (requiretty) for user '%s'", host, user);
+	if (exit_status == 127 && (strstr(err, "sudo: not found") != NULL ||
+	    strstr(err, "sudo: command not found") != NULL))
+		return tp_fail(cause, TP_BECOME, "sudo is not installed on host "
+		    "'%s'", host);
+	return TP_OK;
+}
+
+/* State of one exec, shared with the channel callbacks. */
+struct exec_state {
+	struct strbuf	out;
+	struct strbuf	err;
+	int		exit_status;	/* -1 until received */
+	char		*exit_signal;	/* or NULL */
+	int		closed;		/* remote closed the channel */
+	int		overflow;	/* output beyond TP_MAX_OUTPUT */
+};
+
+static int
+exec_data_cb(ssh_session s, ssh_channel ch, void *data, uint32_t len,
+    int is_stderr, void *arg)
+{
+	struct exec_state *es = arg;
+	struct strbuf *sb = is_stderr ? &es->err : &es->out;
+
+	(void)s;
+	(void)ch;
+	if (es->out.len + es->err.len + len > TP_MAX_OUTPUT)
+		es->overflow = 1;
+	else
+		strbuf_add(sb, data, len);
+	return (int)len;	/* all consumed: libssh reopens the window */
+}
+
+static void
+exec_close_cb(ssh_session s, ssh_channel ch, void *arg)
+{
+	struct exec_state *es = arg;
+
+	(void)s;
+	(void)ch;
+	es->closed = 1;
+}
+
+static void
+exec_status_cb(ssh_session s, ssh_channel ch, int status, void *arg)
+{
+	struct exec_state *es = arg;
+
+	(void)s;
+	(void)ch;
+	es->exit_status = status;
+}
+
+static void
+exec_signal_cb(ssh_session s, ssh_channel ch, const char *sig, int core,
+    const char *msg, const char *lang, void *arg)
+{
+	struct exec_state *es = arg;
+
+	(void)s;
+	(void)ch;
+	(void)core;
+	(void)msg;
+	(void)lang;
+	free(es->exit_signal);
+	es->exit_signal = xstrdup(sig != NULL ? sig : "?");
+}
+
+/* Shell-style status for a command killed by a signal: 128 + number. */
+static int
+signal_status(const char *sig)
+{
+	static const struct {
+		const char	*name;
+		int		 num;
+	} sigs[] = {
+		{ "HUP", 1 }, { "INT", 2 }, { "QUIT", 3 }, { "ILL", 4 },
+		{ "ABRT", 6 }, { "FPE", 8 }, { "KILL", 9 }, { "SEGV", 11 },
+		{ "PIPE", 13 }, { "ALRM", 14 }, { "TERM", 15 }, { "USR1", 10 },
+		{ "USR2", 12 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		if (strcmp(sig, sigs[i].name) == 0)
+			return 128 + sigs[i].num;
+	}
+	return 255;
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* TP_UNREACHABLE if the session is gone, else TP_FAILED; with the libssh
+ * error in the message. */
+static enum tp_status
+exec_fail(struct transport *t, const char *what, char **cause)
+{
+	const char *e = ssh_get_error(t->session);
+
+	/* libssh sets no text when the server answers a channel request
+	 * with a plain failure (seen once on a UML guest's sshd). */
+	if (e == NULL || *e == '\0')
+		e = "the server refused it without a reason (see its sshd log)";
+	if (!ssh_is_connected(t->session))
+		return tp_fail(cause, TP_UNREACHABLE, "connection to %s lost "
+		    "while %s: %s", t->who, what, e);
+	return tp_fail(cause, TP_FAILED, "%s on %s failed: %s", what, t->who,
+	    e);
+}
+
+enum tp_status
+transport_exec(struct transport *t, const char *cmd, const void *in,
+    size_t in_len, int timeout, struct tp_result *res, char **cause)
+{
+	ssh_session s = t->session;
+	ssh_channel ch = NULL;
+	ssh_event ev = NULL;
+	struct ssh_channel_callbacks_struct cb;
+	struct exec_state es;
+	struct strbuf line;
+	enum tp_status st = TP_FAILED;
+	long long start, deadline, now, quiet_since, wait;
+	size_t written = 0, chunk;
+	uint32_t window;
+	int n, eof_sent = 0, rc, callbacks_set = 0;
+	const char *p = in;
+
+	memset(res, 0, sizeof *res);
+	res->exit_status = -1;
+	memset(&es, 0, sizeof es);
+	strbuf_init(&es.out);
+	strbuf_init(&es.err);
+	es.exit_status = -1;
+	strbuf_init(&line);
+	if (timeout <= 0)
+		timeout = t->command_timeout;
+	start = now_ms();
+	deadline = start + (long long)timeout * 1000;
+	transport_build_command(&line, cmd, t->become, t->become_user);
+
+	if (!ssh_is_connected(s)) {
+		st = tp_fail(cause, TP_UNREACHABLE, "connection to %s is closed",
+		    t->who);
+		goto out;
+	}
+	/* Open and exec in blocking mode: bounded by connect_timeout. */
+	ssh_set_blocking(s, 1);
+	if ((ch = ssh_channel_new(s)) == NULL) {
+		st = exec_fail(t, "creating a channel", cause);
+		goto out;
+	}
+	memset(&cb, 0, sizeof cb);
+	cb.userdata = &es;
+	cb.channel_data_function = exec_data_cb;
+	cb.channel_close_function = exec_close_cb;
+	cb.channel_exit_status_function = exec_status_cb;
+	cb.channel_exit_signal_function = exec_signal_cb;
+	ssh_callbacks_init(&cb);
+	if (ssh_set_channel_callbacks(ch, &cb) != SSH_OK) {
+		st = exec_fail(t, "setting channel callbacks", cause);
+		goto out;
+	}
+	callbacks_set = 1;
+	if (ssh_channel_open_session(ch) != SSH_OK) {
+		st = exec_fail(t, "opening a channel", cause);
+		goto out;
+	}
+	if (ssh_channel_request_exec(ch, line.buf) != SSH_OK) {
+		st = exec_fail(t, "starting a command", cause);
+		goto out;
+	}
+
+	/* From here on nothing may block past the deadline: non-blocking
+	 * session, one poll loop, data arrives through the callbacks. */
+	ssh_set_blocking(s, 0);
+	if ((ev = ssh_event_new()) == NULL ||
+	    ssh_event_add_session(ev, s) != SSH_OK) {
+		st = tp_fail(cause, TP_FAILED, "cannot poll the session to %s",
+		    t->who);
+		goto out;
+	}
+	quiet_since = now_ms();
+	for (;;) {
+		int progress = 0;
+
+		/* Feed stdin, never more than the window (so never blocks). */
+		while (!es.closed && written < in_len &&
+		    (window = ssh_channel_window_size(ch)) > 0) {
+			chunk = in_len - written;
+			if (chunk > window)
+				chunk = window;
+			if (chunk > 32768)
+				chunk = 32768;
+			n = ssh_channel_write(ch, p + written, (uint32_t)chunk);
+			if (n == SSH_ERROR) {
+				if (es.closed || ssh_channel_is_closed(ch))
+					break;
+				st = exec_fail(t, "sending input", cause);
+				goto out;
+			}
+			if (n == 0)
+				break;
+			written += (size_t)n;
+			progress = 1;
+		}
+		if (!eof_sent && !es.closed && written == in_len) {
+			/* The command sees end of input. */
+			if (ssh_channel_send_eof(ch) == SSH_ERROR &&
+			    !ssh_channel_is_closed(ch)) {
+				st = exec_fail(t, "closing input", cause);
+				goto out;
+			}
+			eof_sent = 1;
+		}
+		if (es.closed)
+			break;
+		if (es.overflow) {
+			st = tp_fail(cause, TP_FAILED, "output of command on %s "
+			    "exceeds %u bytes", t->who, TP_MAX_OUTPUT);
+			goto kill;
+		}
+		if (!ssh_is_connected(s)) {
+			st = exec_fail(t, "running a command", cause);
+			goto out;
+		}
+
+		now = now_ms();
+		if (now >= deadline) {
+			st = tp_fail(cause, TP_TIMEOUT, "command on %s timed out "
+			    "after %d s", t->who, timeout);
+			goto kill;
+		}
+		if (now - quiet_since >= TP_KEEPALIVE_SECS * 1000LL) {
+			/* No reply is needed, so this never blocks. */
+			ssh_send_ignore(s, "");
+			quiet_since = now;
+		}
+		wait = deadline - now;
+		if (wait > TP_KEEPALIVE_SECS * 1000LL - (now - quiet_since))
+			wait = TP_KEEPALIVE_SECS * 1000LL - (now - quiet_since);
+		if (progress)
+			wait = 0;
+		rc = ssh_event_dopoll(ev, (int)wait);
+		if (rc == SSH_ERROR && !es.closed) {
+			st = exec_fail(t, "running a command", cause);
+			goto out;
+		}
+		if (rc == SSH_OK)
+			quiet_since = now_ms();
+	}
+
+	if (es.exit_status != -1)
+		res->exit_status = es.exit_status;
+	else if (es.exit_signal != NULL)
+		res->exit_status = signal_status(es.exit_signal);
+	st = TP_OK;
+	if (t->become) {
+		st = transport_check_become(res->exit_status, es.err.buf,
+		    t->user, t->name, cause);
+	}
+	goto out;
+
+kill:
+	/* Stop the remote command (servers without "signal" support only
+	 * see the channel close) and leave the session usable. */
+	ssh_channel_request_send_signal(ch, "KILL");
+
+out:
+	if (ev != NULL) {
+		ssh_event_remove_session(ev, s);
+		ssh_event_free(ev);
+	}
+	if (ch != NULL) {
+		/* The channel may outlive this call inside libssh until the
+		 * server confirms the close; it must not call back into our
+		 * stack. */
+		if (callbacks_set)
+			ssh_remove_channel_callbacks(ch, &cb);
+		if (ssh_channel_is_open(ch))
+			ssh_channel_close(ch);
+		ssh_channel_free(ch);
+	}
+	ssh_set_blocking(s, 1);
+	res->out = strbuf_detach(&es.out, &res->out_len);
+	res->err = strbuf_detach(&es.err, &res->err_len);
+	free(es.exit_signal);
+	strbuf_release(&line);
+	return st;
+}

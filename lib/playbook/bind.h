@@ -1,0 +1,48 @@
+/* Binding task parameters to a module's parameter table.
+ *
+ * Two steps, like nginx's directive slots and merge:
+ * - bind_task_params, at load (lint) time, from the YAML node: unknown
+ *   parameters (with a did-you-mean), missing required ones, wrong types,
+ *   bounds, choices, sizes and absolute paths, with the file:line:col of
+ *   the offending key or value. Defaults are filled in and values typed.
+ *   A value containing "{{" cannot be checked yet: its template syntax is
+ *   checked and it stays a string (a list or mapping holding templates
+ *   stays as written) until the run.
+ * - bind_rendered_args, at run time, after templating: the same checks on
+ *   the rendered values, so a template that renders "ten" for an int is
+ *   caught before the module runs. A value that renders to null counts as
+ *   not given (its default applies).
+ * The module's validate hook runs after binding when every value is known.
+ *
+ * Sizes are parsed by units.h's parse_size: a non-negative integer of
+ * bytes, or a number with a case-sensitive unit: K, M, G, T and KiB, MiB,
+ * GiB, TiB are powers of 1024; KB, MB, GB, TB are powers of 1000; B is
+ * bytes. "16M" = "16MiB" = 16777216, "16MB" = 16000000. */
+#ifndef TCPTUNE_BIND_H
+#define TCPTUNE_BIND_H
+
+#include <jansson.h>
+
+#include "yaml/diag.h"
+#include "playbook/module.h"
+#include "yaml/ydoc.h"
+
+/* Bind the YAML parameters of one task (params: the value of the module
+ * key, may be NULL or a null scalar for "no parameters"; pos: the module
+ * key, where missing parameters are reported). On success returns 0 and
+ * *args is a new object; otherwise adds every error to d, returns -1 and
+ * sets *args to NULL. A plain scalar is accepted as the free form of a
+ * module with a 'cmd' parameter (`command: uptime`). */
+int	bind_task_params(const struct module *m, const struct ypos *pos,
+	    const struct ynode *params, json_t **args, struct diag *d);
+
+/* Bind rendered arguments at run time. params (may be NULL) is the task's
+ * YAML parameters, used only to report each error at its value's position;
+ * otherwise errors are at pos. Returns 0 with *args a new object, or -1
+ * with *cause ("FILE:LINE:COL: expected int for 'duration', got string
+ * 'ten'"), first error only. */
+int	bind_rendered_args(const struct module *m, const json_t *rendered,
+	    const struct ynode *params, const struct ypos *pos, json_t **args,
+	    char **cause);
+
+#endif

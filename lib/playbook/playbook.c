@@ -1,0 +1,824 @@
+#include "playbook/playbook.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "playbook/bind.h"
+#include "base/strbuf.h"
+#include "template/template.h"
+#include "base/xalloc.h"
+#include "base/util.h"
+
+static const char *const play_keys[] = { "name", "hosts", "vars",
+	"vars_files", "become", "serial", "max_fail_percentage",
+	"any_errors_fatal", "gather_facts", "tasks", "tags", NULL };
+static const char *const task_keys[] = { "name", "when", "tags", "register",
+	"ignore_errors", "check_mode", "diff", NULL };
+static const char *const reserved_vars[] = { "facts", "groups",
+	"inventory_hostname", "hostvars", NULL };
+
+struct loader {
+	struct playbook	*pb;
+	struct diag	*d;
+};
+
+static size_t
+count(const char *const *words)
+{
+	size_t n = 0;
+
+	while (words[n] != NULL)
+		n++;
+	return n;
+}
+
+static int
+in_list(const char *word, const char *const *words)
+{
+	for (; *words != NULL; words++) {
+		if (strcmp(word, *words) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+playbook_reserved_var(const char *name)
+{
+	return in_list(name, reserved_vars);
+}
+
+
+/* "string 'maybe'", "int '5'", "list" for messages. */
+static char *
+describe(const struct ynode *n)
+{
+	if (n == NULL)
+		return xstrdup("null");
+	if (n->type != YNODE_SCALAR)
+		return xstrdup(ynode_type_name(n));
+	if (ynode_is_null(n))
+		return xstrdup("null");
+	if (strcmp(ynode_type_name(n), "string") != 0)
+		return xprintf("%s %s", ynode_type_name(n), n->value);
+	return xprintf("string '%s'", n->value);
+}
+
+static void
+type_error(struct loader *ld, const struct ynode *n, const char *key,
+    const char *expected)
+{
+	char *what = describe(n);
+
+	diag_add(ld->d, &n->pos, "'%s' must be %s, got %s", key, expected,
+	    what);
+	free(what);
+}
+
+/* Keys of a mapping: duplicates, and unknown ones with a suggestion. The
+ * caller handles keys that are not in known (modules) when other is set. */
+static void
+check_duplicates(struct loader *ld, const struct ynode *map, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < map->n; i++) {
+		if (ynode_key_repeated(map, i))
+			diag_add(ld->d, &map->keys[i]->pos,
+			    "duplicate %s key '%s'", what, ynode_key(map, i));
+	}
+}
+
+static int
+get_bool(struct loader *ld, const struct ynode *n, const char *key, int *out)
+{
+	json_t *v;
+
+	if (n == NULL)
+		return 0;
+	v = ynode_to_json(n);
+	if (!json_is_boolean(v)) {
+		type_error(ld, n, key, "a bool");
+		json_decref(v);
+		return -1;
+	}
+	*out = json_is_true(v);
+	json_decref(v);
+	return 0;
+}
+
+static int
+get_string(struct loader *ld, const struct ynode *n, const char *key,
+    char **out)
+{
+	if (n == NULL || ynode_is_null(n))
+		return 0;
+	if (n->type != YNODE_SCALAR) {
+		type_error(ld, n, key, "a string");
+		return -1;
+	}
+	free(*out);
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+/* Check template syntax in every string under n (keys too). */
+static void
+check_templates(struct loader *ld, const struct ynode *n)
+{
+	char	*cause = NULL;
+	size_t	 i;
+
+	if (n == NULL)
+		return;
+	if (n->type == YNODE_SCALAR) {
+		if (template_has(n->value) &&
+		    template_check(n->value, &cause) != 0) {
+			diag_add(ld->d, &n->pos, "%s", cause);
+			free(cause);
+		}
+		return;
+	}
+	for (i = 0; i < n->n; i++)
+		check_templates(ld, n->items[i]);
+}
+
+static void
+add_tag(char ***tags, size_t *ntags, const char *s, size_t len)
+{
+	while (len > 0 && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		return;
+	*tags = xreallocarray(*tags, *ntags + 1, sizeof **tags);
+	(*tags)[(*ntags)++] = xstrndup(s, len);
+}
+
+/* Split "a, b" on commas, as Ansible does for a tags string. */
+static void
+add_tags_csv(char ***tags, size_t *ntags, const char *s)
+{
+	const char *comma;
+
+	while ((comma = strchr(s, ',')) != NULL) {
+		add_tag(tags, ntags, s, (size_t)(comma - s));
+		s = comma + 1;
+	}
+	add_tag(tags, ntags, s, strlen(s));
+}
+
+static void
+get_tags(struct loader *ld, const struct ynode *n, char ***tags,
+    size_t *ntags)
+{
+	size_t i;
+
+	if (n == NULL || ynode_is_null(n))
+		return;
+	if (n->type == YNODE_SCALAR) {
+		add_tags_csv(tags, ntags, n->value);
+		return;
+	}
+	if (n->type != YNODE_SEQ) {
+		type_error(ld, n, "tags", "a string or a list of strings");
+		return;
+	}
+	for (i = 0; i < n->n; i++) {
+		if (n->items[i]->type != YNODE_SCALAR ||
+		    ynode_is_null(n->items[i])) {
+			type_error(ld, n->items[i], "tags",
+			    "a string or a list of strings");
+			continue;
+		}
+		add_tags_csv(tags, ntags, n->items[i]->value);
+	}
+}
+
+static void
+free_tags(char **tags, size_t ntags)
+{
+	size_t i;
+
+	for (i = 0; i < ntags; i++)
+		free(tags[i]);
+	free(tags);
+}
+
+/* `when`: a string, a list of strings ANDed, or a bool. */
+static void
+get_when(struct loader *ld, const struct ynode *n, struct task *t)
+{
+	struct strbuf	 sb;
+	const struct ynode *item;
+	char		*cause = NULL;
+	size_t		 i;
+
+	if (n == NULL || ynode_is_null(n))
+		return;
+	t->when_pos = n->pos;
+	if (n->type == YNODE_MAP) {
+		type_error(ld, n, "when", "a string, a list of strings or a "
+		    "bool");
+		return;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < (n->type == YNODE_SEQ ? n->n : 1); i++) {
+		item = n->type == YNODE_SEQ ? n->items[i] : n;
+		if (item->type != YNODE_SCALAR || ynode_is_null(item)) {
+			type_error(ld, item, "when", "a string, a list of "
+			    "strings or a bool");
+			continue;
+		}
+		if (template_check_when(item->value, &cause) != 0) {
+			diag_add(ld->d, &item->pos, "%s", cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if (n->type == YNODE_SEQ && n->n > 1)
+			strbuf_addf(&sb, "%s(%s)", sb.len > 0 ? " and " : "",
+			    item->value);
+		else
+			strbuf_addstr(&sb, item->value);
+	}
+	if (sb.len > 0)
+		t->when = strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
+}
+
+static const char *
+module_suggestion(const char *key)
+{
+	const char	*names[64];
+	size_t		 n = 0;
+
+	while (module_table[n] != NULL && n < 64) {
+		names[n] = module_table[n]->name;
+		n++;
+	}
+	return did_you_mean(key, names, n);
+}
+
+static char *
+module_names(void)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	for (i = 0; module_table[i] != NULL; i++)
+		strbuf_addf(&sb, "%s%s", i > 0 ? ", " : "",
+		    module_table[i]->name);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+load_task(struct loader *ld, const struct ynode *n, struct task *t)
+{
+	const struct module	*m;
+	const char		*key, *sugg;
+	char			*names;
+	size_t			 i;
+	int			 has_module = 0, reported = 0;
+
+	t->pos = n->pos;
+	t->check_mode = -1;
+	t->diff = -1;
+	if (n->type != YNODE_MAP) {
+		diag_add(ld->d, &n->pos, "task must be a mapping, got %s",
+		    ynode_type_name(n));
+		return;
+	}
+	check_duplicates(ld, n, "task");
+	for (i = 0; i < n->n; i++) {
+		if (module_find(ynode_key(n, i)) != NULL)
+			has_module = 1;
+	}
+	for (i = 0; i < n->n; i++) {
+		key = ynode_key(n, i);
+		if (in_list(key, task_keys))
+			continue;
+		if ((m = module_find(key)) != NULL) {
+			if (t->module != NULL && t->module != m) {
+				diag_add(ld->d, &n->keys[i]->pos, "task has "
+				    "more than one module: '%s' and '%s'",
+				    t->module->name, key);
+				reported = 1;
+				continue;
+			}
+			t->module = m;
+			t->module_pos = n->keys[i]->pos;
+			t->args_node = n->items[i];
+			continue;
+		}
+		reported = 1;
+		if ((sugg = did_you_mean(key, task_keys, count(task_keys))) !=
+		    NULL)
+			diag_add(ld->d, &n->keys[i]->pos, "unknown task key "
+			    "'%s' (did you mean '%s'?)", key, sugg);
+		else if ((sugg = module_suggestion(key)) != NULL)
+			diag_add(ld->d, &n->keys[i]->pos, "unknown module '%s' "
+			    "(did you mean '%s'?)", key, sugg);
+		else if (has_module)
+			diag_add(ld->d, &n->keys[i]->pos, "unknown task key "
+			    "'%s'", key);
+		else
+			diag_add(ld->d, &n->keys[i]->pos, "unknown module "
+			    "'%s'", key);
+	}
+	if (t->module == NULL && !reported) {
+		names = module_names();
+		diag_add(ld->d, &n->pos, "task has no module (one of %s)",
+		    names);
+		free(names);
+	}
+	/* parameters first, so that errors come in file order */
+	if (t->module != NULL)
+		bind_task_params(t->module, &t->module_pos, t->args_node,
+		    &t->args, ld->d);
+	get_string(ld, ynode_get(n, "name"), "name", &t->name);
+	check_templates(ld, ynode_get(n, "name"));
+	get_when(ld, ynode_get(n, "when"), t);
+	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
+	if (get_string(ld, ynode_get(n, "register"), "register",
+	    &t->register_as) == 0 && t->register_as != NULL &&
+	    (!str_is_identifier(t->register_as) ||
+	    playbook_reserved_var(t->register_as))) {
+		diag_add(ld->d, &ynode_get(n, "register")->pos, "invalid "
+		    "register name '%s'", t->register_as);
+	}
+	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
+	    &t->ignore_errors);
+	get_bool(ld, ynode_get(n, "check_mode"), "check_mode", &t->check_mode);
+	get_bool(ld, ynode_get(n, "diff"), "diff", &t->diff);
+	if (t->module != NULL && t->name == NULL)
+		t->name = xstrdup(t->module->name);
+}
+
+static char *
+vars_file_path(const char *playbook, const char *file)
+{
+	const char *slash;
+
+	if (file[0] == '/' || (slash = strrchr(playbook, '/')) == NULL)
+		return xstrdup(file);
+	return xprintf("%.*s/%s", (int)(slash - playbook), playbook, file);
+}
+
+static void
+load_vars(struct loader *ld, const struct ynode *n, struct play *p)
+{
+	json_t	*v;
+	size_t	 i;
+
+	if (n == NULL || ynode_is_null(n))
+		return;
+	if (n->type != YNODE_MAP) {
+		type_error(ld, n, "vars", "a mapping");
+		return;
+	}
+	check_duplicates(ld, n, "vars");
+	for (i = 0; i < n->n; i++) {
+		if (!str_is_identifier(ynode_key(n, i)))
+			diag_add(ld->d, &n->keys[i]->pos, "invalid variable "
+			    "name '%s'", ynode_key(n, i));
+		else if (playbook_reserved_var(ynode_key(n, i)))
+			diag_add(ld->d, &n->keys[i]->pos, "'%s' is a reserved "
+			    "variable name", ynode_key(n, i));
+	}
+	check_templates(ld, n);
+	v = ynode_to_json(n);
+	json_object_update(p->vars, v);
+	json_decref(v);
+}
+
+static void
+load_vars_file(struct loader *ld, const struct ynode *item, struct play *p)
+{
+	struct ydoc	*doc;
+	struct ynode	*root;
+	char		*path, *cause = NULL;
+
+	if (item->type != YNODE_SCALAR || ynode_is_null(item)) {
+		type_error(ld, item, "vars_files", "a list of paths");
+		return;
+	}
+	if (template_has(item->value)) {
+		diag_add(ld->d, &item->pos, "templated vars_files paths are "
+		    "not supported");
+		return;
+	}
+	path = vars_file_path(ld->pb->path, item->value);
+	if (access(path, R_OK) != 0) {
+		diag_add(ld->d, &item->pos, "cannot read vars file '%s': %s",
+		    path, strerror(errno));
+		free(path);
+		return;
+	}
+	if ((doc = ydoc_load_file(path, &cause)) == NULL) {
+		diag_take(ld->d, cause);
+		free(path);
+		return;
+	}
+	root = ydoc_root(doc);
+	if (root != NULL && root->type != YNODE_MAP)
+		diag_add(ld->d, &root->pos, "vars file must be a mapping, got "
+		    "%s", ynode_type_name(root));
+	else if (root != NULL)
+		load_vars(ld, root, p);
+	ydoc_free(doc);
+	free(path);
+}
+
+static void
+load_play(struct loader *ld, const struct ynode *n, struct play *p)
+{
+	const struct ynode	*v;
+	const char		*key, *sugg;
+	char			*cause = NULL;
+	json_t			*j;
+	size_t			 i;
+
+	p->pos = n->pos;
+	p->become = -1;
+	p->max_fail_percentage = -1;
+	p->gather_facts = 1;
+	p->vars = json_object();
+	p->name = xstrdup("");
+	if (n->type != YNODE_MAP) {
+		diag_add(ld->d, &n->pos, "play must be a mapping, got %s",
+		    ynode_type_name(n));
+		return;
+	}
+	check_duplicates(ld, n, "play");
+	for (i = 0; i < n->n; i++) {
+		key = ynode_key(n, i);
+		if (in_list(key, play_keys))
+			continue;
+		if ((sugg = did_you_mean(key, play_keys, count(play_keys))) !=
+		    NULL)
+			diag_add(ld->d, &n->keys[i]->pos, "unknown play key "
+			    "'%s' (did you mean '%s'?)", key, sugg);
+		else
+			diag_add(ld->d, &n->keys[i]->pos, "unknown play key "
+			    "'%s'", key);
+	}
+	get_string(ld, ynode_get(n, "name"), "name", &p->name);
+
+	v = ynode_get(n, "hosts");
+	if (v == NULL) {
+		/* unless a typo of it was already reported */
+		for (i = 0; i < n->n; i++) {
+			key = ynode_key(n, i);
+			sugg = did_you_mean(key, play_keys, count(play_keys));
+			if (!in_list(key, play_keys) && sugg != NULL &&
+			    strcmp(sugg, "hosts") == 0)
+				break;
+		}
+		if (i == n->n)
+			diag_add(ld->d, &n->pos, "play is missing required "
+			    "key 'hosts'");
+	} else if (v->type == YNODE_SEQ) {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		for (i = 0; i < v->n; i++) {
+			if (v->items[i]->type != YNODE_SCALAR) {
+				type_error(ld, v->items[i], "hosts",
+				    "a pattern or a list of patterns");
+				continue;
+			}
+			strbuf_addf(&sb, "%s%s", i > 0 ? "," : "",
+			    v->items[i]->value);
+		}
+		p->hosts = strbuf_detach(&sb, NULL);
+	} else if (v->type != YNODE_SCALAR || ynode_is_null(v))
+		type_error(ld, v, "hosts", "a pattern or a list of patterns");
+	else
+		p->hosts = xstrdup(v->value);
+	if (p->hosts != NULL && *p->hosts == '\0')
+		diag_add(ld->d, &v->pos, "'hosts' must not be empty");
+
+	load_vars(ld, ynode_get(n, "vars"), p);
+	if ((v = ynode_get(n, "vars_files")) != NULL && !ynode_is_null(v)) {
+		if (v->type == YNODE_SEQ) {
+			for (i = 0; i < v->n; i++)
+				load_vars_file(ld, v->items[i], p);
+		} else if (v->type == YNODE_SCALAR)
+			load_vars_file(ld, v, p);
+		else
+			type_error(ld, v, "vars_files", "a list of paths");
+	}
+	get_bool(ld, ynode_get(n, "become"), "become", &p->become);
+	get_bool(ld, ynode_get(n, "any_errors_fatal"), "any_errors_fatal",
+	    &p->any_errors_fatal);
+	get_bool(ld, ynode_get(n, "gather_facts"), "gather_facts",
+	    &p->gather_facts);
+
+	if ((v = ynode_get(n, "serial")) != NULL) {
+		j = ynode_to_json(v);
+		if (serial_parse(j, &p->serial, &cause) != 0) {
+			diag_add(ld->d, &v->pos, "%s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		json_decref(j);
+	}
+	if ((v = ynode_get(n, "max_fail_percentage")) != NULL &&
+	    !ynode_is_null(v)) {
+		long	 pct = -1;
+		char	*end;
+
+		j = ynode_to_json(v);
+		if (json_is_integer(j))
+			pct = (long)json_integer_value(j);
+		else if (json_is_string(j)) {
+			pct = strtol(json_string_value(j), &end, 10);
+			if (end == json_string_value(j) || strcmp(end, "%") != 0)
+				pct = -1;
+		}
+		if (pct < 0 || pct > 100)
+			type_error(ld, v, "max_fail_percentage",
+			    "a percentage from 0 to 100");
+		else
+			p->max_fail_percentage = (int)pct;
+		json_decref(j);
+	}
+	get_tags(ld, ynode_get(n, "tags"), &p->tags, &p->ntags);
+
+	v = ynode_get(n, "tasks");
+	if (v == NULL || ynode_is_null(v))
+		return;
+	if (v->type != YNODE_SEQ) {
+		type_error(ld, v, "tasks", "a list");
+		return;
+	}
+	p->tasks = xcalloc(v->n, sizeof *p->tasks);
+	for (i = 0; i < v->n; i++)
+		load_task(ld, v->items[i], &p->tasks[p->ntasks++]);
+}
+
+/* Load the plays of a playbook whose document is in pb->doc. */
+static int
+load_doc(struct playbook *pb, struct diag *d)
+{
+	struct loader	 ld = { pb, d };
+	struct ynode	*root;
+	struct ypos	 top;
+	size_t		 before = diag_count(d), i;
+
+	top.file = ydoc_file(pb->doc);
+	top.line = 1;
+	top.col = 1;
+	if ((root = ydoc_root(pb->doc)) == NULL || ynode_is_null(root))
+		return diag_add(d, &top, "playbook is empty");
+	if (root->type != YNODE_SEQ)
+		return diag_add(d, &root->pos, "playbook must be a list of "
+		    "plays, got %s", ynode_type_name(root));
+	if (root->n == 0)
+		return diag_add(d, &root->pos, "playbook has no plays");
+	pb->plays = xcalloc(root->n, sizeof *pb->plays);
+	for (i = 0; i < root->n; i++)
+		load_play(&ld, root->items[i], &pb->plays[pb->nplays++]);
+	return diag_count(d) != before ? -1 : 0;
+}
+
+static int
+load_playbook(const char *path, const char *buf, size_t len,
+    struct playbook **out, struct diag *d)
+{
+	struct playbook	*pb = xcalloc(1, sizeof *pb);
+	char		*cause = NULL;
+
+	*out = NULL;
+	pb->path = xstrdup(path);
+	pb->doc = buf != NULL ? ydoc_load_buffer(path, buf, len, &cause) :
+	    ydoc_load_file(path, &cause);
+	if (pb->doc == NULL) {
+		diag_take(d, cause);
+		playbook_free(pb);
+		return -1;
+	}
+	if (load_doc(pb, d) != 0) {
+		playbook_free(pb);
+		return -1;
+	}
+	*out = pb;
+	return 0;
+}
+
+int
+playbook_load(const char *path, struct playbook **out, struct diag *d)
+{
+	return load_playbook(path, NULL, 0, out, d);
+}
+
+int
+playbook_load_buffer(const char *name, const char *buf, size_t len,
+    struct playbook **out, struct diag *d)
+{
+	return load_playbook(name, buf, len, out, d);
+}
+
+static void
+task_clear(struct task *t)
+{
+	free(t->name);
+	json_decref(t->args);
+	free(t->when);
+	free_tags(t->tags, t->ntags);
+	free(t->register_as);
+}
+
+void
+playbook_free(struct playbook *pb)
+{
+	struct play	*p;
+	size_t		 i, j;
+
+	if (pb == NULL)
+		return;
+	for (i = 0; i < pb->nplays; i++) {
+		p = &pb->plays[i];
+		free(p->name);
+		free(p->hosts);
+		json_decref(p->vars);
+		serial_free(&p->serial);
+		free_tags(p->tags, p->ntags);
+		for (j = 0; j < p->ntasks; j++)
+			task_clear(&p->tasks[j]);
+		free(p->tasks);
+	}
+	free(pb->plays);
+	ydoc_free(pb->doc);
+	free(pb->path);
+	free(pb);
+}
+
+json_t *
+playbook_play_vars(const struct play *p)
+{
+	return p->vars != NULL ? json_deep_copy(p->vars) : json_object();
+}
+
+static void
+merge(json_t *into, const json_t *from)
+{
+	json_t *copy;
+
+	if (!json_is_object(from))
+		return;
+	copy = json_deep_copy(from);
+	json_object_update(into, copy);
+	json_decref(copy);
+}
+
+json_t *
+playbook_host_vars(const struct play *p, const json_t *inventory_vars,
+    const json_t *registered, const json_t *extra_vars, const json_t *facts,
+    const char *inventory_hostname, const json_t *groups)
+{
+	json_t *v = json_object();
+
+	merge(v, inventory_vars);
+	merge(v, p->vars);
+	merge(v, registered);
+	merge(v, extra_vars);
+	json_object_set_new(v, "facts", facts != NULL ?
+	    json_deep_copy(facts) : json_object());
+	if (inventory_hostname != NULL)
+		json_object_set_new(v, "inventory_hostname",
+		    json_string(inventory_hostname));
+	json_object_set_new(v, "groups", groups != NULL ?
+	    json_deep_copy(groups) : json_object());
+	return v;
+}
+
+json_t *
+task_render_args(const struct task *t, const json_t *vars, char **cause)
+{
+	const struct ynode	*node;
+	const struct ypos	*at;
+	const struct module_param *param;
+	const char		*key;
+	json_t			*rendered, *val, *r, *args = NULL;
+
+	if (t->module == NULL || t->args == NULL) {
+		ypos_fail(cause, &t->pos, "task has no bound module");
+		return NULL;
+	}
+	rendered = json_object();
+	json_object_foreach(t->args, key, val) {
+		node = NULL;
+		if (t->args_node != NULL && t->args_node->type == YNODE_MAP)
+			node = ynode_get(t->args_node, key);
+		else if (t->args_node != NULL &&
+		    t->args_node->type == YNODE_SCALAR)
+			node = t->args_node;	/* the free form */
+		at = node != NULL ? &node->pos : &t->module_pos;
+		param = module_find_param(t->module, key);
+		if (param != NULL && param->host_line == HOSTLINE_SHELL &&
+		    json_is_string(val))
+			r = template_render_shell(json_string_value(val), vars,
+			    at, cause);
+		else
+			r = template_render(val, vars, at, cause);
+		if (r == NULL)
+			goto out;
+		json_object_set_new(rendered, key, r);
+	}
+	bind_rendered_args(t->module, rendered, t->args_node, &t->module_pos,
+	    &args, cause);
+out:
+	json_decref(rendered);
+	return args;
+}
+
+/* Split a comma-separated selection into a NULL-terminated list. */
+static char **
+split_csv(const char *s, size_t *n)
+{
+	char **v = NULL;
+
+	*n = 0;
+	if (s != NULL)
+		add_tags_csv(&v, n, s);
+	v = xreallocarray(v, *n + 1, sizeof *v);
+	v[*n] = NULL;
+	return v;
+}
+
+static int
+disjoint(char **a, char **b)
+{
+	size_t i;
+
+	for (i = 0; a[i] != NULL; i++) {
+		if (in_list(a[i], (const char *const *)b))
+			return 0;
+	}
+	return 1;
+}
+
+int
+task_selected(const struct play *p, const struct task *t, const char *tags,
+    const char *skip_tags)
+{
+	char	**only, **skip, **mine;
+	size_t	  nonly, nskip, nmine = 0, i;
+	int	  run = 1, untagged;
+
+	only = split_csv(tags != NULL && *tags != '\0' ? tags : "all", &nonly);
+	skip = split_csv(skip_tags, &nskip);
+	mine = xcalloc(t->ntags + p->ntags + 2, sizeof *mine);
+	for (i = 0; i < t->ntags; i++)
+		mine[nmine++] = t->tags[i];
+	for (i = 0; i < p->ntags; i++)
+		mine[nmine++] = p->tags[i];
+	untagged = (nmine == 0);
+	if (untagged)
+		mine[nmine++] = (char *)"untagged";
+
+	/* Ansible's Taggable.evaluate_tags() */
+	if (nonly > 0) {
+		run = 0;
+		if (in_list("always", (const char *const *)mine))
+			run = 1;
+		else if (in_list("all", (const char *const *)only) &&
+		    !in_list("never", (const char *const *)mine))
+			run = 1;
+		else if (!disjoint(mine, only))
+			run = 1;
+		else if (in_list("tagged", (const char *const *)only) &&
+		    !untagged && !in_list("never", (const char *const *)mine))
+			run = 1;
+		else if (in_list("untagged", (const char *const *)only) &&
+		    untagged)
+			run = 1;
+	}
+	if (run && nskip > 0) {
+		if (in_list("all", (const char *const *)skip)) {
+			if (!in_list("always", (const char *const *)mine) ||
+			    in_list("always", (const char *const *)skip))
+				run = 0;
+		} else if (!disjoint(mine, skip))
+			run = 0;
+		else if (in_list("tagged", (const char *const *)skip) &&
+		    !untagged)
+			run = 0;
+		else if (in_list("untagged", (const char *const *)skip) &&
+		    untagged)
+			run = 0;
+	}
+	free_tags(only, nonly);
+	free_tags(skip, nskip);
+	free(mine);
+	return run;
+}

@@ -1,0 +1,109 @@
+/* Playbooks: a YAML list of plays, each a host pattern and a list of tasks
+ * that call modules (docs/playbooks.md).
+ *
+ * playbook_load checks everything that can be checked before any host is
+ * contacted -- keys (with did-you-mean), types, module parameters against
+ * the module tables, `when` and template syntax -- and collects every error
+ * it finds in a struct diag, each "file:line:col: message". What depends on
+ * per-host values (undefined variables, what a template renders to) is
+ * checked at run time: the runner calls template_eval_bool for `when` and
+ * task_render_args for the arguments. The playbook keeps its YAML document,
+ * so every node (and each task's args_node) keeps its position. */
+#ifndef TCPTUNE_PLAYBOOK_H
+#define TCPTUNE_PLAYBOOK_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "yaml/diag.h"
+#include "playbook/module.h"
+#include "playbook/serial.h"
+#include "yaml/ydoc.h"
+
+struct task {
+	struct ypos		 pos;		/* the task's mapping */
+	char			*name;		/* "name:", else the module's */
+	const struct module	*module;
+	struct ypos		 module_pos;	/* the module key */
+	json_t			*args;		/* bound at load: typed, with
+						 * defaults; templated values
+						 * still strings */
+	const struct ynode	*args_node;	/* the module key's value */
+	char			*when;		/* NULL: always; a list is
+						 * joined "(a) and (b)" */
+	struct ypos		 when_pos;
+	char			**tags;		/* the task's own tags */
+	size_t			 ntags;
+	char			*register_as;	/* NULL: none */
+	int			 ignore_errors;
+	int			 check_mode;	/* -1 unset */
+	int			 diff;		/* -1 unset */
+};
+
+struct play {
+	struct ypos		 pos;
+	char			*name;		/* "" when not given */
+	char			*hosts;		/* a list is joined with ',' */
+	json_t			*vars;		/* vars, then vars_files over
+						 * them, in order */
+	int			 become;	/* -1 unset */
+	struct serial_spec	 serial;
+	int			 max_fail_percentage; /* -1 unset */
+	int			 any_errors_fatal;
+	int			 gather_facts;	/* default 1: run probe first */
+	char			**tags;
+	size_t			 ntags;
+	struct task		*tasks;
+	size_t			 ntasks;
+};
+
+struct playbook {
+	char		*path;
+	struct ydoc	*doc;
+	struct play	*plays;
+	size_t		 nplays;
+};
+
+/* Load and check a playbook. Returns 0 with *out, or -1 with *out NULL and
+ * every error found added to d. Relative vars_files are relative to the
+ * playbook's directory. */
+int		 playbook_load(const char *path, struct playbook **out,
+		     struct diag *d);
+/* The same from a buffer, named name in messages (vars_files are then
+ * relative to name's directory). */
+int		 playbook_load_buffer(const char *name, const char *buf,
+		     size_t len, struct playbook **out, struct diag *d);
+void		 playbook_free(struct playbook *pb);
+
+/* Play vars with vars_files merged over them (a new reference). */
+json_t		*playbook_play_vars(const struct play *p);
+
+/* The variables of one host for one play, a new object, lowest precedence
+ * first: inventory vars (host over group, already merged by the caller),
+ * play vars and vars_files, registered results, extra vars; then the
+ * reserved names: facts (probe output, {} when NULL), inventory_hostname
+ * and groups (group name -> list of host names). Any argument but p may be
+ * NULL. */
+json_t		*playbook_host_vars(const struct play *p,
+		     const json_t *inventory_vars, const json_t *registered,
+		     const json_t *extra_vars, const json_t *facts,
+		     const char *inventory_hostname, const json_t *groups);
+
+/* Render a task's arguments with a host's vars and bind them again
+ * (bind_rendered_args): each error is reported at its parameter's
+ * position. Returns a new object, or NULL with *cause. */
+json_t		*task_render_args(const struct task *t, const json_t *vars,
+		     char **cause);
+
+/* Whether a task runs under --tags/--skip-tags (comma-separated; NULL or ""
+ * for tags means "all", for skip_tags nothing), with Ansible's rules: a
+ * task's tags include its play's; untagged tasks have the tag 'untagged';
+ * 'all', 'tagged' and 'untagged' select by kind; 'always' runs unless
+ * skipped by name; 'never' runs only when asked for by one of its tags. */
+int		 task_selected(const struct play *p, const struct task *t,
+		     const char *tags, const char *skip_tags);
+
+/* Names that a playbook may not define as vars (set by the runner). */
+int		 playbook_reserved_var(const char *name);
+
+#endif

@@ -1,0 +1,308 @@
+#include "remote/apply.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/embedded.h"
+#include "remote/probe.h"
+#include "base/shquote.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+char *
+apply_command(const struct apply_request *req)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		txq[32];
+
+	strbuf_init(&sb);
+	snprintf(txq, sizeof txq, "%d", req->tx_queues);
+	/* The script's test hook must never come from the host's
+	 * environment: it would point its writes elsewhere. */
+	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= sh -c ");
+	shquote_add(&sb, embedded_apply_sh);
+	strbuf_addstr(&sb, " tcptune-apply ");
+	shquote_add(&sb, req->mode == APPLY_CHECK ? "check" :
+	    req->mode == APPLY_APPLY ? "apply" :
+	    req->mode == APPLY_ROLLBACK ? "rollback" : "rollback-check");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->file);
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->state_dir != NULL ? req->state_dir :
+	    "/var/lib/tcptune");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->qdisc != NULL ? req->qdisc : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->dev != NULL ? req->dev : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, txq);
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->modules != NULL ? req->modules : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->route_opts != NULL ? req->route_opts : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->reprobe ? probe_script() : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->route_persist ? "unit" : "");
+	strbuf_addch(&sb, ' ');
+	shquote_add(&sb, req->to_previous ? "previous" : "");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Undo the script's escaping: "\\" is a backslash, "\n" a newline. */
+static char *
+unescape(const char *s, size_t len)
+{
+	char	*out = xmalloc(len + 1), *o = out;
+	size_t	 i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 1 < len && (s[i + 1] == '\\' ||
+		    s[i + 1] == 'n')) {
+			*o++ = s[i + 1] == 'n' ? '\n' : '\\';
+			i++;
+		} else
+			*o++ = s[i];
+	}
+	*o = '\0';
+	return out;
+}
+
+static void
+set(char **field, const char *v, size_t len)
+{
+	free(*field);
+	*field = unescape(v, len);
+}
+
+/* Add a message to a field that keeps every one, "; " between them. */
+static void
+add(char **field, const char *v, size_t len)
+{
+	char *m = unescape(v, len), *joined;
+
+	if (*field == NULL) {
+		*field = m;
+		return;
+	}
+	joined = xprintf("%s; %s", *field, m);
+	free(*field);
+	free(m);
+	*field = joined;
+}
+
+/* The sections whose "error=" lines go to step_error. */
+static int
+step_section(const char *section)
+{
+	static const char *const steps[] = { "old", "undo", "rollback",
+	    "state", "backup", NULL };
+	size_t i;
+
+	for (i = 0; steps[i] != NULL; i++) {
+		if (strcmp(section, steps[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+apply_parse(const char *out, size_t len, struct apply_result *res,
+    char **cause)
+{
+	const char		*p = out, *end = out + len, *nl;
+	char			 section[32] = "";
+	struct strbuf		 old = STRBUF_INIT, backup = STRBUF_INIT;
+	struct apply_key	*key = NULL;
+	int			 first = 1, no_newline = 0;
+
+	memset(res, 0, sizeof *res);
+	strbuf_init(&old);
+	strbuf_init(&backup);
+	while (p < end) {
+		size_t		 n;
+		const char	*eq;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		if (first) {
+			if (n != 15 || memcmp(p, "tcptune-apply 1", 15) != 0) {
+				strbuf_release(&old);
+				strbuf_release(&backup);
+				return fail(cause, "unexpected output from the "
+				    "apply script: '%.*s'", (int)(n < 60 ? n : 60),
+				    p);
+			}
+			first = 0;
+		} else if (n == 7 && memcmp(p, "@@probe", 7) == 0) {
+			const char *pe, *q = nl != NULL ? nl + 1 : end;
+
+			/* One probe, after the change; its output runs up to
+			 * its "@end" line (out need not end in a NUL). */
+			if (res->facts != NULL) {
+				strbuf_release(&old);
+				strbuf_release(&backup);
+				return fail(cause, "the apply script printed "
+				    "two probes");
+			}
+			pe = memmem(q, (size_t)(end - q), "\n@end\n", 6);
+			if (pe == NULL) {
+				strbuf_release(&old);
+				strbuf_release(&backup);
+				return fail(cause, "the probe after apply was "
+				    "cut short");
+			}
+			res->facts = probe_parse(q, (size_t)(pe - q) + 6, cause);
+			if (res->facts == NULL) {
+				strbuf_release(&old);
+				strbuf_release(&backup);
+				return -1;
+			}
+			nl = pe + 5;
+		} else if (n == 5 && memcmp(p, "@done", 5) == 0) {
+			res->done = 1;
+		} else if (n > 0 && p[0] == '|') {
+			struct strbuf *sb = strcmp(section, "old") == 0 ?
+			    &old : &backup;
+
+			strbuf_add(sb, p + 1, n - 1);
+			strbuf_addch(sb, '\n');
+		} else if (n > 0 && p[0] == '@') {
+			const char *sp = memchr(p, ' ', n);
+			size_t sl = sp != NULL ? (size_t)(sp - p - 1) : n - 1;
+
+			if (sl >= sizeof section)
+				sl = sizeof section - 1;
+			memcpy(section, p + 1, sl);
+			section[sl] = '\0';
+			key = NULL;
+			if (strcmp(section, "key") == 0 && sp != NULL) {
+				res->keys = xreallocarray(res->keys,
+				    res->nkeys + 1, sizeof *res->keys);
+				key = &res->keys[res->nkeys++];
+				memset(key, 0, sizeof *key);
+				key->key = unescape(sp + 1,
+				    (size_t)(p + n - sp - 1));
+			}
+		} else if ((eq = memchr(p, '=', n)) != NULL) {
+			size_t		 kl = (size_t)(eq - p);
+			const char	*v = eq + 1;
+			size_t		 vl = n - kl - 1;
+
+#define IS(k) (kl == strlen(k) && memcmp(p, k, kl) == 0)
+			if (key == NULL && IS("error") &&
+			    step_section(section))
+				add(&res->step_error, v, vl);
+			else if (strcmp(section, "old") == 0) {
+				if (IS("exists"))
+					res->old_exists = (vl > 0 && *v == '1');
+				else if (IS("no_newline"))
+					no_newline = 1;
+			} else if (strcmp(section, "write") == 0) {
+				if (IS("status")) {
+					res->written = vl == 7 &&
+					    memcmp(v, "written", 7) == 0;
+					res->unchanged = vl == 9 &&
+					    memcmp(v, "unchanged", 9) == 0;
+				} else if (IS("error"))
+					set(&res->write_error, v, vl);
+				else if (IS("backup"))
+					set(&res->backup, v, vl);
+			} else if (strcmp(section, "backup") == 0) {
+				if (IS("exists"))
+					res->backup_exists = vl > 0 &&
+					    *v == '1';
+				else if (IS("orig") && vl > 0 && *v == '1' &&
+				    res->backup_text == NULL)
+					/* A marker: the text is the |lines. */
+					res->backup_text = xstrdup("");
+			} else if (key != NULL) {
+				if (IS("want"))
+					set(&key->want, v, vl);
+				else if (IS("before"))
+					set(&key->before, v, vl);
+				else if (IS("changed"))
+					key->changed = (vl > 0 && *v == '1');
+				else if (IS("live"))
+					set(&key->live, v, vl);
+				else if (IS("error"))
+					set(&key->error, v, vl);
+			} else if (strcmp(section, "qdisc") == 0) {
+				if (IS("live"))
+					set(&res->qdisc_live, v, vl);
+				else if (IS("error"))
+					set(&res->qdisc_error, v, vl);
+			} else if (strcmp(section, "route") == 0) {
+				if (IS("live"))
+					set(&res->route_live, v, vl);
+				else if (IS("error"))
+					set(&res->route_error, v, vl);
+				else if (IS("persisted"))
+					set(&res->route_persisted, v, vl);
+			} else if (strcmp(section, "module") == 0) {
+				if (IS("error"))
+					add(&res->module_error, v, vl);
+			} else if (strcmp(section, "rollback") == 0) {
+				if (IS("status"))
+					set(&res->rollback_status, v, vl);
+				else if (IS("file"))
+					set(&res->rollback_file, v, vl);
+			} else if (strcmp(section, "undo") == 0) {
+				if (IS("status"))
+					res->undone = vl == 6 &&
+					    memcmp(v, "undone", 6) == 0;
+			} else if (strcmp(section, "error") == 0) {
+				if (IS("error"))
+					set(&res->write_error, v, vl);
+			}
+#undef IS
+		}
+		p = nl != NULL ? nl + 1 : end;
+	}
+	if (res->old_exists) {
+		if (no_newline && old.len > 0)
+			old.len--, old.buf[old.len] = '\0';
+		res->old_text = strbuf_detach(&old, NULL);
+	}
+	if (res->backup_text != NULL) {
+		free(res->backup_text);
+		res->backup_text = strbuf_detach(&backup, NULL);
+	}
+	strbuf_release(&old);
+	strbuf_release(&backup);
+	if (!res->done)
+		return fail(cause, "the apply script was cut short (no "
+		    "'@done')");
+	return 0;
+}
+
+void
+apply_result_clear(struct apply_result *res)
+{
+	size_t i;
+
+	free(res->old_text);
+	free(res->write_error);
+	free(res->backup);
+	free(res->backup_text);
+	for (i = 0; i < res->nkeys; i++) {
+		free(res->keys[i].key);
+		free(res->keys[i].want);
+		free(res->keys[i].before);
+		free(res->keys[i].live);
+		free(res->keys[i].error);
+	}
+	free(res->keys);
+	free(res->qdisc_live);
+	free(res->qdisc_error);
+	free(res->route_live);
+	free(res->route_error);
+	free(res->route_persisted);
+	free(res->module_error);
+	free(res->rollback_status);
+	free(res->rollback_file);
+	free(res->step_error);
+	json_decref(res->facts);
+	memset(res, 0, sizeof *res);
+}

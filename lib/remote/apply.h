@@ -1,0 +1,83 @@
+/* The apply round trip: one remote exec of lib/remote/apply.sh that writes the
+ * managed drop-in atomically (or, in check mode, only reads it), loads it,
+ * sets the live qdisc / modules / route options, reads every key back and
+ * re-probes; or rolls back to the first backup. This file builds the command
+ * and parses what the script prints. */
+#ifndef TCPTUNE_APPLY_H
+#define TCPTUNE_APPLY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+enum apply_mode { APPLY_CHECK, APPLY_APPLY, APPLY_ROLLBACK,
+	APPLY_ROLLBACK_CHECK };
+
+struct apply_request {
+	enum apply_mode	 mode;
+	const char	*file;		/* the drop-in path */
+	const char	*state_dir;	/* NULL: /var/lib/tcptune */
+	const char	*qdisc;		/* NULL: leave the live qdisc alone */
+	const char	*dev;
+	int		 tx_queues;	/* > 1 with an mq root */
+	const char	*modules;	/* space separated, or NULL */
+	const char	*route_opts;	/* "initcwnd 10", or NULL */
+	int		 route_persist;	/* also write the oneshot unit */
+	int		 to_previous;	/* rollback: to before the last apply,
+					 * not to before the first */
+	int		 reprobe;	/* append the probe after a change */
+};
+
+struct apply_key {
+	char	*key;
+	char	*want;
+	char	*before;	/* the value before, NULL if unreadable */
+	char	*live;		/* NULL if it could not be read */
+	int	 changed;	/* the script wrote it */
+	char	*error;		/* the kernel's refusal, or NULL */
+};
+
+struct apply_result {
+	int		 old_exists;
+	char		*old_text;	/* the file before, or NULL */
+	int		 written;	/* the file was replaced */
+	int		 unchanged;	/* same bytes: nothing written */
+	char		*write_error;
+	char		*backup;	/* set when the first backup was made */
+	int		 backup_exists;	/* rollback-check: a backup is there */
+	char		*backup_text;	/* rollback-check: the original file,
+					 * NULL if there was none */
+	struct apply_key *keys;
+	size_t		 nkeys;
+	char		*qdisc_live;
+	char		*qdisc_error;
+	char		*route_live;
+	char		*route_error;
+	char		*route_persisted;	/* the unit written, or NULL */
+	char		*module_error;	/* every module's errors, joined by
+					 * "; " */
+	int		 undone;	/* a key was refused: the previous file
+					 * and values were put back, all of
+					 * them (else step_error says what
+					 * could not be) */
+	char		*rollback_status;	/* nothing | restored | failed */
+	char		*rollback_file;		/* restored | removed */
+	char		*step_error;	/* the steps that failed with no field
+					 * above: reading the file, the undo,
+					 * the rollback (FILE and the backup
+					 * then left as they were), recording
+					 * the state; each names its file and
+					 * reason, joined by "; ". Set: the
+					 * task failed. */
+	json_t		*facts;		/* the probe after the change, or NULL */
+	int		 done;		/* the script reached its end */
+};
+
+/* The remote command line (the script and its arguments, all quoted). */
+char	*apply_command(const struct apply_request *req);
+/* Parse the script's output. -1 with *cause when it is not ours or was
+ * cut short. */
+int	 apply_parse(const char *out, size_t len, struct apply_result *res,
+	    char **cause);
+void	 apply_result_clear(struct apply_result *res);
+
+#endif

@@ -1,0 +1,30 @@
+/* The host probe: one remote sh script (lib/remote/probe.sh, embedded) that prints
+ * every fact in one exec, and the parser that turns its output into a JSON
+ * object of facts. The facts and their types are documented in
+ * docs/facts.md; the output format is described at the top of probe.sh. */
+#ifndef TCPTUNE_PROBE_H
+#define TCPTUNE_PROBE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* The version of the output format the parser understands (the script's
+ * first line is "tcptune-probe VERSION"). */
+#define PROBE_FORMAT_VERSION 1
+
+/* The script text, to send on the remote command's standard input. */
+const char	*probe_script(void);
+
+/* The remote command line that runs the script read from standard input:
+ * `sh -s -- 'a' 'b'`, every RTT target quoted with shquote_add. Returns a new
+ * string. */
+char		*probe_command(const char *const *rtt_targets, size_t n);
+
+/* Parse the script's output (len bytes, need not be NUL-terminated) into a
+ * new object of facts. Returns NULL with *cause set if the output is not the
+ * probe's (wrong first line, garbage line) or was cut short (no "@end").
+ * Facts the host could not give are null with a reason, never an error. */
+json_t		*probe_parse(const char *out, size_t len, char **cause);
+
+#endif

@@ -1,0 +1,171 @@
+/* The runner: plays over hosts.
+ *
+ * A run owns one host_state per inventory host it touches, created up front,
+ * so that a module working on one host can also reach another (the iperf3
+ * peer) through that host's one SSH connection. Each host_state's lock
+ * serialises use of its transport; the connection is opened on first use
+ * and kept for the whole run (one connection per host per run).
+ *
+ * A play's hosts are split into serial batches; within a batch a pool of
+ * `forks` threads takes hosts, and each host runs the play's tasks in order.
+ * After each batch the runner applies any_errors_fatal and
+ * max_fail_percentage (unreachable hosts count as failed, unlike Ansible)
+ * and reports the batch through the callbacks, so that cmd/ does all the
+ * printing. */
+#ifndef TCPTUNE_RUNNER_H
+#define TCPTUNE_RUNNER_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include "playbook/module.h"
+#include "net/transport.h"
+
+struct inventory;
+struct play;
+struct task;
+struct playbook;
+struct stage;
+
+/* One task's outcome on one host. */
+struct task_result {
+	size_t			 play;		/* index in the playbook */
+	const char		*task_name;	/* owned by the playbook */
+	const char		*module;
+	enum result_status	 status;
+	char			*msg;
+	char			*diff;
+	json_t			*data;
+	int			 ignored;	/* failed but ignore_errors */
+	double			 seconds;
+};
+
+struct host_stats {
+	int	ok, changed, unreachable, failed, skipped;
+};
+
+struct host_state {
+	char			*name;
+	struct tp_options	 tp;		/* strings owned by conn_strings */
+	char			*conn_strings[8];
+	pthread_mutex_t		 lock;		/* guards tp_handle */
+	struct transport	*tp_handle;
+	int			 unreachable;	/* sticky for the run */
+	char			*unreachable_msg;
+	int			 failed;	/* failed in the current play */
+	json_t			*facts;		/* from probe, or NULL */
+	json_t			*registered;	/* register: results */
+	json_t			*memo;		/* module state kept across
+						 * tasks (e.g. the iperf3
+						 * baseline); under lock */
+	struct stage		*stage;		/* tuning staged by modules,
+						 * flushed by the runner */
+	struct task_result	*results;
+	size_t			 nresults;
+	struct host_stats	 stats;
+	char			*warning;	/* transport warning, once */
+	pthread_mutex_t		 verify_lock;	/* one iperf3 test per peer */
+};
+
+struct run_config {
+	int			 forks;
+	int			 check;
+	int			 diff;
+	int			 connect_timeout;
+	int			 command_timeout;
+	const char		*known_hosts;
+	const char		*ssh_config;
+	const char		*private_key;
+	const char		*user;
+	int			 become;	/* -b on the command line */
+	enum tp_hostkey_mode	 hostkey_mode;
+	const char		*limit;
+	const char		*tags;
+	const char		*skip_tags;
+	const char		*playbook_path;	/* for the drop-in header */
+	int			 drift;		/* check mode that reports drift
+						 * items (tcptune drift) */
+	json_t			*extra_vars;	/* borrowed */
+	/* Called (from worker threads, under the runner's lock) when a host
+	 * finishes a play: for a live progress line. */
+	void	(*progress)(void *arg, size_t done, size_t total,
+		    size_t failed);
+	/* Called after each batch, in the main thread, with the batch's
+	 * hosts in inventory order: print the task lines. */
+	void	(*batch_done)(void *arg, const struct play *play,
+		    size_t play_index, struct host_state **hosts, size_t n);
+	void	(*play_start)(void *arg, const struct play *play,
+		    size_t nhosts);
+	void	 *cb_arg;
+};
+
+struct runner {
+	const struct run_config	 *cfg;
+	const struct inventory	 *inv;
+	struct host_state	**hosts;	/* every host of the inventory */
+	size_t			  nhosts;
+	pthread_mutex_t		  lock;		/* progress counters */
+	size_t			  done, total, nfailed;
+	int			  stopped;	/* max_fail / any_errors_fatal */
+	json_t			 *hostvars;	/* every host's inventory vars,
+						 * the `hostvars` variable */
+	char			 *stop_reason;
+};
+
+/* What a module runs with. */
+struct module_ctx {
+	struct runner		*run;
+	struct host_state	*host;
+	const struct play	*play;
+	const struct task	*task;
+	json_t			*vars;		/* borrowed: the host's vars */
+	int			 check;
+	int			 diff;
+};
+
+/* Set by cmd/ on SIGINT: no new host or task starts; the recap is printed. */
+extern volatile sig_atomic_t runner_interrupted;
+
+int		 runner_init(struct runner *r, const struct run_config *cfg,
+		    const struct inventory *inv, char **cause);
+void		 runner_free(struct runner *r);
+struct host_state *runner_host(struct runner *r, const char *name);
+
+/* Run every play of a playbook. Returns 0, or -1 with *cause when the run
+ * could not start (a pattern matched nothing). Host failures are in the
+ * host states, not in the return value. */
+int		 runner_play(struct runner *r, const struct playbook *pb,
+		    char **cause);
+/* Run one ad-hoc module over the hosts matching pattern (ping, probe). */
+int		 runner_adhoc(struct runner *r, const char *pattern,
+		    const struct module *m, json_t *args, char **cause);
+
+/* The address measurements use to reach an inventory host: its
+ * iperf_address var, else ansible_host, else its name. Allocated. */
+char		*runner_traffic_address(const struct runner *r,
+		    const char *host);
+
+/* Exit-status bits (2 failed, 4 unreachable) for the hosts of the run. */
+int		 runner_exit_bits(const struct runner *r);
+/* The exit status of a run: RUNNER_EXIT_INTERRUPTED (130, as for a shell
+ * killed by SIGINT) when Ctrl-C stopped it, else runner_exit_bits. */
+#define RUNNER_EXIT_INTERRUPTED	130
+int		 runner_exit_status(const struct runner *r);
+
+/* Run a command on the context's host (or on another host of the run, for
+ * peers), opening the connection on first use. Returns the transport
+ * status; TP_OK means the command ran (check res->exit_status). */
+enum tp_status	 ctx_exec(struct module_ctx *ctx, const char *cmd,
+		    const void *in, size_t in_len, int timeout,
+		    struct tp_result *res, char **cause);
+enum tp_status	 ctx_exec_on(struct module_ctx *ctx, struct host_state *h,
+		    const char *cmd, const void *in, size_t in_len, int timeout,
+		    struct tp_result *res, char **cause);
+/* Turn a transport failure into the module result: unreachable for
+ * connection-level failures (unreachable, host key, auth), failed else. */
+void		 ctx_transport_failed(struct module_result *res,
+		    enum tp_status st, char *cause);
+
+#endif

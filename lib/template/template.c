@@ -1,0 +1,325 @@
+/* `{{ expr }}` substitution in strings and values, and `when` (the
+ * expression language itself is in expr.c). */
+#include "template/template.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/shquote.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+/*
+ * Find the next `{{ ... }}` block from p. Returns 1 with the expression's
+ * bounds and the text after the block, 0 when there is none, -1 with *msg
+ * for an unclosed block or a `{% %}`/`{# #}` block, which we do not run.
+ * Quotes inside the expression may hold "}}".
+ */
+static int
+next_block(const char *p, const char **open, const char **expr,
+    size_t *len, const char **after, char **msg)
+{
+	const char	*q;
+	char		 quote = 0;
+
+	for (; *p != '\0'; p++) {
+		if (p[0] != '{')
+			continue;
+		if (p[1] == '%' || p[1] == '#') {
+			*msg = xprintf("'{%c' blocks are not supported", p[1]);
+			return -1;
+		}
+		if (p[1] == '{')
+			break;
+	}
+	if (*p == '\0')
+		return 0;
+	*open = p;
+	*expr = p + 2;
+	for (q = p + 2; *q != '\0'; q++) {
+		if (quote != 0) {
+			if (*q == '\\' && q[1] != '\0')
+				q++;
+			else if (*q == quote)
+				quote = 0;
+		} else if (*q == '\'' || *q == '"')
+			quote = *q;
+		else if (q[0] == '}' && q[1] == '}')
+			break;
+	}
+	if (*q == '\0') {
+		*msg = xstrdup("missing '}}'");
+		return -1;
+	}
+	*len = (size_t)(q - *expr);
+	*after = q + 2;
+	return 1;
+}
+
+/* The text of a template or expression as a message quotes it: a long one
+ * (a generated `when`) is cut, at a character boundary. */
+#define QUOTE_MAX	80
+
+static char *
+quoted(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len <= QUOTE_MAX)
+		return xstrdup(s);
+	len = QUOTE_MAX - 3;
+	while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return xprintf("%.*s...", (int)len, s);
+}
+
+int
+template_has(const char *s)
+{
+	return strstr(s, "{{") != NULL || strstr(s, "{%") != NULL;
+}
+
+int
+template_check(const char *s, char **cause)
+{
+	const char	*p = s, *open, *expr, *after;
+	size_t		 len;
+	char		*msg = NULL, *src;
+	int		 found;
+
+	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {
+		src = xstrndup(expr, len);
+		if (expr_check(src, (size_t)(expr - s), &msg) != 0) {
+			free(src);
+			break;
+		}
+		free(src);
+		p = after;
+	}
+	if (msg == NULL)
+		return 0;
+	src = quoted(s);
+	fail(cause, "invalid template '%s': %s", src, msg);
+	free(src);
+	free(msg);
+	return -1;
+}
+
+/* A `when` written as "{{ expr }}": the inner expression and its offset,
+ * else NULL. */
+static char *
+unwrap_when(const char *expr, size_t *base)
+{
+	const char	*open, *inner, *after, *p = expr;
+	size_t		 len;
+	char		*msg = NULL;
+
+	*base = 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (next_block(p, &open, &inner, &len, &after, &msg) != 1) {
+		free(msg);
+		return NULL;
+	}
+	if (open != p || strspn(after, " \t\n") != strlen(after))
+		return NULL;
+	*base = (size_t)(inner - expr);
+	return xstrndup(inner, len);
+}
+
+int
+template_check_when(const char *expr, char **cause)
+{
+	size_t	 base;
+	char	*inner = unwrap_when(expr, &base), *msg = NULL, *q;
+	int	 r;
+
+	r = expr_check(inner != NULL ? inner : expr, base, &msg);
+	free(inner);
+	if (r == 0)
+		return 0;
+	q = quoted(expr);
+	fail(cause, "invalid when expression '%s': %s", q, msg);
+	free(q);
+	free(msg);
+	return -1;
+}
+
+static void
+pos_prefix(struct strbuf *sb, const struct ypos *pos)
+{
+	if (pos != NULL && pos->file != NULL)
+		strbuf_addf(sb, "%s:%d:%d: ", pos->file, pos->line, pos->col);
+}
+
+/* Format an expr_eval failure for a template string. */
+static void
+render_fail(char **cause, const struct ypos *pos, const char *s, int code,
+    char *msg)
+{
+	struct strbuf	 sb;
+	char		*q = quoted(s);
+
+	strbuf_init(&sb);
+	pos_prefix(&sb, pos);
+	if (code == EXPR_SYNTAX)
+		strbuf_addf(&sb, "invalid template '%s': %s", q, msg);
+	else if (code == EXPR_UNDEFINED)
+		strbuf_addstr(&sb, msg);
+	else
+		strbuf_addf(&sb, "%s in '%s'", msg, q);
+	free(q);
+	free(msg);
+	if (cause != NULL)
+		*cause = strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
+}
+
+/* Render s; with shell set, each substitution is one single-quoted sh word
+ * (lib/base/shquote.h) and the result is always a string. */
+static json_t *
+render_string(const char *s, const json_t *vars, const struct ypos *pos,
+    int shell, char **cause)
+{
+	const char	*p = s, *open, *expr, *after;
+	size_t		 len;
+	char		*msg = NULL, *src, *text;
+	json_t		*v = NULL;
+	struct strbuf	 sb;
+	int		 found, code;
+
+	if (!expr_utf8_valid(s, strlen(s))) {
+		render_fail(cause, pos, s, EXPR_ERROR,
+		    xstrdup("invalid UTF-8"));
+		return NULL;
+	}
+	strbuf_init(&sb);
+	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {
+		if (sb.len > EXPR_MAX_STRING) {
+			render_fail(cause, pos, s, EXPR_ERROR, xprintf("result "
+			    "longer than %d MiB", EXPR_MAX_STRING /
+			    (1024 * 1024)));
+			strbuf_release(&sb);
+			return NULL;
+		}
+		src = xstrndup(expr, len);
+		code = expr_eval(src, (size_t)(expr - s), vars, &v, &msg);
+		free(src);
+		if (code != EXPR_OK) {
+			render_fail(cause, pos, s, code, msg);
+			strbuf_release(&sb);
+			return NULL;
+		}
+		/* exactly one block: keep the value's own type */
+		if (!shell && open == s && *after == '\0') {
+			strbuf_release(&sb);
+			return v;
+		}
+		strbuf_add(&sb, p, (size_t)(open - p));
+		text = template_to_text(v);
+		if (shell)
+			shquote_add(&sb, text);
+		else
+			strbuf_addstr(&sb, text);
+		free(text);
+		json_decref(v);
+		v = NULL;
+		p = after;
+	}
+	if (found < 0) {
+		render_fail(cause, pos, s, EXPR_SYNTAX, msg);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	strbuf_addstr(&sb, p);
+	v = json_stringn(sb.buf, sb.len);
+	strbuf_release(&sb);
+	return v;
+}
+
+json_t *
+template_render_string(const char *s, const json_t *vars,
+    const struct ypos *pos, char **cause)
+{
+	return render_string(s, vars, pos, 0, cause);
+}
+
+json_t *
+template_render_shell(const char *s, const json_t *vars,
+    const struct ypos *pos, char **cause)
+{
+	return render_string(s, vars, pos, 1, cause);
+}
+
+json_t *
+template_render(const json_t *value, const json_t *vars,
+    const struct ypos *pos, char **cause)
+{
+	json_t		*out, *item, *r;
+	const char	*key;
+	size_t		 i;
+
+	if (json_is_string(value))
+		return template_render_string(json_string_value(value), vars,
+		    pos, cause);
+	if (json_is_array(value)) {
+		out = json_array();
+		json_array_foreach(value, i, item) {
+			if ((r = template_render(item, vars, pos, cause)) ==
+			    NULL) {
+				json_decref(out);
+				return NULL;
+			}
+			json_array_append_new(out, r);
+		}
+		return out;
+	}
+	if (json_is_object(value)) {
+		out = json_object();
+		json_object_foreach((json_t *)value, key, item) {
+			if ((r = template_render(item, vars, pos, cause)) ==
+			    NULL) {
+				json_decref(out);
+				return NULL;
+			}
+			json_object_set_new(out, key, r);
+		}
+		return out;
+	}
+	return json_incref((json_t *)value);
+}
+
+int
+template_eval_bool(const char *expr, const json_t *vars,
+    const struct ypos *pos, int *result, char **cause)
+{
+	size_t		 base;
+	char		*inner = unwrap_when(expr, &base), *msg = NULL;
+	json_t		*v = NULL;
+	struct strbuf	 sb;
+	int		 code;
+
+	code = expr_eval(inner != NULL ? inner : expr, base, vars, &v, &msg);
+	free(inner);
+	if (code == EXPR_OK) {
+		*result = template_truthy(v);
+		json_decref(v);
+		return 0;
+	}
+	strbuf_init(&sb);
+	pos_prefix(&sb, pos);
+	inner = quoted(expr);
+	if (code == EXPR_SYNTAX)
+		strbuf_addf(&sb, "invalid when expression '%s': %s", inner,
+		    msg);
+	else if (code == EXPR_UNDEFINED)
+		strbuf_addstr(&sb, msg);
+	else
+		strbuf_addf(&sb, "%s in when expression '%s'", msg, inner);
+	free(inner);
+	free(msg);
+	if (cause != NULL)
+		*cause = strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
+	return -1;
+}

@@ -1,0 +1,97 @@
+/* Templates: `{{ expr }}` substitution and `when` expressions.
+ *
+ * The expression language is the part of Jinja2 that playbooks use:
+ *   literals     'str' "str" 12 1.5 true/True false/False none/None [a, b]
+ *                {'k': v}
+ *   variables    name, dotted paths (facts.mem_total_bytes, groups.web.0)
+ *                and subscripts (groups['web'][0])
+ *   operators    or and not, == != < <= > >=, in, not in, + - * / // % ~,
+ *                unary -, parentheses, `a if cond else b`
+ *   filters      default(x[, true]) (alias d), int, float, string, bool,
+ *                lower, upper, trim, length (alias count), join(sep), first,
+ *                last, min, max, abs, round(n), replace(old, new)
+ *   tests        is [not] defined, undefined, none, string, number,
+ *                integer, float, boolean, mapping, sequence, even, odd
+ * Truthiness is Jinja's (Python's): none, false, 0, 0.0, "", [] and {} are
+ * false. Using an undefined variable is an error everywhere except under
+ * `is defined`/`is undefined` and the `default` filter; so is reading a
+ * missing key or index (the error names the whole path, e.g. 'facts.x').
+ *
+ * All functions are pure: they never print, and report errors with *cause. */
+#ifndef TCPTUNE_TEMPLATE_H
+#define TCPTUNE_TEMPLATE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "yaml/ydoc.h"
+
+/*
+ * Limits of one expression, each an EXPR_SYNTAX error with the character
+ * where it was crossed (the caller adds the task's file:line):
+ *   EXPR_MAX_NESTING  brackets, calls, `not` and unary signs inside one
+ *                     another (Jinja itself stops near 75: Python's stack)
+ *   EXPR_MAX_DEPTH    operators in one chain (`a and b and ...`, a `when`
+ *                     list, `x|int|int...`), each a level of the tree
+ *   EXPR_MAX_STRING   bytes of a string that an operator or filter builds
+ */
+#define EXPR_MAX_NESTING	100
+#define EXPR_MAX_DEPTH		1000
+#define EXPR_MAX_STRING		(16 * 1024 * 1024)
+
+/* Return codes of expr_eval. */
+#define EXPR_OK		 0
+#define EXPR_SYNTAX	-1	/* the expression does not parse */
+#define EXPR_UNDEFINED	-2	/* "undefined variable 'x'" */
+#define EXPR_ERROR	-3	/* a type error and the like */
+
+/* Evaluate one expression (no braces). *out is a new reference. *cause has
+ * no position: "unexpected '=' at character 3", "undefined variable 'x'";
+ * base is added to character positions, for an expression that starts
+ * base characters into a longer string (a template). */
+int	 expr_eval(const char *src, size_t base, const json_t *vars,
+	     json_t **out, char **cause);
+/* Parse only (lint): 0, or -1 with *cause as for EXPR_SYNTAX. */
+int	 expr_check(const char *src, size_t base, char **cause);
+
+/* Whether s[0..len) is well-formed UTF-8, as every jansson string must be. */
+int	 expr_utf8_valid(const char *s, size_t len);
+
+/* Jinja truthiness of a value. */
+int	 template_truthy(const json_t *v);
+/* Python's str() of a value as Jinja prints it: strings as they are, 1.0,
+ * True/False/None, lists and mappings as compact JSON. Allocated. */
+char	*template_to_text(const json_t *v);
+
+/* Whether a string contains template syntax ("{{" or "{%"). */
+int	 template_has(const char *s);
+/* Check that every `{{ }}` in s parses (lint). Error without position:
+ * "invalid template '{{ x': missing '}}'". */
+int	 template_check(const char *s, char **cause);
+/* Check a `when` expression parses (lint). Error without position:
+ * "invalid when expression 'x = 1': unexpected '=' at character 3". */
+int	 template_check_when(const char *expr, char **cause);
+
+/* Render a value: every string is templated, lists and mappings
+ * recursively (mapping keys are kept as they are). A string that is exactly
+ * one `{{ expr }}` keeps the expression's JSON type (native types); mixed
+ * text gives a string. Returns a new value, or NULL with *cause
+ * "FILE:LINE:COL: undefined variable 'x'" where pos is the string's
+ * position (pos may be NULL: no prefix). */
+json_t	*template_render(const json_t *value, const json_t *vars,
+	     const struct ypos *pos, char **cause);
+/* Render one string the same way. */
+json_t	*template_render_string(const char *s, const json_t *vars,
+	     const struct ypos *pos, char **cause);
+/* Render shell text: the literal text is the author's, and each `{{ }}`
+ * becomes exactly one single-quoted sh word (lib/base/shquote.h), so a value
+ * from an inventory is data to the shell, never code. Always a string. */
+json_t	*template_render_shell(const char *s, const json_t *vars,
+	     const struct ypos *pos, char **cause);
+
+/* Evaluate a `when` expression to a truth value. A `when` written as one
+ * "{{ expr }}" is accepted too (Ansible warns but allows it). */
+int	 template_eval_bool(const char *expr, const json_t *vars,
+	     const struct ypos *pos, int *result, char **cause);
+
+#endif
