@@ -783,15 +783,79 @@ exec_fail(struct transport *t, const char *what, char **cause)
 {
 	const char *e = ssh_get_error(t->session);
 
-	/* libssh sets no text when the server answers a channel request
-	 * with a plain failure (seen once on a UML guest's sshd). */
+	/* libssh leaves the text empty on some paths (a bare SSH_ERROR). */
 	if (e == NULL || *e == '\0')
-		e = "the server refused it without a reason (see its sshd log)";
+		e = "no reason given (see the server's sshd log)";
 	if (!ssh_is_connected(t->session))
 		return tp_fail(cause, TP_UNREACHABLE, "connection to %s lost "
 		    "while %s: %s", t->who, what, e);
 	return tp_fail(cause, TP_FAILED, "%s on %s failed: %s", what, t->who,
 	    e);
+}
+
+/* sshd denies an exec request (SSH_MSG_CHANNEL_FAILURE, no reason) when
+ * it cannot start the command: its pipe() or fork() failed. Nothing ran,
+ * so asking again is safe; these are the pauses before each new attempt,
+ * in ms (tests/e2e/transport-refused.sh). */
+static const int exec_backoff_ms[] = { 250, 1000, 3000 };
+#define EXEC_RETRIES	((int)(sizeof exec_backoff_ms / sizeof exec_backoff_ms[0]))
+
+/* The last channel request was denied by the server, on a live session. */
+static int
+exec_denied(struct transport *t)
+{
+	return ssh_is_connected(t->session) &&
+	    ssh_get_error_code(t->session) == SSH_REQUEST_DENIED;
+}
+
+/* libssh's blocking channel open and exec wait for the server's answer
+ * only as long as the session timeout (our connect timeout), then return
+ * SSH_AGAIN with no error set. A busy server answers later: a UML guest's
+ * sshd right after boot, forking under load, took longer than that (the
+ * "failed: " with an empty reason of two CI runs). Called again, libssh
+ * goes on waiting for the same answer; do so up to the command's
+ * deadline. */
+static int
+open_session_waiting(ssh_channel ch, long long deadline)
+{
+	int rc;
+
+	while ((rc = ssh_channel_open_session(ch)) == SSH_AGAIN &&
+	    now_ms() < deadline)
+		;
+	return rc;
+}
+
+static int
+request_exec_waiting(ssh_channel ch, const char *cmd, long long deadline)
+{
+	int rc;
+
+	while ((rc = ssh_channel_request_exec(ch, cmd)) == SSH_AGAIN &&
+	    now_ms() < deadline)
+		;
+	return rc;
+}
+
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* Close and free a channel whose callbacks point into our stack. The
+ * channel may outlive this call inside libssh until the server confirms
+ * the close; it must not call back into that stack. */
+static void
+channel_discard(ssh_channel ch, struct ssh_channel_callbacks_struct *cb)
+{
+	ssh_remove_channel_callbacks(ch, cb);
+	if (ssh_channel_is_open(ch))
+		ssh_channel_close(ch);
+	ssh_channel_free(ch);
 }
 
 enum tp_status
@@ -808,7 +872,7 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	long long start, deadline, now, quiet_since, wait;
 	size_t written = 0, chunk;
 	uint32_t window;
-	int n, eof_sent = 0, rc, callbacks_set = 0;
+	int n, eof_sent = 0, rc, callbacks_set = 0, attempt;
 	const char *p = in;
 
 	memset(res, 0, sizeof *res);
@@ -831,10 +895,6 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	}
 	/* Open and exec in blocking mode: bounded by connect_timeout. */
 	ssh_set_blocking(s, 1);
-	if ((ch = ssh_channel_new(s)) == NULL) {
-		st = exec_fail(t, "creating a channel", cause);
-		goto out;
-	}
 	memset(&cb, 0, sizeof cb);
 	cb.userdata = &es;
 	cb.channel_data_function = exec_data_cb;
@@ -842,18 +902,44 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	cb.channel_exit_status_function = exec_status_cb;
 	cb.channel_exit_signal_function = exec_signal_cb;
 	ssh_callbacks_init(&cb);
-	if (ssh_set_channel_callbacks(ch, &cb) != SSH_OK) {
-		st = exec_fail(t, "setting channel callbacks", cause);
-		goto out;
-	}
-	callbacks_set = 1;
-	if (ssh_channel_open_session(ch) != SSH_OK) {
-		st = exec_fail(t, "opening a channel", cause);
-		goto out;
-	}
-	if (ssh_channel_request_exec(ch, line.buf) != SSH_OK) {
-		st = exec_fail(t, "starting a command", cause);
-		goto out;
+	for (attempt = 0;; attempt++) {
+		if ((ch = ssh_channel_new(s)) == NULL) {
+			st = exec_fail(t, "creating a channel", cause);
+			goto out;
+		}
+		if (ssh_set_channel_callbacks(ch, &cb) != SSH_OK) {
+			st = exec_fail(t, "setting channel callbacks", cause);
+			goto out;
+		}
+		callbacks_set = 1;
+		rc = open_session_waiting(ch, deadline);
+		if (rc == SSH_AGAIN)
+			goto unanswered;
+		if (rc != SSH_OK) {
+			st = exec_fail(t, "opening a channel", cause);
+			goto out;
+		}
+		rc = request_exec_waiting(ch, line.buf, deadline);
+		if (rc == SSH_OK)
+			break;
+		if (rc == SSH_AGAIN)
+			goto unanswered;
+		if (!exec_denied(t) || now_ms() + (attempt < EXEC_RETRIES ?
+		    exec_backoff_ms[attempt] : 0) >= deadline) {
+			st = exec_fail(t, "starting a command", cause);
+			goto out;
+		}
+		if (attempt == EXEC_RETRIES) {
+			st = tp_fail(cause, TP_FAILED, "starting a command on "
+			    "%s failed: the server refused it %d times: sshd "
+			    "could not start it (see its log)", t->who,
+			    attempt + 1);
+			goto out;
+		}
+		channel_discard(ch, &cb);
+		ch = NULL;
+		callbacks_set = 0;
+		sleep_ms(exec_backoff_ms[attempt]);
 	}
 
 	/* From here on nothing may block past the deadline: non-blocking
@@ -946,6 +1032,12 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	}
 	goto out;
 
+unanswered:
+	st = tp_fail(cause, TP_TIMEOUT, "command on %s timed out after %d s: "
+	    "the server did not answer the request to start it", t->who,
+	    timeout);
+	goto out;
+
 kill:
 	/* Stop the remote command (servers without "signal" support only
 	 * see the channel close) and leave the session usable. */
@@ -957,14 +1049,10 @@ out:
 		ssh_event_free(ev);
 	}
 	if (ch != NULL) {
-		/* The channel may outlive this call inside libssh until the
-		 * server confirms the close; it must not call back into our
-		 * stack. */
 		if (callbacks_set)
-			ssh_remove_channel_callbacks(ch, &cb);
-		if (ssh_channel_is_open(ch))
-			ssh_channel_close(ch);
-		ssh_channel_free(ch);
+			channel_discard(ch, &cb);
+		else
+			ssh_channel_free(ch);
 	}
 	ssh_set_blocking(s, 1);
 	res->out = strbuf_detach(&es.out, &res->out_len);

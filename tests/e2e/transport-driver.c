@@ -389,6 +389,68 @@ test_exec(void)
 	transport_close(t);
 }
 
+/* A server slower to answer than the connect timeout: the session's sshd
+ * is stopped (SIGSTOP by a job the previous command left behind) for 3 s
+ * while the next command's channel open waits, with a 1 s connect timeout.
+ * libssh gives up waiting after the session timeout and returns SSH_AGAIN
+ * with no error: the transport must keep waiting up to the command's own
+ * deadline (a UML guest's sshd after boot, two CI runs), and give up with
+ * a timeout that says so when even that passes. */
+static void
+test_slow_answer(void)
+{
+	struct tp_options o = opts(path("kh"), TP_HOSTKEY_STRICT);
+	struct transport *t = NULL;
+	struct tp_result r;
+	char *cause = NULL;
+	enum tp_status st;
+	double t0, dt;
+	/* $PPID of the command's shell is the connection's sshd. */
+	const char *stop_sshd_later = "p=$PPID; (sleep 0.3; kill -STOP $p; "
+	    "sleep %d; kill -CONT $p) </dev/null >/dev/null 2>&1 &";
+	char cmd[160];
+
+	o.connect_timeout = 1;
+	st = transport_open(&o, &t, &cause);
+	check(st == TP_OK, "open for the slow server -> %s %s",
+	    tp_strerror(st), cause ? cause : "");
+	if (st != TP_OK)
+		return;
+	snprintf(cmd, sizeof cmd, stop_sshd_later, 3);
+	st = transport_exec(t, cmd, NULL, 0, 0, &r, &cause);
+	check(st == TP_OK && r.exit_status == 0, "left the stopping job -> %s",
+	    tp_strerror(st));
+	tp_result_clear(&r);
+	usleep(600000);		/* sshd is stopped now */
+	t0 = now();
+	st = transport_exec(t, "echo answered", NULL, 0, 0, &r, &cause);
+	dt = now() - t0;
+	check(st == TP_OK && strcmp(r.out, "answered\n") == 0 && dt > 2.0,
+	    "a server stopped 3 s past a 1 s connect timeout: waited and ran "
+	    "(%.2f s) -> %s %s", dt, tp_strerror(st), cause ? cause : "");
+	tp_result_clear(&r);
+	free(cause);
+	cause = NULL;
+
+	/* Past the command's own deadline: a timeout naming what it waited
+	 * for. */
+	snprintf(cmd, sizeof cmd, stop_sshd_later, 4);
+	st = transport_exec(t, cmd, NULL, 0, 0, &r, &cause);
+	tp_result_clear(&r);
+	usleep(600000);
+	t0 = now();
+	st = transport_exec(t, "echo late", NULL, 0, 2, &r, &cause);
+	dt = now() - t0;
+	check(st == TP_TIMEOUT && cause != NULL && strstr(cause, "timed out "
+	    "after 2 s: the server did not answer the request to start it") !=
+	    NULL && dt < 3.0, "stopped past a 2 s command timeout -> %s in "
+	    "%.2f s: %s", tp_strerror(st), dt, cause ? cause : "");
+	tp_result_clear(&r);
+	free(cause);
+	transport_close(t);
+	sleep(4);	/* the job has let sshd go on */
+}
+
 static void
 test_become(void)
 {
@@ -683,6 +745,7 @@ main(int argc, char **argv)
 
 	test_hostkeys();
 	test_exec();
+	test_slow_answer();
 	test_become();
 	test_unreachable();
 	test_auth();

@@ -8,6 +8,8 @@
 # TCPTUNE_TEST_KEEPALIVE=1 adds a slow (17 s) keepalive case to the driver.
 # Exit 77 (skip) when sshd or ssh-keygen is missing or we are not root.
 set -eu
+# shellcheck source=tests/e2e/sshd-lib.sh
+. "$(dirname "$0")/sshd-lib.sh"
 
 driver=${1:?usage: transport-sshd.sh DRIVER}
 sshd=$(command -v sshd || echo /usr/sbin/sshd)
@@ -38,21 +40,8 @@ ssh-keygen -q -t ed25519 -N '' -C tcptune-test-wrong -f "$dir/wrong"
 cp "$dir/id_ok.pub" "$dir/authorized_keys"
 
 port=$("$driver" freeport)
-cat >"$dir/sshd_config" <<CONF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $dir/host
-PidFile $dir/sshd.pid
-AuthorizedKeysFile $dir/authorized_keys
-StrictModes no
-UsePAM no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-AllowTcpForwarding yes
-LogLevel DEBUG1
-MaxStartups 50:30:100
-CONF
+sshd_config_write "$dir" "$port" "AllowTcpForwarding yes" \
+    "MaxStartups 50:30:100"
 
 mkdir -p /run/sshd
 "$sshd" -t -f "$dir/sshd_config"
