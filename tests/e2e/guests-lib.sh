@@ -8,6 +8,17 @@ GUESTS=$E2E_SRC/tests/guests/guests.sh
 
 # shellcheck disable=SC2317 # called by the EXIT trap
 guests_cleanup() {
+	local rc=$? h
+	# A failed test shows each guest's sshd log of this boot: what the
+	# controller saw as a refused or unanswered request is explained
+	# there, and the guests are gone a moment later.
+	if [[ $rc != 0 && -n ${GDIR:-} && -n ${HOSTS[*]:-} ]]; then
+		for h in "${HOSTS[@]}"; do
+			echo "# $h: journalctl -b -u ssh (last 25 lines):"
+			timeout 20 "$GUESTS" exec -d "$GDIR" "$h" journalctl -b \
+			    -u ssh --no-pager -n 25 2>&1 | sed 's/^/#   /' || true
+		done
+	fi
 	if [[ ${KEEP_LAB:-0} != 1 && -n ${GDIR:-} ]]; then
 		"$GUESTS" down -d "$GDIR" >/dev/null 2>&1 || true
 	fi
