@@ -11,7 +11,6 @@
 #include "playbook/playbook.h"
 #include "playbook/serial.h"
 #include "template/template.h"
-#include "modules/tune.h"
 #include "base/xalloc.h"
 
 volatile sig_atomic_t runner_interrupted;
@@ -72,6 +71,17 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	return 0;
 }
 
+/* A stage that is not flushed (a failure, Ctrl-C) is dropped: a
+ * half-planned change is never applied. */
+static void
+drop_stage(struct host_state *h)
+{
+	if (h->stage != NULL)
+		h->stager->free(h->stage);
+	h->stage = NULL;
+	h->stager = NULL;
+}
+
 static void
 host_state_free(struct host_state *h)
 {
@@ -91,7 +101,7 @@ host_state_free(struct host_state *h)
 	json_decref(h->facts);
 	json_decref(h->registered);
 	json_decref(h->memo);
-	stage_free(h->stage);
+	drop_stage(h);
 	free(h->unreachable_msg);
 	free(h->warning);
 	pthread_mutex_destroy(&h->lock);
@@ -157,82 +167,6 @@ runner_host(struct runner *r, const char *name)
 	return NULL;
 }
 
-/* Open the host's connection if needed. Called with h->lock held. */
-static enum tp_status
-host_connect(struct host_state *h, char **cause)
-{
-	enum tp_status	 st;
-	const char	*warning;
-
-	if (h->tp_handle != NULL)
-		return TP_OK;
-	if (h->unreachable) {
-		*cause = xstrdup(h->unreachable_msg != NULL ?
-		    h->unreachable_msg : "unreachable");
-		return TP_UNREACHABLE;
-	}
-	st = transport_open(&h->tp, &h->tp_handle, cause);
-	if (st != TP_OK) {
-		/* A host that can't be reached stays so for this run: every
-		 * later task would only wait for the same timeout again. */
-		if (st == TP_UNREACHABLE || st == TP_HOSTKEY || st == TP_AUTH) {
-			h->unreachable = 1;
-			h->unreachable_msg = xstrdup(*cause);
-		}
-		return st;
-	}
-	if ((warning = transport_warning(h->tp_handle)) != NULL)
-		h->warning = xstrdup(warning);
-	return TP_OK;
-}
-
-enum tp_status
-ctx_exec_on(struct module_ctx *ctx, struct host_state *h, const char *cmd,
-    const void *in, size_t in_len, int timeout, struct tp_result *res,
-    char **cause)
-{
-	enum tp_status st;
-
-	(void)ctx;
-	memset(res, 0, sizeof *res);
-	pthread_mutex_lock(&h->lock);
-	st = host_connect(h, cause);
-	if (st == TP_OK) {
-		st = transport_exec(h->tp_handle, cmd, in, in_len, timeout,
-		    res, cause);
-		if (st == TP_UNREACHABLE) {
-			/* The connection broke: drop it so nothing reuses it. */
-			transport_close(h->tp_handle);
-			h->tp_handle = NULL;
-			h->unreachable = 1;
-			free(h->unreachable_msg);
-			h->unreachable_msg = xstrdup(*cause);
-		}
-	}
-	pthread_mutex_unlock(&h->lock);
-	return st;
-}
-
-enum tp_status
-ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
-    size_t in_len, int timeout, struct tp_result *res, char **cause)
-{
-	return ctx_exec_on(ctx, ctx->host, cmd, in, in_len, timeout, res,
-	    cause);
-}
-
-void
-ctx_transport_failed(struct module_result *res, enum tp_status st,
-    char *cause)
-{
-	if (st == TP_UNREACHABLE || st == TP_HOSTKEY || st == TP_AUTH)
-		res->status = RESULT_UNREACHABLE;
-	else
-		res->status = RESULT_FAILED;
-	free(res->msg);
-	res->msg = cause != NULL ? cause : xstrdup(tp_strerror(st));
-}
-
 /* The variables a task on this host sees (precedence in playbook.h). */
 static json_t *
 host_vars(struct runner *r, struct host_state *h, const struct play *play,
@@ -247,7 +181,9 @@ host_vars(struct runner *r, struct host_state *h, const struct play *play,
 	return vars;
 }
 
-static void
+/* Keep res as the host's next result (a task's; the caller marks an
+ * apply) and count it. */
+static struct task_result *
 record(struct host_state *h, size_t play_index, const char *task_name,
     const char *module, struct module_result *res, int ignored, double secs)
 {
@@ -259,6 +195,7 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 	tr->play = play_index;
 	tr->task_name = task_name;
 	tr->module = module;
+	tr->kind = RESULT_KIND_TASK;
 	tr->status = res->status;
 	tr->msg = res->msg;
 	tr->diff = res->diff;
@@ -280,6 +217,7 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 			h->stats.failed++;
 		break;
 	}
+	return tr;
 }
 
 /* The gate (lib/remote/hostline.h) over a task's rendered arguments: a value
@@ -343,6 +281,23 @@ preflight(struct runner *r, struct host_state *h, const struct play *play,
 	}
 }
 
+/* The context a module (t) or a stager's flush (t NULL) runs with: the
+ * task's own check and diff modes, else the run's. */
+static void
+fill_ctx(struct module_ctx *ctx, struct runner *r, struct host_state *h,
+    const struct play *play, const struct task *t, json_t *vars)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->run = r;
+	ctx->host = h;
+	ctx->play = play;
+	ctx->task = t;
+	ctx->vars = vars;
+	ctx->check = t != NULL && t->check_mode >= 0 ? t->check_mode :
+	    r->cfg->check;
+	ctx->diff = t != NULL && t->diff >= 0 ? t->diff : r->cfg->diff;
+}
+
 /* One task on one host: when, templating, binding, then the module. */
 static void
 run_task(struct runner *r, struct host_state *h, const struct play *play,
@@ -374,14 +329,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	}
 	if (gate_args(t, args, vars, &res) != 0)
 		goto done;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.run = r;
-	ctx.host = h;
-	ctx.play = play;
-	ctx.task = t;
-	ctx.vars = vars;
-	ctx.check = t->check_mode >= 0 ? t->check_mode : r->cfg->check;
-	ctx.diff = t->diff >= 0 ? t->diff : r->cfg->diff;
+	fill_ctx(&ctx, r, h, play, t, vars);
 	if (module_call(t->module, &ctx, args, &res) != 0 &&
 	    res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
 		res.status = RESULT_FAILED;
@@ -419,37 +367,35 @@ struct batch {
 	long			  step;		/* -1 gather, task index, ntasks
 						 * for the final apply */
 	json_t			 *groups;
-	const struct module	 *gather;	/* probe, when gather_facts */
+	const struct module	 *gather;	/* when gather_facts */
 };
 
-/* The name the staged apply shows under; one pointer, so that the output
- * groups every host's flush as one task. */
-static const char apply_task_name[] = "apply tuning (sysctl drop-in, qdisc, "
-    "route)";
-
-/* Apply what the tuning modules staged, as its own task result. */
+/* Apply what the staging modules staged, as a result of its own. The
+ * stager's task name is one pointer, so that the output groups every
+ * host's flush as one task. */
 static void
 flush_stage(struct runner *r, struct host_state *h, const struct play *play,
     size_t play_index)
 {
-	struct module_result	res;
-	struct module_ctx	ctx;
-	double			start = now_seconds();
+	const struct module_stager	*sg = h->stager;
+	struct module_result		 res;
+	struct module_ctx		 ctx;
+	struct task_result		*tr;
+	void				*stage = h->stage;
+	double				 start = now_seconds();
 
-	if (h->stage == NULL)
+	if (stage == NULL)
 		return;
+	h->stage = NULL;
+	h->stager = NULL;
 	memset(&res, 0, sizeof res);
-	memset(&ctx, 0, sizeof ctx);
-	ctx.run = r;
-	ctx.host = h;
-	ctx.play = play;
-	ctx.check = r->cfg->check;
-	ctx.diff = r->cfg->diff;
-	tune_flush(&ctx, &res);
-	record(h, play_index, apply_task_name, "tune", &res, 0,
+	fill_ctx(&ctx, r, h, play, NULL, NULL);
+	sg->flush(&ctx, stage, &res);
+	sg->free(stage);
+	tr = record(h, play_index, sg->task_name, sg->name, &res, 0,
 	    now_seconds() - start);
-	if (h->results[h->nresults - 1].status == RESULT_FAILED ||
-	    h->results[h->nresults - 1].status == RESULT_UNREACHABLE)
+	tr->kind = RESULT_KIND_APPLY;
+	if (tr->status == RESULT_FAILED || tr->status == RESULT_UNREACHABLE)
 		h->failed = 1;
 	module_result_clear(&res);
 }
@@ -490,7 +436,7 @@ run_host_step(struct batch *b, struct host_state *h)
 		return;
 	} else {
 		t = &b->play->tasks[b->step];
-		if (!t->module->stages) {
+		if (t->module->stager != h->stager) {
 			flush_stage(r, h, b->play, b->play_index);
 			if (h->failed)
 				return;
@@ -608,12 +554,8 @@ run_batch(struct batch *b)
 		if (b->play->any_errors_fatal && any_failed(b))
 			break;
 	}
-	/* A stage that was not applied (a failure, Ctrl-C) is dropped: a
-	 * half-planned drop-in is never written. */
-	for (i = 0; i < b->n; i++) {
-		stage_free(b->hosts[i]->stage);
-		b->hosts[i]->stage = NULL;
-	}
+	for (i = 0; i < b->n; i++)
+		drop_stage(b->hosts[i]);
 }
 
 static json_t *
@@ -693,7 +635,7 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 		b.hosts = live;
 		b.n = k;
 		b.groups = groups;
-		b.gather = play->gather_facts ? module_find("probe") : NULL;
+		b.gather = play->gather_facts ? module_find_gatherer() : NULL;
 		run_batch(&b);
 		for (j = 0; j < k; j++)
 			bad += live[j]->failed || live[j]->unreachable;
