@@ -298,6 +298,24 @@ fill_ctx(struct module_ctx *ctx, struct runner *r, struct host_state *h,
 	ctx->diff = t != NULL && t->diff >= 0 ? t->diff : r->cfg->diff;
 }
 
+/* register: the result as the variable name, for later tasks' templates. */
+static void
+register_result(struct host_state *h, const char *name,
+    const struct module_result *res)
+{
+	json_t *reg = json_pack("{s:s, s:b, s:b, s:b}",
+	    "status", result_status_name(res->status),
+	    "changed", res->status == RESULT_CHANGED,
+	    "failed", res->status == RESULT_FAILED,
+	    "skipped", res->status == RESULT_SKIPPED);
+
+	if (res->msg != NULL)
+		json_object_set_new(reg, "msg", json_string(res->msg));
+	if (res->data != NULL)
+		json_object_set(reg, "data", res->data);
+	json_object_set_new(h->registered, name, reg);
+}
+
 /* One task on one host: when, templating, binding, then the module. */
 static void
 run_task(struct runner *r, struct host_state *h, const struct play *play,
@@ -337,19 +355,8 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 			res.msg = xstrdup("module failed");
 	}
 done:
-	if (t->register_as != NULL) {
-		json_t *reg = json_pack("{s:s, s:b, s:b, s:b}",
-		    "status", result_status_name(res.status),
-		    "changed", res.status == RESULT_CHANGED,
-		    "failed", res.status == RESULT_FAILED,
-		    "skipped", res.status == RESULT_SKIPPED);
-
-		if (res.msg != NULL)
-			json_object_set_new(reg, "msg", json_string(res.msg));
-		if (res.data != NULL)
-			json_object_set(reg, "data", res.data);
-		json_object_set_new(h->registered, t->register_as, reg);
-	}
+	if (t->register_as != NULL)
+		register_result(h, t->register_as, &res);
 	record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,
 	    now_seconds() - start);
@@ -580,15 +587,72 @@ groups_var(const struct runner *r)
 	return groups;
 }
 
+/* After a batch: any_errors_fatal, then max_fail_percentage, may stop the
+ * run; no later batch or play starts then. */
+static void
+judge_batch(struct runner *r, const struct play *play,
+    struct host_state **live, size_t k, size_t batch_index)
+{
+	size_t j, bad = 0;
+
+	for (j = 0; j < k; j++)
+		bad += live[j]->failed || live[j]->unreachable;
+	if (bad > 0 && play->any_errors_fatal) {
+		r->stopped = 1;
+		r->stop_reason = xprintf("any_errors_fatal: %zu host(s) "
+		    "failed in batch %zu", bad, batch_index + 1);
+	} else if (play->max_fail_percentage >= 0 && k > 0 &&
+	    (double)bad * 100.0 / (double)k >
+	    (double)play->max_fail_percentage) {
+		r->stopped = 1;
+		r->stop_reason = xprintf("max_fail_percentage %d%% "
+		    "exceeded: %zu of %zu host(s) failed or unreachable "
+		    "in batch %zu; remaining batches not started",
+		    play->max_fail_percentage, bad, k, batch_index + 1);
+	}
+}
+
+/* One serial batch of a play over hosts[0..size), reported through the
+ * batch_done callback, then judged. */
+static void
+run_one_batch(struct runner *r, const struct play *play, size_t play_index,
+    struct host_state **hosts, size_t size, size_t batch_index,
+    json_t *groups)
+{
+	struct batch		  b;
+	struct host_state	**live;
+	size_t			  j, k = 0;
+
+	/* Hosts unreachable in an earlier play are left out, as Ansible
+	 * removes them from the rest of the run. */
+	live = xcalloc(size, sizeof *live);
+	for (j = 0; j < size; j++) {
+		if (!hosts[j]->unreachable)
+			live[k++] = hosts[j];
+	}
+	memset(&b, 0, sizeof b);
+	b.r = r;
+	b.play = play;
+	b.play_index = play_index;
+	b.hosts = live;
+	b.n = k;
+	b.groups = groups;
+	b.gather = play->gather_facts ? module_find_gatherer() : NULL;
+	run_batch(&b);
+	if (r->cfg->batch_done != NULL)
+		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
+	judge_batch(r, play, live, k, batch_index);
+	free(live);
+}
+
 static int
 run_one_play(struct runner *r, const struct play *play, size_t play_index,
     char **cause)
 {
 	struct host_state	**hosts;
 	char			**names = NULL;
-	size_t			  n = 0, i, off, batch_index = 0;
+	size_t			  n = 0, i, off, size, batch_index = 0;
 	json_t			 *groups;
-	int			  ret = -1;
 
 	if (inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
 	    &names, &n, cause) != 0)
@@ -613,56 +677,17 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	if (r->cfg->play_start != NULL)
 		r->cfg->play_start(r->cfg->cb_arg, play, n);
 	for (off = 0; off < n && !r->stopped && !runner_interrupted;
-	    batch_index++) {
-		struct batch	 b;
-		size_t		 size, j, k = 0, bad = 0;
-		struct host_state **live;
-
+	    off += size, batch_index++) {
 		size = serial_batch_size(&play->serial, batch_index, n);
 		if (size == 0 || size > n - off)
 			size = n - off;
-		/* Hosts unreachable in an earlier play are left out, as
-		 * Ansible removes them from the rest of the run. */
-		live = xcalloc(size, sizeof *live);
-		for (j = 0; j < size; j++) {
-			if (!hosts[off + j]->unreachable)
-				live[k++] = hosts[off + j];
-		}
-		memset(&b, 0, sizeof b);
-		b.r = r;
-		b.play = play;
-		b.play_index = play_index;
-		b.hosts = live;
-		b.n = k;
-		b.groups = groups;
-		b.gather = play->gather_facts ? module_find_gatherer() : NULL;
-		run_batch(&b);
-		for (j = 0; j < k; j++)
-			bad += live[j]->failed || live[j]->unreachable;
-		if (r->cfg->batch_done != NULL)
-			r->cfg->batch_done(r->cfg->cb_arg, play, play_index,
-			    live, k);
-		if (bad > 0 && play->any_errors_fatal) {
-			r->stopped = 1;
-			r->stop_reason = xprintf("any_errors_fatal: %zu host(s) "
-			    "failed in batch %zu", bad, batch_index + 1);
-		} else if (play->max_fail_percentage >= 0 && k > 0 &&
-		    (double)bad * 100.0 / (double)k >
-		    (double)play->max_fail_percentage) {
-			r->stopped = 1;
-			r->stop_reason = xprintf("max_fail_percentage %d%% "
-			    "exceeded: %zu of %zu host(s) failed or unreachable "
-			    "in batch %zu; remaining batches not started",
-			    play->max_fail_percentage, bad, k, batch_index + 1);
-		}
-		free(live);
-		off += size;
+		run_one_batch(r, play, play_index, hosts + off, size,
+		    batch_index, groups);
 	}
-	ret = 0;
 	json_decref(groups);
 	pattern_hosts_free(names, n);
 	free(hosts);
-	return ret;
+	return 0;
 }
 
 int
