@@ -15,7 +15,7 @@
 #include "report/webhook.h"
 #include "base/xalloc.h"
 
-/* Drift items of one host: the "drift" arrays of its tuning results. */
+/* Drift items of one host: the "drift" arrays of its apply results. */
 static json_t *
 host_items(const struct host_state *h)
 {
@@ -25,7 +25,7 @@ host_items(const struct host_state *h)
 	for (i = 0; i < h->nresults; i++) {
 		const json_t *d = json_object_get(h->results[i].data, "drift");
 
-		if (strcmp(h->results[i].module, "tune") == 0 &&
+		if (h->results[i].kind == RESULT_KIND_APPLY &&
 		    json_is_array(d))
 			json_array_extend(items, (json_t *)d);
 	}

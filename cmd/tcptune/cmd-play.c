@@ -12,7 +12,6 @@
 #include "playbook/playbook.h"
 #include "run/runner.h"
 #include "net/transport.h"
-#include "modules/verify-table.h"
 #include "base/xalloc.h"
 
 static double
@@ -107,15 +106,9 @@ cmd_run_playbook(struct options *opts, int drift,
 		goto out;
 	}
 	output_finish(&out, &r);
-	if (opts->format == FORMAT_TEXT) {
-		/* The before/after iperf3 tables, like the seeds'. */
-		char *t = verify_tables_text(&r);
-
-		if (t != NULL) {
-			printf("\n%s", t);
-			free(t);
-		}
-	}
+	/* The before/after iperf3 tables, like the seeds'. */
+	if (opts->format == FORMAT_TEXT)
+		output_verify_tables(&r);
 	rc = runner_exit_status(&r);
 	if (opts->check && opts->detailed_exitcode && any_changed(&r))
 		rc |= EXIT_CHANGES;

@@ -19,7 +19,6 @@
 #include "output.h"
 #include "run/runner.h"
 #include "net/transport.h"
-#include "modules/verify-table.h"
 #include "base/xalloc.h"
 #include "yaml/ydoc.h"
 
@@ -58,17 +57,6 @@ parse_params(struct options *opts, int first, json_t **out)
 bad:
 	json_decref(args);
 	return -1;
-}
-
-static void
-report_tables(const struct runner *r)
-{
-	char *t;
-
-	if ((t = verify_tables_text(r)) != NULL) {
-		printf("\n%s", t);
-		free(t);
-	}
 }
 
 static int
@@ -122,7 +110,7 @@ cmd_verify_exec(struct options *opts)
 		goto out;
 	}
 	if (opts->format == FORMAT_TEXT)
-		report_tables(&r);
+		output_verify_tables(&r);
 	output_finish(&out, &r);
 	rc = runner_exit_status(&r);
 out:

@@ -284,6 +284,28 @@ output_finish(struct output *o, const struct runner *r)
 	printf("\n(%.1fs)\n", now_seconds() - o->start);
 }
 
+void
+output_verify_tables(const struct runner *r)
+{
+	const char	*t;
+	size_t		 i, j;
+
+	for (i = 0; i < r->nhosts; i++) {
+		const struct host_state *h = r->hosts[i];
+
+		for (j = 0; j < h->nresults; j++) {
+			if (h->results[j].module == NULL ||
+			    strcmp(h->results[j].module, "iperf3_verify") != 0)
+				continue;
+			t = json_string_value(json_object_get(
+			    h->results[j].data, "table"));
+			if (t == NULL)
+				continue;
+			printf("\n%s", t);
+		}
+	}
+}
+
 int
 run_config_from_options(struct run_config *cfg, const struct options *opts)
 {

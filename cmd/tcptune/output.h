@@ -21,6 +21,9 @@ void	output_init(struct output *o, const struct options *opts);
 void	output_attach(struct output *o, struct run_config *cfg);
 /* Print the recap (text) or the whole document (json). */
 void	output_finish(struct output *o, const struct runner *r);
+/* Print every iperf3_verify table of the run's results (data "table"),
+ * hosts in inventory order, each after a blank line. */
+void	output_verify_tables(const struct runner *r);
 void	output_free(struct output *o);
 /* Fill the run_config fields that come from global options. */
 int	run_config_from_options(struct run_config *cfg,

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "run/runner.h"
 #include "base/xalloc.h"
 
 static const struct module_param command_params[] = {
@@ -54,9 +53,9 @@ command_run(struct module_ctx *ctx, const json_t *args,
 	 * shell module; every template value in it was quoted as one word
 	 * when it was rendered (HOSTLINE_SHELL), so an inventory value is
 	 * data to the shell, never code. */
-	st = ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
+	st = module_ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
 	if (st != TP_OK) {
-		ctx_transport_failed(res, st, cause);
+		module_result_transport_failed(res, st, cause);
 		tp_result_clear(&out);
 		return 0;
 	}

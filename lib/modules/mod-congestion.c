@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "remote/qdisc.h"
-#include "run/runner.h"
 #include "tune/sizing.h"
 #include "base/strbuf.h"
 #include "modules/tune-facts.h"
@@ -88,7 +87,7 @@ static int
 congestion_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	const json_t	*facts = ctx->host->facts;
+	const json_t	*facts = module_ctx_facts(ctx);
 	const json_t	*rt = json_object_get(facts, "default_route");
 	struct cc_input	 in;
 	struct cc_plan	 plan;
@@ -191,5 +190,5 @@ const struct module mod_congestion = {
 	.params = congestion_params,
 	.run = congestion_run,
 	.check_safe = 1,
-	.stages = 1,
+	.stager = &tune_stager,
 };

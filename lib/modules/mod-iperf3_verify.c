@@ -4,10 +4,11 @@
  * single stream and -P N, up (host sends) and down (-R, peer sends) --
  * each against a fresh one-shot server (`iperf3 -s -1`) started on the peer
  * over the peer's own SSH connection and killed by pid afterwards. The
- * verify_locks of both ends are held around each server+client run, so a
- * host is never in two tests at once (a -> b and b -> a share the emulated
- * or real path and would halve each other); they are always taken in the
- * order of the hosts' names, so pairs in both directions cannot deadlock.
+ * pair lock (module_ctx_lock_pair) is held around each server+client run,
+ * so a host is never in two tests at once (a -> b and b -> a share the
+ * emulated or real path and would halve each other); it takes both ends
+ * in the order of the hosts' names, so pairs in both directions cannot
+ * deadlock.
  *
  * phase before keeps the figures in the host's memo ("iperf3_before",
  * keyed by peer); after measures again, compares, and applies the gate;
@@ -20,7 +21,6 @@
 #include <string.h>
 
 #include "remote/iperf.h"
-#include "run/runner.h"
 #include "base/strbuf.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
@@ -196,7 +196,7 @@ collect_pairs(struct module_ctx *ctx, const json_t *args, struct pair **out,
 	if (pairs != NULL) {
 		json_array_foreach(pairs, i, it) {
 			if (strcmp(json_string_value(json_object_get(it,
-			    "host")), ctx->host->name) != 0)
+			    "host")), module_ctx_host_name(ctx)) != 0)
 				continue;
 			p = xreallocarray(p, *n + 1, sizeof *p);
 			memset(&p[*n], 0, sizeof *p);
@@ -211,8 +211,8 @@ collect_pairs(struct module_ctx *ctx, const json_t *args, struct pair **out,
 	} else {
 		peer = json_string_value(json_object_get(args, "peer"));
 		if (peer == NULL)
-			peer = json_string_value(json_object_get(ctx->vars,
-			    "iperf_peer"));
+			peer = json_string_value(json_object_get(
+			    module_ctx_vars(ctx), "iperf_peer"));
 		if (peer != NULL) {
 			p = xcalloc(1, sizeof *p);
 			p->peer = peer;
@@ -220,18 +220,18 @@ collect_pairs(struct module_ctx *ctx, const json_t *args, struct pair **out,
 		}
 	}
 	for (k = 0; k < *n; k++) {
-		if (strcmp(p[k].peer, ctx->host->name) == 0) {
+		if (strcmp(p[k].peer, module_ctx_host_name(ctx)) == 0) {
 			fail(cause, "'%s' cannot be its own iperf3 peer",
 			    p[k].peer);
 			goto bad;
 		}
-		if ((p[k].ph = runner_host(ctx->run, p[k].peer)) == NULL) {
+		if ((p[k].ph = module_ctx_peer(ctx, p[k].peer)) == NULL) {
 			fail(cause, "iperf3 peer '%s' is not in the inventory",
 			    p[k].peer);
 			goto bad;
 		}
 		if (p[k].address == NULL)
-			p[k].address = runner_traffic_address(ctx->run,
+			p[k].address = module_ctx_traffic_address(ctx,
 			    p[k].peer);
 	}
 	*out = p;
@@ -247,28 +247,26 @@ bad:
 static int
 memo_get(struct module_ctx *ctx, const char *peer, struct iperf_set *s)
 {
-	const json_t	*j;
+	json_t		*m = module_ctx_memo_get(ctx, MEMO_KEY);
+	const json_t	*j = json_object_get(m, peer);
 	int		 found;
 
-	pthread_mutex_lock(&ctx->host->lock);
-	j = json_object_get(json_object_get(ctx->host->memo, MEMO_KEY), peer);
 	found = j != NULL && iperf_set_from_json(j, s) == 0;
-	pthread_mutex_unlock(&ctx->host->lock);
+	json_decref(m);
 	return found;
 }
 
 static void
 memo_put(struct module_ctx *ctx, const char *peer, const struct iperf_set *s)
 {
-	json_t *m;
+	json_t *old = module_ctx_memo_get(ctx, MEMO_KEY);
+	json_t *m = old != NULL ? json_copy(old) : json_object();
 
-	pthread_mutex_lock(&ctx->host->lock);
-	if ((m = json_object_get(ctx->host->memo, MEMO_KEY)) == NULL) {
-		m = json_object();
-		json_object_set_new(ctx->host->memo, MEMO_KEY, m);
-	}
+	/* Changed on a copy: the memo is written only through
+	 * module_ctx_memo_set, under the host's lock. */
 	json_object_set_new(m, peer, iperf_set_json(s));
-	pthread_mutex_unlock(&ctx->host->lock);
+	module_ctx_memo_set(ctx, MEMO_KEY, m);
+	json_decref(old);
 }
 
 /* Transport trouble on the peer: the host itself is fine, so failed. */
@@ -298,27 +296,6 @@ exit_error(const char *where, const char *what, struct tp_result *out)
  * One run: server on the peer, client here, server killed. Returns 0, or
  * -1 with res filled (unreachable when this host's connection failed).
  */
-
-/* Lock both ends of a test in the order of their names (see the top). */
-static void
-lock_ends(struct host_state *a, struct host_state *b)
-{
-	struct host_state *first = strcmp(a->name, b->name) <= 0 ? a : b;
-	struct host_state *second = first == a ? b : a;
-
-	pthread_mutex_lock(&first->verify_lock);
-	if (second != first)
-		pthread_mutex_lock(&second->verify_lock);
-}
-
-static void
-unlock_ends(struct host_state *a, struct host_state *b)
-{
-	pthread_mutex_unlock(&a->verify_lock);
-	if (b != a)
-		pthread_mutex_unlock(&b->verify_lock);
-}
-
 static int
 measure_one(struct module_ctx *ctx, const struct verify_opts *o,
     struct pair *p, enum iperf_kind k, struct module_result *res)
@@ -332,10 +309,10 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 
 	memset(&out, 0, sizeof out);
 	memset(&kout, 0, sizeof kout);
-	lock_ends(ctx->host, p->ph);
+	module_ctx_lock_pair(ctx, p->ph);
 
 	cmd = iperf_server_command(o->port);
-	st = ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 30, &out, &cause);
+	st = module_ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 30, &out, &cause);
 	free(cmd);
 	cmd = NULL;
 	if (st != TP_OK) {
@@ -361,16 +338,17 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	co.parallel = iperf_kind_multi(k) ? o->parallel : 1;
 	co.reverse = iperf_kind_reverse(k);
 	cmd = iperf_client_command(&co);
-	st = ctx_exec(ctx, cmd, NULL, 0, o->duration + o->omit + 45, &out,
-	    &cause);
+	st = module_ctx_exec(ctx, cmd, NULL, 0, o->duration + o->omit + 45,
+	    &out, &cause);
 	if (st != TP_OK) {
-		ctx_transport_failed(res, st, cause);
+		module_result_transport_failed(res, st, cause);
 		cause = NULL;
 		goto out;
 	}
 	/* iperf3 -J reports its own errors as JSON (and exits 1). */
 	if (out.out_len == 0 && out.exit_status != 0) {
-		msg = exit_error(ctx->host->name, "iperf3 client", &out);
+		msg = exit_error(module_ctx_host_name(ctx), "iperf3 client",
+		    &out);
 		goto out;
 	}
 	if (iperf_parse(out.out, out.out_len, &p->now.run[k], &cause) != 0) {
@@ -388,12 +366,12 @@ out:
 		free(cmd);
 		cmd = iperf_kill_command(pid);
 		cause = NULL;
-		if (ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 15, &kout, &cause) !=
-		    TP_OK)
+		if (module_ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 15, &kout,
+		    &cause) != TP_OK)
 			free(cause);
 		tp_result_clear(&kout);
 	}
-	unlock_ends(ctx->host, p->ph);
+	module_ctx_unlock_pair(ctx, p->ph);
 	free(cmd);
 	tp_result_clear(&out);
 	if (msg != NULL) {
@@ -544,8 +522,8 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 	jpairs = json_array();
 	for (i = 0; i < n; i++) {
 		struct pair		*p = &pairs[i];
-		struct verify_head	 h = { ctx->host->name, p->peer,
-		    p->address, o.duration, o.omit, o.parallel };
+		struct verify_head	 h = { module_ctx_host_name(ctx),
+		    p->peer, p->address, o.duration, o.omit, o.parallel };
 
 		if (msg.len > 0)
 			strbuf_addstr(&msg, "; ");

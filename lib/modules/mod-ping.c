@@ -1,7 +1,6 @@
 /* ping: connect, authenticate and run `true`, like `ansible -m ping`. */
 #include "playbook/module.h"
 
-#include "run/runner.h"
 #include "base/xalloc.h"
 
 static const struct module_param ping_params[] = {
@@ -16,9 +15,9 @@ ping_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 	char			*cause = NULL;
 
 	(void)args;
-	st = ctx_exec(ctx, "true", NULL, 0, 0, &out, &cause);
+	st = module_ctx_exec(ctx, "true", NULL, 0, 0, &out, &cause);
 	if (st != TP_OK)
-		ctx_transport_failed(res, st, cause);
+		module_result_transport_failed(res, st, cause);
 	else if (out.exit_status != 0) {
 		res->status = RESULT_FAILED;
 		res->msg = xprintf("'true' exited %d", out.exit_status);

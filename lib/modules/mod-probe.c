@@ -6,7 +6,6 @@
 
 #include "remote/probe.h"
 #include "remote/qdisc.h"
-#include "run/runner.h"
 #include "base/xalloc.h"
 
 static const struct module_param probe_params[] = {
@@ -39,7 +38,7 @@ collect_targets(struct module_ctx *ctx, const json_t *args, char ***targets,
 	size_t		 i;
 
 	if (list == NULL)
-		list = json_object_get(ctx->vars, "rtt_to");
+		list = json_object_get(module_ctx_vars(ctx), "rtt_to");
 	if (json_is_string(list))
 		add_target(targets, n, json_string_value(list));
 	json_array_foreach(list, i, v) {
@@ -47,9 +46,9 @@ collect_targets(struct module_ctx *ctx, const json_t *args, char ***targets,
 			add_target(targets, n, json_string_value(v));
 	}
 	if (json_object_get(args, "rtt_to") == NULL &&
-	    (peer = json_string_value(json_object_get(ctx->vars,
+	    (peer = json_string_value(json_object_get(module_ctx_vars(ctx),
 	    "iperf_peer"))) != NULL) {
-		char *addr = runner_traffic_address(ctx->run, peer);
+		char *addr = module_ctx_traffic_address(ctx, peer);
 
 		add_target(targets, n, addr);
 		free(addr);
@@ -92,10 +91,10 @@ probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 	for (i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);
-	st = ctx_exec(ctx, cmd, script, strlen(script), 0, &out, &cause);
+	st = module_ctx_exec(ctx, cmd, script, strlen(script), 0, &out, &cause);
 	free(cmd);
 	if (st != TP_OK) {
-		ctx_transport_failed(res, st, cause);
+		module_result_transport_failed(res, st, cause);
 		tp_result_clear(&out);
 		return 0;
 	}
@@ -112,10 +111,7 @@ probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 		return 0;
 	}
 	tp_result_clear(&out);
-	pthread_mutex_lock(&ctx->host->lock);
-	json_decref(ctx->host->facts);
-	ctx->host->facts = json_incref(facts);
-	pthread_mutex_unlock(&ctx->host->lock);
+	module_ctx_set_facts(ctx, facts);
 	res->status = RESULT_OK;
 	res->msg = summary(facts);
 	res->data = facts;
@@ -128,4 +124,5 @@ const struct module mod_probe = {
 	.params = probe_params,
 	.run = probe_run,
 	.check_safe = 1,
+	.gathers_facts = 1,
 };

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
 #include "base/xalloc.h"
@@ -37,7 +36,7 @@ static int
 route_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	const json_t	*rt = json_object_get(ctx->host->facts,
+	const json_t	*rt = json_object_get(module_ctx_facts(ctx),
 	    "default_route");
 	const json_t	*cw = json_object_get(args, "initcwnd");
 	const json_t	*rw = json_object_get(args, "initrwnd");
@@ -85,5 +84,5 @@ const struct module mod_route = {
 	.validate = route_validate,
 	.run = route_run,
 	.check_safe = 1,
-	.stages = 1,
+	.stager = &tune_stager,
 };

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "base/strbuf.h"
 #include "remote/sysctld.h"
 #include "template/template.h"
@@ -66,7 +65,7 @@ sysctl_run(struct module_ctx *ctx, const json_t *args,
 
 		/* A key the probe saw as read-only or absent here is kept out
 		 * of the file and said so, never silently dropped. */
-		switch (facts_sysctl(ctx->host->facts, norm, &cur)) {
+		switch (facts_sysctl(module_ctx_facts(ctx), norm, &cur)) {
 		case SIZING_READONLY:
 			strbuf_addf(&skipped, "%s%s (read-only)",
 			    skipped.len > 0 ? ", " : "", norm);
@@ -104,5 +103,5 @@ const struct module mod_sysctl = {
 	.validate = sysctl_validate,
 	.run = sysctl_run,
 	.check_safe = 1,
-	.stages = 1,
+	.stager = &tune_stager,
 };

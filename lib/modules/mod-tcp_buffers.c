@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "tune/sizing.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
@@ -77,7 +76,7 @@ static int
 tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
     struct module_result *res)
 {
-	const json_t		*facts = ctx->host->facts;
+	const json_t		*facts = module_ctx_facts(ctx);
 	struct sizing_input	 in;
 	struct sizing_plan	 plan;
 	struct stage		*st;
@@ -95,11 +94,12 @@ tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
 	if (in.rtt_ms <= 0)
 		in.rtt_ms = facts_rtt_ms(ctx, &rtt_to);
 	if (in.rtt_ms <= 0)
-		in.rtt_ms = var_number(ctx->vars, "rtt_ms");
+		in.rtt_ms = var_number(module_ctx_vars(ctx), "rtt_ms");
 	in.bandwidth_mbit = json_number_value(json_object_get(args,
 	    "bandwidth_mbit"));
 	if (in.bandwidth_mbit <= 0)
-		in.bandwidth_mbit = var_number(ctx->vars, "bandwidth_mbit");
+		in.bandwidth_mbit = var_number(module_ctx_vars(ctx),
+		    "bandwidth_mbit");
 	if (in.bandwidth_mbit <= 0)
 		in.bandwidth_mbit = json_number_value(json_object_get(
 		    json_object_get(facts, "default_route"), "speed_mbit"));
@@ -161,5 +161,5 @@ const struct module mod_tcp_buffers = {
 	.params = tcp_buffers_params,
 	.run = tcp_buffers_run,
 	.check_safe = 1,
-	.stages = 1,
+	.stager = &tune_stager,
 };

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "base/xalloc.h"
 
 extern const struct module mod_ping;
@@ -37,6 +36,18 @@ module_find(const char *name)
 
 	for (i = 0; module_table[i] != NULL; i++) {
 		if (strcmp(module_table[i]->name, name) == 0)
+			return module_table[i];
+	}
+	return NULL;
+}
+
+const struct module *
+module_find_gatherer(void)
+{
+	size_t i;
+
+	for (i = 0; module_table[i] != NULL; i++) {
+		if (module_table[i]->gathers_facts)
 			return module_table[i];
 	}
 	return NULL;
@@ -93,14 +104,28 @@ module_result_clear(struct module_result *res)
 	memset(res, 0, sizeof *res);
 }
 
+void
+module_result_transport_failed(struct module_result *res, enum tp_status st,
+    char *cause)
+{
+	if (st == TP_UNREACHABLE || st == TP_HOSTKEY || st == TP_AUTH)
+		res->status = RESULT_UNREACHABLE;
+	else
+		res->status = RESULT_FAILED;
+	free(res->msg);
+	res->msg = cause != NULL ? cause : xstrdup(tp_strerror(st));
+}
+
 int
 module_call(const struct module *m, struct module_ctx *ctx,
     const json_t *args, struct module_result *res)
 {
 	int (*fn)(struct module_ctx *, const json_t *, struct module_result *);
 
-	fn = ctx->check && !m->check_safe ? m->plan : m->run;
-	if (ctx->check && !m->check_safe && fn == NULL) {
+	int check = module_ctx_check(ctx);
+
+	fn = check && !m->check_safe ? m->plan : m->run;
+	if (check && !m->check_safe && fn == NULL) {
 		res->status = RESULT_SKIPPED;
 		res->msg = xprintf("skipped in check mode: '%s' changes the "
 		    "host and cannot plan", m->name);

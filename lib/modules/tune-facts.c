@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "modules/tune.h"
 
 enum sizing_state
@@ -27,15 +26,16 @@ facts_sysctl(const json_t *facts, const char *key, const char **value)
 double
 facts_rtt_ms(struct module_ctx *ctx, const char **to)
 {
-	const json_t	*rtt = json_object_get(ctx->host->facts, "rtt");
+	const json_t	*rtt = json_object_get(module_ctx_facts(ctx), "rtt");
 	const json_t	*v;
 	const char	*peer, *key;
 	double		 best = 0;
 
 	*to = NULL;
-	peer = json_string_value(json_object_get(ctx->vars, "iperf_peer"));
+	peer = json_string_value(json_object_get(module_ctx_vars(ctx),
+	    "iperf_peer"));
 	if (peer != NULL) {
-		char *addr = runner_traffic_address(ctx->run, peer);
+		char *addr = module_ctx_traffic_address(ctx, peer);
 		const json_t *e = json_object_get(rtt, addr);
 
 		free(addr);
@@ -82,8 +82,8 @@ tune_file(const struct module_ctx *ctx, const json_t *args)
 {
 	const char *f = json_string_value(json_object_get(args,
 	    "sysctl_file"));
-	const char *var = json_string_value(json_object_get(ctx->vars,
-	    "tcptune_sysctl_file"));
+	const char *var = json_string_value(json_object_get(
+	    module_ctx_vars(ctx), "tcptune_sysctl_file"));
 
 	/* An explicit task parameter beats the var; the var beats the
 	 * module's default (bind fills defaults, so compare with it). */

@@ -8,7 +8,6 @@
 #include "remote/apply.h"
 #include "remote/hostline.h"
 #include "remote/qdisc.h"
-#include "run/runner.h"
 #include "base/strbuf.h"
 #include "remote/sysctld.h"
 #include "base/udiff.h"
@@ -35,18 +34,19 @@ stage_free(struct stage *st)
 struct stage *
 tune_stage(struct module_ctx *ctx, const char *file, char **cause)
 {
-	struct host_state *h = ctx->host;
+	struct stage *st = module_ctx_stage(ctx);
 
-	if (h->stage == NULL) {
-		h->stage = xcalloc(1, sizeof *h->stage);
-		h->stage->file = xstrdup(file);
-		dropin_init(&h->stage->dropin);
-	} else if (strcmp(h->stage->file, file) != 0) {
+	if (st == NULL) {
+		st = xcalloc(1, sizeof *st);
+		st->file = xstrdup(file);
+		dropin_init(&st->dropin);
+		module_ctx_set_stage(ctx, st);
+	} else if (strcmp(st->file, file) != 0) {
 		fail(cause, "this play already manages '%s'; one drop-in per "
-		    "play (got sysctl_file '%s')", h->stage->file, file);
+		    "play (got sysctl_file '%s')", st->file, file);
 		return NULL;
 	}
-	return h->stage;
+	return st;
 }
 
 void
@@ -154,7 +154,7 @@ static void
 fill_request(struct apply_request *req, const struct module_ctx *ctx,
     const struct stage *st)
 {
-	const json_t *facts = ctx->host->facts;
+	const json_t *facts = module_ctx_facts(ctx);
 	const json_t *rt = json_object_get(facts, "default_route");
 
 	memset(req, 0, sizeof *req);
@@ -209,7 +209,7 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 
 	/* The last line of defence for check mode: whatever a module does,
 	 * the core never sends a writing apply for a check-mode task. */
-	if (ctx->check && (req->mode == APPLY_APPLY ||
+	if (module_ctx_check(ctx) && (req->mode == APPLY_APPLY ||
 	    req->mode == APPLY_ROLLBACK)) {
 		res->status = RESULT_FAILED;
 		res->msg = xstrdup("refused: a change was asked for in check "
@@ -224,11 +224,11 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 		return -1;
 	}
 	cmd = apply_command(req);
-	st = ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) : 0, 0,
-	    &out, &cause);
+	st = module_ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) :
+	    0, 0, &out, &cause);
 	free(cmd);
 	if (st != TP_OK) {
-		ctx_transport_failed(res, st, cause);
+		module_result_transport_failed(res, st, cause);
 		tp_result_clear(&out);
 		return -1;
 	}
@@ -244,9 +244,23 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	return 0;
 }
 
-/* Take in the probe run after a change. A light one (only sysctls and
- * sysctl.d files, when no qdisc, module or route was touched) updates just
- * those facts; a full one replaces them all. */
+/* One more error of a "; "-separated list. */
+static void
+add_error(struct strbuf *errors, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+add_error(struct strbuf *errors, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errors->len > 0)
+		strbuf_addstr(errors, "; ");
+	va_start(ap, fmt);
+	strbuf_vaddf(errors, fmt, ap);
+	va_end(ap);
+}
+
 /* After an apply, the interface must use the qdisc the plan set (tc can
  * succeed and leave another, e.g. an mq leaf it did not reach): read from
  * the probe that ran after it in the same round trip. */
@@ -265,39 +279,39 @@ check_live_qdisc(const struct stage *st, const struct apply_request *req,
 	if (kind != NULL && strcmp(kind, st->qdisc) == 0)
 		return;
 	live = qdisc_describe(q);
-	strbuf_addf(errors, "%sthe live qdisc on %s is %s after the apply, "
-	    "not %s", errors->len > 0 ? "; " : "", req->dev != NULL ?
-	    req->dev : "?", live, st->qdisc);
+	add_error(errors, "the live qdisc on %s is %s after the apply, not %s",
+	    req->dev != NULL ? req->dev : "?", live, st->qdisc);
 	free(live);
 }
 
+/* Take in the probe run after a change. A light one (only sysctls and
+ * sysctl.d files, when no qdisc, module or route was touched) updates just
+ * those facts; a full one replaces them all. */
 static void
 refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
 {
 	static const char *const sysctl_facts[] = { "sysctl", "sysctl_files",
 	    "sysctl_order", "sysctl_readonly_mount", NULL };
-	size_t i;
+	const json_t	*facts = module_ctx_facts(ctx);
+	json_t		*f;
+	size_t		 i;
 
 	if (ar->facts == NULL)
 		return;
-	pthread_mutex_lock(&ctx->host->lock);
-	if (!light || ctx->host->facts == NULL) {
-		json_decref(ctx->host->facts);
-		ctx->host->facts = json_incref(ar->facts);
-	} else {
-		/* Copy on write: other tasks may hold the old object. */
-		json_t *f = json_deep_copy(ctx->host->facts);
-
-		for (i = 0; sysctl_facts[i] != NULL; i++) {
-			json_t *v = json_object_get(ar->facts, sysctl_facts[i]);
-
-			if (v != NULL)
-				json_object_set(f, sysctl_facts[i], v);
-		}
-		json_decref(ctx->host->facts);
-		ctx->host->facts = f;
+	if (!light || facts == NULL) {
+		module_ctx_set_facts(ctx, ar->facts);
+		return;
 	}
-	pthread_mutex_unlock(&ctx->host->lock);
+	/* Copy on write: other tasks may hold the old object. */
+	f = json_deep_copy(facts);
+	for (i = 0; sysctl_facts[i] != NULL; i++) {
+		json_t *v = json_object_get(ar->facts, sysctl_facts[i]);
+
+		if (v != NULL)
+			json_object_set(f, sysctl_facts[i], v);
+	}
+	module_ctx_set_facts(ctx, f);
+	json_decref(f);
 }
 
 /* Whether the file on the host has exactly our keys and values. */
@@ -360,10 +374,9 @@ check_overrides(const struct stage *st, const json_t *facts,
 		    st->dropin.entries[i].key);
 
 		if (winner != NULL && strcmp(winner, st->file) != 0)
-			strbuf_addf(errors, "%s%s: '%s' overrides '%s' (it "
-			    "would win at the next boot)", errors->len > 0 ?
-			    "; " : "", st->dropin.entries[i].key, winner,
-			    st->file);
+			add_error(errors, "%s: '%s' overrides '%s' (it would "
+			    "win at the next boot)", st->dropin.entries[i].key,
+			    winner, st->file);
 		free(winner);
 	}
 }
@@ -496,164 +509,271 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 	return items;
 }
 
-int
-tune_flush(struct module_ctx *ctx, struct module_result *res)
-{
-	struct stage		*st = ctx->host->stage;
+/*
+ * Flushing a stage: plan the request, render the drop-in, apply both in
+ * one round trip, interpret what the host said. struct flush carries one
+ * flush through the four steps.
+ */
+struct flush {
+	struct module_ctx	*ctx;
+	int			 check;
+	const struct stage	*st;
 	struct apply_request	 req;
+	char			*text;		/* the rendered drop-in */
 	struct apply_result	 ar;
-	struct strbuf		 diff = STRBUF_INIT, errors = STRBUF_INIT;
-	char			*text, *d;
-	const char		*playbook = ctx->run->cfg->playbook_path;
-	int			 changed = 0;
-	size_t			 i;
+	struct strbuf		 diff;
+	struct strbuf		 errors;	/* "; "-separated */
+	int			 changed;
+};
 
-	if (st == NULL)
+/* Plan: what the apply script is asked to do on this host. */
+static void
+flush_plan(struct flush *f)
+{
+	fill_request(&f->req, f->ctx, f->st);
+	f->req.mode = f->check ? APPLY_CHECK : APPLY_APPLY;
+	f->req.reprobe = !f->check;
+}
+
+/* Render: the drop-in's text, refused when anything in it does not pass
+ * the gate (lib/remote/hostline.h). */
+static int
+flush_render(struct flush *f, struct module_result *res)
+{
+	const char	*playbook = module_ctx_playbook_path(f->ctx);
+	char		*why;
+
+	f->text = dropin_render(&f->st->dropin, playbook != NULL ? playbook :
+	    "(ad hoc)", f->st->file, &why);
+	if (f->text != NULL)
 		return 0;
-	strbuf_init(&diff);
-	strbuf_init(&errors);
-	memset(&ar, 0, sizeof ar);
-	fill_request(&req, ctx, st);
-	if ((text = dropin_render(&st->dropin, playbook != NULL ? playbook :
-	    "(ad hoc)", st->file, &d)) == NULL) {
-		res->status = RESULT_FAILED;
-		res->msg = xprintf("%s; refused, nothing was written to this "
-		    "host", d);
-		free(d);
-		goto out;
-	}
-	req.mode = ctx->check ? APPLY_CHECK : APPLY_APPLY;
-	req.reprobe = !ctx->check;
-	if (run_apply(ctx, &req, text, &ar, res) != 0)
-		goto out;
+	res->status = RESULT_FAILED;
+	res->msg = xprintf("%s; refused, nothing was written to this host",
+	    why);
+	free(why);
+	return -1;
+}
 
-	/* The file: a unified diff from what is there to what we render,
-	 * when its keys or values differ (comments alone never rewrite it). */
-	if (!same_file_values(&ar, st) && (ar.old_exists ||
+/* Apply: the one round trip (in check mode, a read of the same). */
+static int
+flush_apply(struct flush *f, struct module_result *res)
+{
+	return run_apply(f->ctx, &f->req, f->text, &f->ar, res);
+}
+
+/* The file: a unified diff from what is there to what we render, when its
+ * keys or values differ (comments alone never rewrite it); then the
+ * key table. */
+static void
+interpret_file(struct flush *f)
+{
+	const struct stage	*st = f->st;
+	char			*d;
+
+	if (!same_file_values(&f->ar, st) && (f->ar.old_exists ||
 	    st->dropin.n > 0)) {
-		changed = 1;
-		d = udiff(ar.old_exists ? ar.old_text : NULL, text, st->file,
-		    st->file, 3);
-		strbuf_addstr(&diff, d);
+		f->changed = 1;
+		d = udiff(f->ar.old_exists ? f->ar.old_text : NULL, f->text,
+		    st->file, st->file, 3);
+		strbuf_addstr(&f->diff, d);
 		free(d);
 	}
-	add_key_table(&diff, st, &ar, ctx->host->facts);
-	for (i = 0; i < ar.nkeys; i++) {
-		const struct apply_key *k = &ar.keys[i];
+	add_key_table(&f->diff, st, &f->ar, module_ctx_facts(f->ctx));
+}
+
+/* Each key: changed when its value was another; after a write, an error
+ * when the kernel does not have it. */
+static void
+interpret_keys(struct flush *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ar.nkeys; i++) {
+		const struct apply_key *k = &f->ar.keys[i];
 
 		if (!values_equal(k->before, k->want))
-			changed = 1;
-		if (ctx->check)
+			f->changed = 1;
+		if (f->check)
 			continue;
 		if (k->error != NULL || !values_equal(k->live, k->want))
-			strbuf_addf(&errors, "%sthe kernel did not take %s = "
-			    "%s from '%s' (live: %s%s%s)", errors.len > 0 ?
-			    "; " : "", k->key, k->want, st->file,
-			    k->live != NULL ? k->live : "unreadable",
-			    k->error != NULL ? ", " : "",
+			add_error(&f->errors, "the kernel did not take %s = "
+			    "%s from '%s' (live: %s%s%s)", k->key, k->want,
+			    f->st->file, k->live != NULL ? k->live :
+			    "unreadable", k->error != NULL ? ", " : "",
 			    k->error != NULL ? k->error : "");
 	}
+}
+
+/* The live qdisc and route options: their lines of the diff. */
+static void
+interpret_live(struct flush *f)
+{
+	const struct stage *st = f->st;
+
 	if (st->qdisc != NULL) {
 		const json_t *q = json_object_get(json_object_get(
-		    ctx->host->facts, "default_route"), "qdisc");
+		    module_ctx_facts(f->ctx), "default_route"), "qdisc");
 		const char *kind = qdisc_effective(q);
 		char *live = qdisc_describe(q);
 
 		if (kind == NULL || strcmp(kind, st->qdisc) != 0)
-			changed = 1;
-		strbuf_addf(&diff, "  live qdisc on %s: %s -> %s%s\n",
-		    req.dev != NULL ? req.dev : "?", live, st->qdisc,
-		    req.tx_queues > 1 ? " on every mq queue" : "");
+			f->changed = 1;
+		strbuf_addf(&f->diff, "  live qdisc on %s: %s -> %s%s\n",
+		    f->req.dev != NULL ? f->req.dev : "?", live, st->qdisc,
+		    f->req.tx_queues > 1 ? " on every mq queue" : "");
 		free(live);
 	}
 	if (st->route_opts != NULL) {
-		if (st->route_changed || ar.route_persisted != NULL)
-			changed = 1;
-		strbuf_addf(&diff, "  default route: %s%s%s\n", st->route_opts,
-		    st->route_persist ? ", kept across reboots by " : "",
-		    st->route_persist ? "/etc/systemd/system/"
-		    "tcptune-route.service" : "");
+		if (st->route_changed || f->ar.route_persisted != NULL)
+			f->changed = 1;
+		strbuf_addf(&f->diff, "  default route: %s%s%s\n",
+		    st->route_opts, st->route_persist ? ", kept across "
+		    "reboots by " : "", st->route_persist ?
+		    "/etc/systemd/system/tcptune-route.service" : "");
 	}
-	if (!ctx->check) {
-		if (ar.write_error != NULL)
-			strbuf_addf(&errors, "%swriting '%s': %s", errors.len >
-			    0 ? "; " : "", st->file, ar.write_error);
-		if (ar.qdisc_error != NULL)
-			strbuf_addf(&errors, "%sqdisc %s on %s: %s",
-			    errors.len > 0 ? "; " : "", st->qdisc, req.dev,
-			    ar.qdisc_error);
-		else
-			check_live_qdisc(st, &req, ar.facts, &errors);
-		if (ar.route_error != NULL)
-			strbuf_addf(&errors, "%sroute %s: %s", errors.len > 0 ?
-			    "; " : "", st->route_opts, ar.route_error);
-		if (ar.module_error != NULL)
-			strbuf_addf(&errors, "%smodules %s: %s", errors.len >
-			    0 ? "; " : "", st->modules, ar.module_error);
-		/* Without a re-probe (nothing changed), the facts from the
-		 * start of the play still say which file wins. */
-		check_overrides(st, ar.facts != NULL ? ar.facts :
-		    ctx->host->facts, &errors);
-		refresh_facts(ctx, &ar, st->qdisc == NULL && st->modules == NULL &&
-		    st->route_opts == NULL);
-	}
-	/* A step the script could not do (reading the old file, saving the
-	 * backup, putting the previous file back): the host is not what the
-	 * plan says, in any mode. */
-	if (ar.step_error != NULL)
-		strbuf_addf(&errors, "%s%s", errors.len > 0 ? "; " : "",
-		    ar.step_error);
-	if (ar.undone)
-		strbuf_addf(&errors, "; nothing was changed: the previous '%s' "
-		    "and the live values were put back", st->file);
-	else if (ctx->check && !ctx->run->cfg->drift)
-		/* A plan shows what the apply would fail on, too. */
-		check_overrides(st, ctx->host->facts, &errors);
-	res->diff = strbuf_detach(&diff, NULL);
-	if (ctx->run->cfg->drift && ar.step_error == NULL) {
-		json_t *items = tune_drift_items(st, &ar, ctx->host->facts);
-		size_t n = json_array_size(items);
+}
 
-		res->status = n > 0 ? RESULT_CHANGED : RESULT_OK;
-		res->msg = n > 0 ? xprintf("%zu drifted item%s", n, n == 1 ?
-		    "" : "s") : xprintf("%s in sync", st->file);
-		res->data = json_pack("{s:s, s:o}", "file", st->file, "drift",
-		    items);
-		goto out;
-	}
-	if (errors.len > 0) {
+/* After a write: what the script could not do, which of our keys another
+ * file overrides, and the facts the re-probe brought. */
+static void
+interpret_write(struct flush *f)
+{
+	const struct stage	*st = f->st;
+	const struct apply_result *ar = &f->ar;
+
+	if (ar->write_error != NULL)
+		add_error(&f->errors, "writing '%s': %s", st->file,
+		    ar->write_error);
+	if (ar->qdisc_error != NULL)
+		add_error(&f->errors, "qdisc %s on %s: %s", st->qdisc,
+		    f->req.dev, ar->qdisc_error);
+	else
+		check_live_qdisc(st, &f->req, ar->facts, &f->errors);
+	if (ar->route_error != NULL)
+		add_error(&f->errors, "route %s: %s", st->route_opts,
+		    ar->route_error);
+	if (ar->module_error != NULL)
+		add_error(&f->errors, "modules %s: %s", st->modules,
+		    ar->module_error);
+	/* Without a re-probe (nothing changed), the facts from the start of
+	 * the play still say which file wins. */
+	check_overrides(st, ar->facts != NULL ? ar->facts :
+	    module_ctx_facts(f->ctx), &f->errors);
+	refresh_facts(f->ctx, &f->ar, st->qdisc == NULL &&
+	    st->modules == NULL && st->route_opts == NULL);
+}
+
+/* The task line and data of tcptune drift: the drifted items. */
+static void
+drift_verdict(struct flush *f, struct module_result *res)
+{
+	json_t	*items = tune_drift_items(f->st, &f->ar,
+	    module_ctx_facts(f->ctx));
+	size_t	 n = json_array_size(items);
+
+	res->status = n > 0 ? RESULT_CHANGED : RESULT_OK;
+	res->msg = n > 0 ? xprintf("%zu drifted item%s", n, n == 1 ? "" :
+	    "s") : xprintf("%s in sync", f->st->file);
+	res->data = json_pack("{s:s, s:o}", "file", f->st->file, "drift",
+	    items);
+}
+
+/* The task line and data of an apply or its plan. */
+static void
+apply_verdict(struct flush *f, struct module_result *res)
+{
+	const struct stage		*st = f->st;
+	const struct apply_result	*ar = &f->ar;
+	const char			*backup = ar->backup != NULL ?
+	    "; backup kept under " TUNE_STATE_DIR : "";
+
+	if (f->errors.len > 0) {
 		res->status = RESULT_FAILED;
-		res->msg = strbuf_detach(&errors, NULL);
-	} else if (changed) {
+		res->msg = strbuf_detach(&f->errors, NULL);
+	} else if (f->changed) {
 		res->status = RESULT_CHANGED;
-		if (st->dropin.n == 0 && !ar.old_exists)
-			res->msg = xprintf("%s %s%s", ctx->check ? "would set" :
+		if (st->dropin.n == 0 && !ar->old_exists)
+			res->msg = xprintf("%s %s%s", f->check ? "would set" :
 			    "set", st->route_opts != NULL ? st->route_opts :
 			    st->qdisc != NULL ? st->qdisc : "live values",
-			    ar.backup != NULL ? "; backup kept under "
-			    TUNE_STATE_DIR : "");
+			    backup);
 		else
-			res->msg = xprintf("%s %s (%zu key%s)%s", ctx->check ?
-			    "would write" : ar.written ? "wrote" : "loaded",
+			res->msg = xprintf("%s %s (%zu key%s)%s", f->check ?
+			    "would write" : ar->written ? "wrote" : "loaded",
 			    st->file, st->dropin.n, st->dropin.n == 1 ? "" :
-			    "s", ar.backup != NULL ? "; backup kept under "
-			    TUNE_STATE_DIR : "");
+			    "s", backup);
 	} else {
 		res->status = RESULT_OK;
 		res->msg = xprintf("%s is up to date (%zu key%s)", st->file,
 		    st->dropin.n, st->dropin.n == 1 ? "" : "s");
 	}
 	res->data = json_pack("{s:s, s:b, s:s}", "file", st->file, "written",
-	    ar.written, "content", text);
-out:
-	free(text);
-	strbuf_release(&diff);
-	strbuf_release(&errors);
-	apply_result_clear(&ar);
-	stage_free(st);
-	ctx->host->stage = NULL;
+	    ar->written, "content", f->text);
+}
+
+/* Interpret: from what the script said to the task's result -- the diff,
+ * changed or not, every error, in any mode the steps the script could not
+ * do (the host is not what the plan says then). */
+static void
+flush_interpret(struct flush *f, struct module_result *res)
+{
+	int drift = module_ctx_drift(f->ctx);
+
+	interpret_file(f);
+	interpret_keys(f);
+	interpret_live(f);
+	if (!f->check)
+		interpret_write(f);
+	if (f->ar.step_error != NULL)
+		add_error(&f->errors, "%s", f->ar.step_error);
+	if (f->ar.undone)
+		strbuf_addf(&f->errors, "; nothing was changed: the previous "
+		    "'%s' and the live values were put back", f->st->file);
+	else if (f->check && !drift)
+		/* A plan shows what the apply would fail on, too. */
+		check_overrides(f->st, module_ctx_facts(f->ctx), &f->errors);
+	res->diff = strbuf_detach(&f->diff, NULL);
+	if (drift && f->ar.step_error == NULL)
+		drift_verdict(f, res);
+	else
+		apply_verdict(f, res);
+}
+
+/* The tuning stager's flush: apply (in check mode, diff) the host's stage
+ * in one round trip. */
+static int
+tune_flush(struct module_ctx *ctx, void *stage, struct module_result *res)
+{
+	struct flush f;
+
+	memset(&f, 0, sizeof f);
+	f.ctx = ctx;
+	f.check = module_ctx_check(ctx);
+	f.st = stage;
+	strbuf_init(&f.diff);
+	strbuf_init(&f.errors);
+	flush_plan(&f);
+	if (flush_render(&f, res) == 0 && flush_apply(&f, res) == 0)
+		flush_interpret(&f, res);
+	free(f.text);
+	strbuf_release(&f.diff);
+	strbuf_release(&f.errors);
+	apply_result_clear(&f.ar);
 	return 0;
 }
+
+static void
+tune_stage_free(void *stage)
+{
+	stage_free(stage);
+}
+
+const struct module_stager tune_stager = {
+	.name = "tune",
+	.task_name = "apply tuning (sysctl drop-in, qdisc, route)",
+	.flush = tune_flush,
+	.free = tune_stage_free,
+};
 
 int
 tune_rollback(struct module_ctx *ctx, const char *file, int previous,
@@ -723,9 +843,8 @@ tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 			restored += k->changed;
 			continue;
 		}
-		strbuf_addf(&errors, "%scould not restore %s = %s (live: %s%s%s)",
-		    errors.len > 0 ? "; " : "", k->key, k->want,
-		    k->live != NULL ? k->live : "unreadable",
+		add_error(&errors, "could not restore %s = %s (live: %s%s%s)",
+		    k->key, k->want, k->live != NULL ? k->live : "unreadable",
 		    k->error != NULL ? ", " : "", k->error != NULL ? k->error :
 		    "");
 	}

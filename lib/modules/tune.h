@@ -4,11 +4,11 @@
  *
  * Tuning modules never write anything themselves: they add keys (each with
  * its reason), a live qdisc, kernel modules and route options to the host's
- * stage. The runner flushes the stage -- once per play, before the first
- * task that is not a tuning module and at the end of the play -- with
- * tune_flush, so that one drop-in per play is written in one round trip
- * however many tuning tasks there are, and a verification task that
- * follows sees the new values. */
+ * stage (their module's .stager is tune_stager). The runner flushes the
+ * stage -- once per play, before the first task that is not a tuning
+ * module and at the end of the play -- through tune_stager, so that one
+ * drop-in per play is written in one round trip however many tuning tasks
+ * there are, and a verification task that follows sees the new values. */
 #ifndef TCPTUNE_TUNE_H
 #define TCPTUNE_TUNE_H
 
@@ -46,8 +46,11 @@ struct stage *tune_stage(struct module_ctx *ctx, const char *file,
 void	stage_note(struct stage *st, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
-/* Apply (or in check mode, diff) the host's stage; clears it. */
-int	tune_flush(struct module_ctx *ctx, struct module_result *res);
+/* The tuning modules' stager: its flush applies (in check mode, diffs)
+ * the host's stage in one round trip -- plan the request, render the
+ * drop-in, apply, interpret -- as the task "apply tuning (sysctl drop-in,
+ * qdisc, route)" of module "tune". */
+extern const struct module_stager tune_stager;
 
 struct apply_result;
 /* Drift of one host, pure: st is what the play would make, ar what the

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -264,35 +263,5 @@ verify_summary(const struct iperf_set *before, const struct iperf_set *after)
 	}
 	if (sb.len == 0)
 		strbuf_addstr(&sb, "nothing measured");
-	return strbuf_detach(&sb, NULL);
-}
-
-char *
-verify_tables_text(const struct runner *r)
-{
-	struct strbuf	 sb;
-	const char	*t;
-	size_t		 i, j;
-
-	strbuf_init(&sb);
-	for (i = 0; i < r->nhosts; i++) {
-		const struct host_state *h = r->hosts[i];
-
-		for (j = 0; j < h->nresults; j++) {
-			if (h->results[j].module == NULL ||
-			    strcmp(h->results[j].module, "iperf3_verify") != 0)
-				continue;
-			t = json_string_value(json_object_get(
-			    h->results[j].data, "table"));
-			if (t == NULL)
-				continue;
-			add_sep(&sb, "\n");
-			strbuf_addstr(&sb, t);
-		}
-	}
-	if (sb.len == 0) {
-		strbuf_release(&sb);
-		return NULL;
-	}
 	return strbuf_detach(&sb, NULL);
 }

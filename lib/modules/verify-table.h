@@ -23,8 +23,6 @@
 
 #include "remote/iperf.h"
 
-struct runner;
-
 struct verify_head {
 	const char	*host;
 	const char	*peer;
@@ -61,10 +59,5 @@ char	*verify_table(const struct verify_head *h,
  * after NULL "single up 9.6 Mbit/s, ...". Allocated. */
 char	*verify_summary(const struct iperf_set *before,
 	    const struct iperf_set *after);
-
-/* Every iperf3_verify table of the run's results (data "table"), hosts
- * in inventory order, separated by blank lines; NULL if there is none.
- * For cmd/ to print after the recap. */
-char	*verify_tables_text(const struct runner *r);
 
 #endif

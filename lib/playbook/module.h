@@ -9,7 +9,9 @@
 #define TCPTUNE_MODULE_H
 
 #include <jansson.h>
+#include <stddef.h>
 
+#include "net/transport.h"
 #include "remote/hostline.h"
 
 enum param_type {
@@ -46,7 +48,23 @@ enum result_status {
 	RESULT_UNREACHABLE,
 };
 
-struct module_ctx;	/* the runner's per-host context (lib/run/runner.h) */
+/* What a result stands for: a task of the play (the facts gathering
+ * included), or the runner's apply of what staging modules staged (its
+ * module is the stager's name). Readers find the apply by this kind. */
+enum result_kind {
+	RESULT_KIND_TASK = 0,
+	RESULT_KIND_APPLY,
+};
+
+/* What a module runs with: one host of the run, its vars and the task's
+ * mode. Opaque here; only the accessors below reach into it (lib/run/
+ * module-ctx.c), so a module cannot depend on how the runner keeps hosts,
+ * connections or locks. */
+struct module_ctx;
+/* Another host of the run, for a module that works with a peer (iperf3).
+ * Opaque: only module_ctx_exec_on and the pair lock take it. */
+struct host_state;
+struct module_stager;	/* below */
 
 struct module_result {
 	enum result_status	 status;
@@ -74,16 +92,38 @@ struct module {
 	/* run only reads (ping, probe) or only stages changes for the core's
 	 * apply (tuning modules), so check mode may call it. */
 	int	check_safe;
-	/* A tuning module: it only stages changes (lib/modules/tune.h); the runner
-	 * applies the stage in one round trip before the next task that is
-	 * not a tuning module, and at the end of the play. */
-	int	stages;
+	/* A staging module: run only adds to the host's stage (module_ctx_
+	 * stage), which this stager applies; NULL for every other module. */
+	const struct module_stager	*stager;
+	/* The module gather_facts runs (the probe); one row of the table. */
+	int	gathers_facts;
+};
+
+/*
+ * Stage, then flush once: modules sharing a stager (the tuning modules,
+ * lib/modules/tune.h) change nothing in their run; they add to one stage
+ * per host. The runner hands that stage to flush -- before the next task
+ * whose module has another stager or none, and at the end of the play --
+ * as a step of its own, so a play writes once however many tasks staged,
+ * and a task after them sees the new values. flush reads the stage and
+ * fills res (an apply in check mode shows what it would do); the runner
+ * then frees the stage with free, and frees a stage never flushed (a
+ * failure, Ctrl-C) the same way.
+ */
+struct module_stager {
+	const char	*name;		/* the apply result's module */
+	const char	*task_name;	/* the apply's task line */
+	int	(*flush)(struct module_ctx *ctx, void *stage,
+		    struct module_result *res);
+	void	(*free)(void *stage);
 };
 
 /* NULL-terminated table of every module, in lib/modules/modules.c. */
 extern const struct module *const module_table[];
 
 const struct module		*module_find(const char *name);
+/* The table's module with gathers_facts set, or NULL. */
+const struct module		*module_find_gatherer(void);
 const struct module_param	*module_find_param(const struct module *m,
 				    const char *name);
 const char			*param_type_name(enum param_type type);
@@ -95,11 +135,75 @@ int				 module_call(const struct module *m,
 				    struct module_ctx *ctx, const json_t *args,
 				    struct module_result *res);
 const char			*result_status_name(enum result_status s);
+/* A transport failure as the module result: unreachable for connection-
+ * level failures (unreachable, host key, auth), failed else. Takes cause
+ * (NULL: the status's own words). */
+void				 module_result_transport_failed(
+				    struct module_result *res,
+				    enum tp_status st, char *cause);
 /* The gate (remote/hostline.h) over a task's rendered, bound arguments: each
  * parameter as its table row's host_line says, and, for a module with a
  * drop-in path, the host's HOSTLINE_DROPIN_VAR. In module-gate.c. */
 int				 hostline_check_args(const struct module *m,
 				    const json_t *args, const json_t *vars,
 				    char **cause);
+
+/*
+ * The module context (implemented in lib/run/module-ctx.c). Borrowed
+ * pointers stay valid for the module call that got them.
+ */
+/* This host: its inventory name, its vars (everything a template sees),
+ * the task's check and diff modes. */
+const char	*module_ctx_host_name(const struct module_ctx *ctx);
+const json_t	*module_ctx_vars(const struct module_ctx *ctx);
+int		 module_ctx_check(const struct module_ctx *ctx);
+int		 module_ctx_diff(const struct module_ctx *ctx);
+/* The run: a check that reports drift items (tcptune drift), and the
+ * playbook's path for the drop-in's header (NULL when ad hoc). */
+int		 module_ctx_drift(const struct module_ctx *ctx);
+const char	*module_ctx_playbook_path(const struct module_ctx *ctx);
+
+/* The host's facts from the probe, or NULL; borrowed until the next
+ * module_ctx_set_facts. set takes a reference of its own, so tasks still
+ * holding the old facts keep them. */
+const json_t	*module_ctx_facts(const struct module_ctx *ctx);
+void		 module_ctx_set_facts(struct module_ctx *ctx, json_t *facts);
+
+/* State a module keeps on this host across tasks (the iperf3 baseline):
+ * get returns a new reference or NULL; set steals value. */
+json_t		*module_ctx_memo_get(struct module_ctx *ctx, const char *key);
+void		 module_ctx_memo_set(struct module_ctx *ctx, const char *key,
+		    json_t *value);
+
+/* The host's stage for this module's stager (struct module_stager), NULL
+ * until set; set hands it to the runner, which flushes and frees it. */
+void		*module_ctx_stage(struct module_ctx *ctx);
+void		 module_ctx_set_stage(struct module_ctx *ctx, void *stage);
+
+/* Run a command on this host, over its one connection for the run (opened
+ * on first use). TP_OK means the command ran: see res->exit_status. */
+enum tp_status	 module_ctx_exec(struct module_ctx *ctx, const char *cmd,
+		    const void *in, size_t in_len, int timeout,
+		    struct tp_result *res, char **cause);
+
+/* Peers: another inventory host by name (NULL: not in the inventory),
+ * the address measurements reach it at (its iperf_address var, else
+ * ansible_host, else the name; allocated), and a command run over its one
+ * connection. */
+struct host_state *module_ctx_peer(struct module_ctx *ctx, const char *name);
+char		*module_ctx_traffic_address(const struct module_ctx *ctx,
+		    const char *name);
+enum tp_status	 module_ctx_exec_on(struct module_ctx *ctx,
+		    struct host_state *peer, const char *cmd, const void *in,
+		    size_t in_len, int timeout, struct tp_result *res,
+		    char **cause);
+/* The pair lock: this host and peer take part in one test at a time (an
+ * iperf3 run on either end would skew the other's figures). Both ends are
+ * taken in the order of their names, so two hosts testing each other
+ * cannot deadlock. Every lock_pair has its unlock_pair. */
+void		 module_ctx_lock_pair(struct module_ctx *ctx,
+		    struct host_state *peer);
+void		 module_ctx_unlock_pair(struct module_ctx *ctx,
+		    struct host_state *peer);
 
 #endif

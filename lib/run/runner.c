@@ -11,7 +11,6 @@
 #include "playbook/playbook.h"
 #include "playbook/serial.h"
 #include "template/template.h"
-#include "modules/tune.h"
 #include "base/xalloc.h"
 
 volatile sig_atomic_t runner_interrupted;
@@ -72,6 +71,17 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	return 0;
 }
 
+/* A stage that is not flushed (a failure, Ctrl-C) is dropped: a
+ * half-planned change is never applied. */
+static void
+drop_stage(struct host_state *h)
+{
+	if (h->stage != NULL)
+		h->stager->free(h->stage);
+	h->stage = NULL;
+	h->stager = NULL;
+}
+
 static void
 host_state_free(struct host_state *h)
 {
@@ -91,7 +101,7 @@ host_state_free(struct host_state *h)
 	json_decref(h->facts);
 	json_decref(h->registered);
 	json_decref(h->memo);
-	stage_free(h->stage);
+	drop_stage(h);
 	free(h->unreachable_msg);
 	free(h->warning);
 	pthread_mutex_destroy(&h->lock);
@@ -157,82 +167,6 @@ runner_host(struct runner *r, const char *name)
 	return NULL;
 }
 
-/* Open the host's connection if needed. Called with h->lock held. */
-static enum tp_status
-host_connect(struct host_state *h, char **cause)
-{
-	enum tp_status	 st;
-	const char	*warning;
-
-	if (h->tp_handle != NULL)
-		return TP_OK;
-	if (h->unreachable) {
-		*cause = xstrdup(h->unreachable_msg != NULL ?
-		    h->unreachable_msg : "unreachable");
-		return TP_UNREACHABLE;
-	}
-	st = transport_open(&h->tp, &h->tp_handle, cause);
-	if (st != TP_OK) {
-		/* A host that can't be reached stays so for this run: every
-		 * later task would only wait for the same timeout again. */
-		if (st == TP_UNREACHABLE || st == TP_HOSTKEY || st == TP_AUTH) {
-			h->unreachable = 1;
-			h->unreachable_msg = xstrdup(*cause);
-		}
-		return st;
-	}
-	if ((warning = transport_warning(h->tp_handle)) != NULL)
-		h->warning = xstrdup(warning);
-	return TP_OK;
-}
-
-enum tp_status
-ctx_exec_on(struct module_ctx *ctx, struct host_state *h, const char *cmd,
-    const void *in, size_t in_len, int timeout, struct tp_result *res,
-    char **cause)
-{
-	enum tp_status st;
-
-	(void)ctx;
-	memset(res, 0, sizeof *res);
-	pthread_mutex_lock(&h->lock);
-	st = host_connect(h, cause);
-	if (st == TP_OK) {
-		st = transport_exec(h->tp_handle, cmd, in, in_len, timeout,
-		    res, cause);
-		if (st == TP_UNREACHABLE) {
-			/* The connection broke: drop it so nothing reuses it. */
-			transport_close(h->tp_handle);
-			h->tp_handle = NULL;
-			h->unreachable = 1;
-			free(h->unreachable_msg);
-			h->unreachable_msg = xstrdup(*cause);
-		}
-	}
-	pthread_mutex_unlock(&h->lock);
-	return st;
-}
-
-enum tp_status
-ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
-    size_t in_len, int timeout, struct tp_result *res, char **cause)
-{
-	return ctx_exec_on(ctx, ctx->host, cmd, in, in_len, timeout, res,
-	    cause);
-}
-
-void
-ctx_transport_failed(struct module_result *res, enum tp_status st,
-    char *cause)
-{
-	if (st == TP_UNREACHABLE || st == TP_HOSTKEY || st == TP_AUTH)
-		res->status = RESULT_UNREACHABLE;
-	else
-		res->status = RESULT_FAILED;
-	free(res->msg);
-	res->msg = cause != NULL ? cause : xstrdup(tp_strerror(st));
-}
-
 /* The variables a task on this host sees (precedence in playbook.h). */
 static json_t *
 host_vars(struct runner *r, struct host_state *h, const struct play *play,
@@ -247,7 +181,9 @@ host_vars(struct runner *r, struct host_state *h, const struct play *play,
 	return vars;
 }
 
-static void
+/* Keep res as the host's next result (a task's; the caller marks an
+ * apply) and count it. */
+static struct task_result *
 record(struct host_state *h, size_t play_index, const char *task_name,
     const char *module, struct module_result *res, int ignored, double secs)
 {
@@ -259,6 +195,7 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 	tr->play = play_index;
 	tr->task_name = task_name;
 	tr->module = module;
+	tr->kind = RESULT_KIND_TASK;
 	tr->status = res->status;
 	tr->msg = res->msg;
 	tr->diff = res->diff;
@@ -280,6 +217,7 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 			h->stats.failed++;
 		break;
 	}
+	return tr;
 }
 
 /* The gate (lib/remote/hostline.h) over a task's rendered arguments: a value
@@ -343,6 +281,41 @@ preflight(struct runner *r, struct host_state *h, const struct play *play,
 	}
 }
 
+/* The context a module (t) or a stager's flush (t NULL) runs with: the
+ * task's own check and diff modes, else the run's. */
+static void
+fill_ctx(struct module_ctx *ctx, struct runner *r, struct host_state *h,
+    const struct play *play, const struct task *t, json_t *vars)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->run = r;
+	ctx->host = h;
+	ctx->play = play;
+	ctx->task = t;
+	ctx->vars = vars;
+	ctx->check = t != NULL && t->check_mode >= 0 ? t->check_mode :
+	    r->cfg->check;
+	ctx->diff = t != NULL && t->diff >= 0 ? t->diff : r->cfg->diff;
+}
+
+/* register: the result as the variable name, for later tasks' templates. */
+static void
+register_result(struct host_state *h, const char *name,
+    const struct module_result *res)
+{
+	json_t *reg = json_pack("{s:s, s:b, s:b, s:b}",
+	    "status", result_status_name(res->status),
+	    "changed", res->status == RESULT_CHANGED,
+	    "failed", res->status == RESULT_FAILED,
+	    "skipped", res->status == RESULT_SKIPPED);
+
+	if (res->msg != NULL)
+		json_object_set_new(reg, "msg", json_string(res->msg));
+	if (res->data != NULL)
+		json_object_set(reg, "data", res->data);
+	json_object_set_new(h->registered, name, reg);
+}
+
 /* One task on one host: when, templating, binding, then the module. */
 static void
 run_task(struct runner *r, struct host_state *h, const struct play *play,
@@ -374,14 +347,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	}
 	if (gate_args(t, args, vars, &res) != 0)
 		goto done;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.run = r;
-	ctx.host = h;
-	ctx.play = play;
-	ctx.task = t;
-	ctx.vars = vars;
-	ctx.check = t->check_mode >= 0 ? t->check_mode : r->cfg->check;
-	ctx.diff = t->diff >= 0 ? t->diff : r->cfg->diff;
+	fill_ctx(&ctx, r, h, play, t, vars);
 	if (module_call(t->module, &ctx, args, &res) != 0 &&
 	    res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
 		res.status = RESULT_FAILED;
@@ -389,19 +355,8 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 			res.msg = xstrdup("module failed");
 	}
 done:
-	if (t->register_as != NULL) {
-		json_t *reg = json_pack("{s:s, s:b, s:b, s:b}",
-		    "status", result_status_name(res.status),
-		    "changed", res.status == RESULT_CHANGED,
-		    "failed", res.status == RESULT_FAILED,
-		    "skipped", res.status == RESULT_SKIPPED);
-
-		if (res.msg != NULL)
-			json_object_set_new(reg, "msg", json_string(res.msg));
-		if (res.data != NULL)
-			json_object_set(reg, "data", res.data);
-		json_object_set_new(h->registered, t->register_as, reg);
-	}
+	if (t->register_as != NULL)
+		register_result(h, t->register_as, &res);
 	record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,
 	    now_seconds() - start);
@@ -419,37 +374,35 @@ struct batch {
 	long			  step;		/* -1 gather, task index, ntasks
 						 * for the final apply */
 	json_t			 *groups;
-	const struct module	 *gather;	/* probe, when gather_facts */
+	const struct module	 *gather;	/* when gather_facts */
 };
 
-/* The name the staged apply shows under; one pointer, so that the output
- * groups every host's flush as one task. */
-static const char apply_task_name[] = "apply tuning (sysctl drop-in, qdisc, "
-    "route)";
-
-/* Apply what the tuning modules staged, as its own task result. */
+/* Apply what the staging modules staged, as a result of its own. The
+ * stager's task name is one pointer, so that the output groups every
+ * host's flush as one task. */
 static void
 flush_stage(struct runner *r, struct host_state *h, const struct play *play,
     size_t play_index)
 {
-	struct module_result	res;
-	struct module_ctx	ctx;
-	double			start = now_seconds();
+	const struct module_stager	*sg = h->stager;
+	struct module_result		 res;
+	struct module_ctx		 ctx;
+	struct task_result		*tr;
+	void				*stage = h->stage;
+	double				 start = now_seconds();
 
-	if (h->stage == NULL)
+	if (stage == NULL)
 		return;
+	h->stage = NULL;
+	h->stager = NULL;
 	memset(&res, 0, sizeof res);
-	memset(&ctx, 0, sizeof ctx);
-	ctx.run = r;
-	ctx.host = h;
-	ctx.play = play;
-	ctx.check = r->cfg->check;
-	ctx.diff = r->cfg->diff;
-	tune_flush(&ctx, &res);
-	record(h, play_index, apply_task_name, "tune", &res, 0,
+	fill_ctx(&ctx, r, h, play, NULL, NULL);
+	sg->flush(&ctx, stage, &res);
+	sg->free(stage);
+	tr = record(h, play_index, sg->task_name, sg->name, &res, 0,
 	    now_seconds() - start);
-	if (h->results[h->nresults - 1].status == RESULT_FAILED ||
-	    h->results[h->nresults - 1].status == RESULT_UNREACHABLE)
+	tr->kind = RESULT_KIND_APPLY;
+	if (tr->status == RESULT_FAILED || tr->status == RESULT_UNREACHABLE)
 		h->failed = 1;
 	module_result_clear(&res);
 }
@@ -490,7 +443,7 @@ run_host_step(struct batch *b, struct host_state *h)
 		return;
 	} else {
 		t = &b->play->tasks[b->step];
-		if (!t->module->stages) {
+		if (t->module->stager != h->stager) {
 			flush_stage(r, h, b->play, b->play_index);
 			if (h->failed)
 				return;
@@ -608,12 +561,8 @@ run_batch(struct batch *b)
 		if (b->play->any_errors_fatal && any_failed(b))
 			break;
 	}
-	/* A stage that was not applied (a failure, Ctrl-C) is dropped: a
-	 * half-planned drop-in is never written. */
-	for (i = 0; i < b->n; i++) {
-		stage_free(b->hosts[i]->stage);
-		b->hosts[i]->stage = NULL;
-	}
+	for (i = 0; i < b->n; i++)
+		drop_stage(b->hosts[i]);
 }
 
 static json_t *
@@ -638,15 +587,72 @@ groups_var(const struct runner *r)
 	return groups;
 }
 
+/* After a batch: any_errors_fatal, then max_fail_percentage, may stop the
+ * run; no later batch or play starts then. */
+static void
+judge_batch(struct runner *r, const struct play *play,
+    struct host_state **live, size_t k, size_t batch_index)
+{
+	size_t j, bad = 0;
+
+	for (j = 0; j < k; j++)
+		bad += live[j]->failed || live[j]->unreachable;
+	if (bad > 0 && play->any_errors_fatal) {
+		r->stopped = 1;
+		r->stop_reason = xprintf("any_errors_fatal: %zu host(s) "
+		    "failed in batch %zu", bad, batch_index + 1);
+	} else if (play->max_fail_percentage >= 0 && k > 0 &&
+	    (double)bad * 100.0 / (double)k >
+	    (double)play->max_fail_percentage) {
+		r->stopped = 1;
+		r->stop_reason = xprintf("max_fail_percentage %d%% "
+		    "exceeded: %zu of %zu host(s) failed or unreachable "
+		    "in batch %zu; remaining batches not started",
+		    play->max_fail_percentage, bad, k, batch_index + 1);
+	}
+}
+
+/* One serial batch of a play over hosts[0..size), reported through the
+ * batch_done callback, then judged. */
+static void
+run_one_batch(struct runner *r, const struct play *play, size_t play_index,
+    struct host_state **hosts, size_t size, size_t batch_index,
+    json_t *groups)
+{
+	struct batch		  b;
+	struct host_state	**live;
+	size_t			  j, k = 0;
+
+	/* Hosts unreachable in an earlier play are left out, as Ansible
+	 * removes them from the rest of the run. */
+	live = xcalloc(size, sizeof *live);
+	for (j = 0; j < size; j++) {
+		if (!hosts[j]->unreachable)
+			live[k++] = hosts[j];
+	}
+	memset(&b, 0, sizeof b);
+	b.r = r;
+	b.play = play;
+	b.play_index = play_index;
+	b.hosts = live;
+	b.n = k;
+	b.groups = groups;
+	b.gather = play->gather_facts ? module_find_gatherer() : NULL;
+	run_batch(&b);
+	if (r->cfg->batch_done != NULL)
+		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
+	judge_batch(r, play, live, k, batch_index);
+	free(live);
+}
+
 static int
 run_one_play(struct runner *r, const struct play *play, size_t play_index,
     char **cause)
 {
 	struct host_state	**hosts;
 	char			**names = NULL;
-	size_t			  n = 0, i, off, batch_index = 0;
+	size_t			  n = 0, i, off, size, batch_index = 0;
 	json_t			 *groups;
-	int			  ret = -1;
 
 	if (inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
 	    &names, &n, cause) != 0)
@@ -671,56 +677,17 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	if (r->cfg->play_start != NULL)
 		r->cfg->play_start(r->cfg->cb_arg, play, n);
 	for (off = 0; off < n && !r->stopped && !runner_interrupted;
-	    batch_index++) {
-		struct batch	 b;
-		size_t		 size, j, k = 0, bad = 0;
-		struct host_state **live;
-
+	    off += size, batch_index++) {
 		size = serial_batch_size(&play->serial, batch_index, n);
 		if (size == 0 || size > n - off)
 			size = n - off;
-		/* Hosts unreachable in an earlier play are left out, as
-		 * Ansible removes them from the rest of the run. */
-		live = xcalloc(size, sizeof *live);
-		for (j = 0; j < size; j++) {
-			if (!hosts[off + j]->unreachable)
-				live[k++] = hosts[off + j];
-		}
-		memset(&b, 0, sizeof b);
-		b.r = r;
-		b.play = play;
-		b.play_index = play_index;
-		b.hosts = live;
-		b.n = k;
-		b.groups = groups;
-		b.gather = play->gather_facts ? module_find("probe") : NULL;
-		run_batch(&b);
-		for (j = 0; j < k; j++)
-			bad += live[j]->failed || live[j]->unreachable;
-		if (r->cfg->batch_done != NULL)
-			r->cfg->batch_done(r->cfg->cb_arg, play, play_index,
-			    live, k);
-		if (bad > 0 && play->any_errors_fatal) {
-			r->stopped = 1;
-			r->stop_reason = xprintf("any_errors_fatal: %zu host(s) "
-			    "failed in batch %zu", bad, batch_index + 1);
-		} else if (play->max_fail_percentage >= 0 && k > 0 &&
-		    (double)bad * 100.0 / (double)k >
-		    (double)play->max_fail_percentage) {
-			r->stopped = 1;
-			r->stop_reason = xprintf("max_fail_percentage %d%% "
-			    "exceeded: %zu of %zu host(s) failed or unreachable "
-			    "in batch %zu; remaining batches not started",
-			    play->max_fail_percentage, bad, k, batch_index + 1);
-		}
-		free(live);
-		off += size;
+		run_one_batch(r, play, play_index, hosts + off, size,
+		    batch_index, groups);
 	}
-	ret = 0;
 	json_decref(groups);
 	pattern_hosts_free(names, n);
 	free(hosts);
-	return ret;
+	return 0;
 }
 
 int

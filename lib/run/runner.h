@@ -27,13 +27,13 @@ struct inventory;
 struct play;
 struct task;
 struct playbook;
-struct stage;
 
 /* One task's outcome on one host. */
 struct task_result {
 	size_t			 play;		/* index in the playbook */
 	const char		*task_name;	/* owned by the playbook */
 	const char		*module;
+	enum result_kind	 kind;
 	enum result_status	 status;
 	char			*msg;
 	char			*diff;
@@ -60,8 +60,8 @@ struct host_state {
 	json_t			*memo;		/* module state kept across
 						 * tasks (e.g. the iperf3
 						 * baseline); under lock */
-	struct stage		*stage;		/* tuning staged by modules,
-						 * flushed by the runner */
+	void			*stage;		/* what modules staged, or */
+	const struct module_stager *stager;	/* NULL; flushes, frees it */
 	struct task_result	*results;
 	size_t			 nresults;
 	struct host_stats	 stats;
@@ -114,7 +114,8 @@ struct runner {
 	char			 *stop_reason;
 };
 
-/* What a module runs with. */
+/* What a module runs with. Modules see it only through the accessors of
+ * playbook/module.h (run/module-ctx.c); the runner fills it per call. */
 struct module_ctx {
 	struct runner		*run;
 	struct host_state	*host;
@@ -153,19 +154,5 @@ int		 runner_exit_bits(const struct runner *r);
  * killed by SIGINT) when Ctrl-C stopped it, else runner_exit_bits. */
 #define RUNNER_EXIT_INTERRUPTED	130
 int		 runner_exit_status(const struct runner *r);
-
-/* Run a command on the context's host (or on another host of the run, for
- * peers), opening the connection on first use. Returns the transport
- * status; TP_OK means the command ran (check res->exit_status). */
-enum tp_status	 ctx_exec(struct module_ctx *ctx, const char *cmd,
-		    const void *in, size_t in_len, int timeout,
-		    struct tp_result *res, char **cause);
-enum tp_status	 ctx_exec_on(struct module_ctx *ctx, struct host_state *h,
-		    const char *cmd, const void *in, size_t in_len, int timeout,
-		    struct tp_result *res, char **cause);
-/* Turn a transport failure into the module result: unreachable for
- * connection-level failures (unreachable, host key, auth), failed else. */
-void		 ctx_transport_failed(struct module_result *res,
-		    enum tp_status st, char *cause);
 
 #endif

@@ -1,0 +1,219 @@
+/* The module context: what playbook/module.h lets a module reach of the
+ * run, and nothing else. A module never sees a host_state's fields, the
+ * runner's locks or a connection: it asks here, and the locking stays the
+ * runner's (h->lock around the connection, the facts and the memo;
+ * h->verify_lock for the iperf3 pair). */
+#include "playbook/module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "playbook/playbook.h"
+#include "run/runner.h"
+#include "base/xalloc.h"
+
+const char *
+module_ctx_host_name(const struct module_ctx *ctx)
+{
+	return ctx->host->name;
+}
+
+const json_t *
+module_ctx_vars(const struct module_ctx *ctx)
+{
+	return ctx->vars;
+}
+
+int
+module_ctx_check(const struct module_ctx *ctx)
+{
+	return ctx->check;
+}
+
+int
+module_ctx_diff(const struct module_ctx *ctx)
+{
+	return ctx->diff;
+}
+
+int
+module_ctx_drift(const struct module_ctx *ctx)
+{
+	return ctx->run->cfg->drift;
+}
+
+const char *
+module_ctx_playbook_path(const struct module_ctx *ctx)
+{
+	return ctx->run->cfg->playbook_path;
+}
+
+const json_t *
+module_ctx_facts(const struct module_ctx *ctx)
+{
+	return ctx->host->facts;
+}
+
+void
+module_ctx_set_facts(struct module_ctx *ctx, json_t *facts)
+{
+	struct host_state *h = ctx->host;
+
+	pthread_mutex_lock(&h->lock);
+	json_decref(h->facts);
+	h->facts = json_incref(facts);
+	pthread_mutex_unlock(&h->lock);
+}
+
+json_t *
+module_ctx_memo_get(struct module_ctx *ctx, const char *key)
+{
+	struct host_state	*h = ctx->host;
+	json_t			*v;
+
+	pthread_mutex_lock(&h->lock);
+	v = json_incref(json_object_get(h->memo, key));
+	pthread_mutex_unlock(&h->lock);
+	return v;
+}
+
+void
+module_ctx_memo_set(struct module_ctx *ctx, const char *key, json_t *value)
+{
+	struct host_state *h = ctx->host;
+
+	pthread_mutex_lock(&h->lock);
+	json_object_set_new(h->memo, key, value);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The stager of the module being called; none while the runner flushes. */
+static const struct module_stager *
+ctx_stager(const struct module_ctx *ctx)
+{
+	return ctx->task != NULL ? ctx->task->module->stager : NULL;
+}
+
+void *
+module_ctx_stage(struct module_ctx *ctx)
+{
+	const struct module_stager *sg = ctx_stager(ctx);
+
+	if (sg == NULL || ctx->host->stager != sg)
+		return NULL;
+	return ctx->host->stage;
+}
+
+void
+module_ctx_set_stage(struct module_ctx *ctx, void *stage)
+{
+	struct host_state *h = ctx->host;
+
+	/* The runner flushed any other stager's stage before this task. */
+	h->stage = stage;
+	h->stager = ctx_stager(ctx);
+}
+
+/* Open the host's connection if needed. Called with h->lock held. */
+static enum tp_status
+host_connect(struct host_state *h, char **cause)
+{
+	enum tp_status	 st;
+	const char	*warning;
+
+	if (h->tp_handle != NULL)
+		return TP_OK;
+	if (h->unreachable) {
+		*cause = xstrdup(h->unreachable_msg != NULL ?
+		    h->unreachable_msg : "unreachable");
+		return TP_UNREACHABLE;
+	}
+	st = transport_open(&h->tp, &h->tp_handle, cause);
+	if (st != TP_OK) {
+		/* A host that can't be reached stays so for this run: every
+		 * later task would only wait for the same timeout again. */
+		if (st == TP_UNREACHABLE || st == TP_HOSTKEY || st == TP_AUTH) {
+			h->unreachable = 1;
+			h->unreachable_msg = xstrdup(*cause);
+		}
+		return st;
+	}
+	if ((warning = transport_warning(h->tp_handle)) != NULL)
+		h->warning = xstrdup(warning);
+	return TP_OK;
+}
+
+/* A command on any host of the run, serialised by that host's lock. */
+static enum tp_status
+host_exec(struct host_state *h, const char *cmd, const void *in,
+    size_t in_len, int timeout, struct tp_result *res, char **cause)
+{
+	enum tp_status st;
+
+	memset(res, 0, sizeof *res);
+	pthread_mutex_lock(&h->lock);
+	st = host_connect(h, cause);
+	if (st == TP_OK) {
+		st = transport_exec(h->tp_handle, cmd, in, in_len, timeout,
+		    res, cause);
+		if (st == TP_UNREACHABLE) {
+			/* The connection broke: drop it so nothing
+			 * reuses it. */
+			transport_close(h->tp_handle);
+			h->tp_handle = NULL;
+			h->unreachable = 1;
+			free(h->unreachable_msg);
+			h->unreachable_msg = xstrdup(*cause);
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	return st;
+}
+
+enum tp_status
+module_ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
+    size_t in_len, int timeout, struct tp_result *res, char **cause)
+{
+	return host_exec(ctx->host, cmd, in, in_len, timeout, res, cause);
+}
+
+struct host_state *
+module_ctx_peer(struct module_ctx *ctx, const char *name)
+{
+	return runner_host(ctx->run, name);
+}
+
+char *
+module_ctx_traffic_address(const struct module_ctx *ctx, const char *name)
+{
+	return runner_traffic_address(ctx->run, name);
+}
+
+enum tp_status
+module_ctx_exec_on(struct module_ctx *ctx, struct host_state *peer,
+    const char *cmd, const void *in, size_t in_len, int timeout,
+    struct tp_result *res, char **cause)
+{
+	(void)ctx;
+	return host_exec(peer, cmd, in, in_len, timeout, res, cause);
+}
+
+void
+module_ctx_lock_pair(struct module_ctx *ctx, struct host_state *peer)
+{
+	struct host_state *a = ctx->host;
+	struct host_state *first = strcmp(a->name, peer->name) <= 0 ? a : peer;
+	struct host_state *second = first == a ? peer : a;
+
+	pthread_mutex_lock(&first->verify_lock);
+	if (second != first)
+		pthread_mutex_lock(&second->verify_lock);
+}
+
+void
+module_ctx_unlock_pair(struct module_ctx *ctx, struct host_state *peer)
+{
+	pthread_mutex_unlock(&ctx->host->verify_lock);
+	if (peer != ctx->host)
+		pthread_mutex_unlock(&peer->verify_lock);
+}
