@@ -12,3 +12,8 @@ add_test(NAME lint/malformed-playbooks
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/lint-malformed.sh $<TARGET_FILE:tcptune>
           ${PROJECT_SOURCE_DIR})
 set_tests_properties(lint/malformed-playbooks PROPERTIES LABELS lint)
+# lib/'s folders are layers: no file includes a layer above its own, no two
+# files include each other (scripts/check-layers.sh, docs/architecture.md).
+add_test(NAME lint/layers
+  COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-layers.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(lint/layers PROPERTIES LABELS lint)
