@@ -8,6 +8,7 @@
 
 #include "remote/qdisc.h"
 #include "run/runner.h"
+#include "tune/congestion.h"
 #include "tune/sizing.h"
 #include "base/strbuf.h"
 #include "modules/tune-facts.h"
