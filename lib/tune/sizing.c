@@ -122,6 +122,61 @@ struct family {
 	uint64_t		 want_def;
 };
 
+/* A triple this host cannot set (read-only or absent here): 1, with the
+ * host's value kept and the reason; 0 if it can be set. */
+static int
+triple_unsettable(const struct family *f, uint64_t ceiling,
+    struct tcp_triple *out, int *set, char **reason)
+{
+	struct strbuf	sb;
+
+	switch (f->st_triple) {
+	case SIZING_READONLY:
+		*out = *f->cur;
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "cannot be set here: %s is read-only here "
+		    "(a network namespace or container); the host keeps "
+		    "maximum ", f->triple_key);
+		add_bytes(&sb, f->cur->max);
+		strbuf_addstr(&sb, ", the plan wanted ");
+		add_bytes(&sb, ceiling);
+		*reason = strbuf_detach(&sb, NULL);
+		break;
+	case SIZING_ABSENT:
+		memset(out, 0, sizeof *out);
+		*reason = xprintf("cannot be set here: %s does not exist here",
+		    f->triple_key);
+		break;
+	default:
+		return 0;
+	}
+	*set = 0;
+	return 1;
+}
+
+/* The end of a triple's reason: its minimum and middle value. */
+static void
+add_min_default(struct strbuf *sb, const struct family *f,
+    const struct tcp_triple *out, int known)
+{
+	strbuf_addstr(sb, "; min ");
+	add_bytes(sb, out->min);
+	strbuf_addstr(sb, " kept");
+	strbuf_addstr(sb, ", default ");
+	add_bytes(sb, out->def);
+	if (f->want_def == 0)
+		strbuf_addstr(sb, " kept");
+	else if (out->def != f->want_def) {
+		strbuf_addf(sb, " kept (higher than %s ", f->param);
+		add_bytes(sb, f->want_def);
+		strbuf_addstr(sb, "; allow_decrease is false)");
+	} else
+		strbuf_addf(sb, " (%s)", f->param);
+	if (!known)
+		strbuf_addstr(sb, " (host value unknown: the kernel's "
+		    "defaults assumed)");
+}
+
 /* Plan one of tcp_rmem/tcp_wmem. base is the ceiling's own reason. */
 static void
 plan_triple(const struct family *f, uint64_t ceiling, const char *base,
@@ -132,35 +187,12 @@ plan_triple(const struct family *f, uint64_t ceiling, const char *base,
 	uint64_t		target;
 	int			known;
 
+	if (triple_unsettable(f, ceiling, out, set, reason))
+		return;
 	strbuf_init(&sb);
-	switch (f->st_triple) {
-	case SIZING_READONLY:
-		*out = *f->cur;
-		*set = 0;
-		strbuf_addf(&sb, "cannot be set here: %s is read-only here "
-		    "(a network namespace or container); the host keeps "
-		    "maximum ", f->triple_key);
-		add_bytes(&sb, f->cur->max);
-		strbuf_addstr(&sb, ", the plan wanted ");
-		add_bytes(&sb, ceiling);
-		*reason = strbuf_detach(&sb, NULL);
-		return;
-	case SIZING_ABSENT:
-		memset(out, 0, sizeof *out);
-		*set = 0;
-		strbuf_addf(&sb, "cannot be set here: %s does not exist here",
-		    f->triple_key);
-		*reason = strbuf_detach(&sb, NULL);
-		return;
-	case SIZING_PRESENT:
-		from = *f->cur;
-		known = 1;
-		break;
-	default:
-		from = f->kernel;
-		known = 0;
-		break;
-	}
+	/* Not probed: the kernel's defaults stand in for the host's. */
+	known = f->st_triple == SIZING_PRESENT;
+	from = known ? *f->cur : f->kernel;
 	*set = 1;
 	out->min = from.min;
 
@@ -197,25 +229,9 @@ plan_triple(const struct family *f, uint64_t ceiling, const char *base,
 		 * rendered file must be the same bytes before and after the
 		 * apply, or a second run would rewrite it. The before value is
 		 * in the plan's live table instead. */
-		(void)known;
 	}
 
-	strbuf_addstr(&sb, "; min ");
-	add_bytes(&sb, out->min);
-	strbuf_addstr(&sb, " kept");
-	strbuf_addstr(&sb, ", default ");
-	add_bytes(&sb, out->def);
-	if (f->want_def == 0)
-		strbuf_addstr(&sb, " kept");
-	else if (out->def != f->want_def) {
-		strbuf_addf(&sb, " kept (higher than %s ", f->param);
-		add_bytes(&sb, f->want_def);
-		strbuf_addstr(&sb, "; allow_decrease is false)");
-	} else
-		strbuf_addf(&sb, " (%s)", f->param);
-	if (!known)
-		strbuf_addstr(&sb, " (host value unknown: the kernel's "
-		    "defaults assumed)");
+	add_min_default(&sb, f, out, known);
 	*reason = strbuf_detach(&sb, NULL);
 }
 
