@@ -8,7 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 packages=(
-	build-essential cmake pkg-config clang-format
+	build-essential cmake pkg-config
 	libssh-dev libyaml-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
 	openssh-server openssh-client iproute2 iputils-ping ethtool kmod procps
 	sudo iperf3 jq socat netcat-openbsd openssl time ansible-core

@@ -6,6 +6,7 @@
 
 #include "cmd-common.h"
 #include "inventory/inventory.h"
+#include "inventory/inventory-view.h"
 #include "inventory/pattern.h"
 
 static int
@@ -46,11 +47,10 @@ cmd_inventory_exec(struct options *opts)
 		}
 	}
 	if (opts->host != NULL) {
-		if ((j = inventory_host_vars(inv, opts->host)) == NULL) {
+		if ((j = inventory_host_json(inv, opts->host)) == NULL) {
 			cmd_error("unknown host '%s'", opts->host);
 			goto out;
 		}
-		inv_remove_internal_vars(j);
 		r = print_json(j);
 		json_decref(j);
 	} else if (opts->graph) {

@@ -3,25 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd-common.h"
 #include "yaml/diag.h"
+#include "base/util.h"
 #include "inventory/inventory.h"
 #include "output.h"
 #include "playbook/playbook.h"
 #include "run/runner.h"
 #include "net/transport.h"
 #include "base/xalloc.h"
-
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static struct playbook *
 load_playbook(const char *path)
@@ -66,7 +57,7 @@ cmd_run_playbook(struct options *opts, int drift,
 	json_t			*extra = NULL;
 	char			*cause = NULL, *dir;
 	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
-	double			 start = now_seconds();
+	double			 start = monotonic_seconds();
 
 	if ((pb = load_playbook(opts->args[0])) == NULL)
 		return EXIT_COULD_NOT_RUN;
@@ -102,7 +93,7 @@ cmd_run_playbook(struct options *opts, int drift,
 		goto out;
 	}
 	if (report != NULL) {
-		rc = report(opts, &r, now_seconds() - start);
+		rc = report(opts, &r, monotonic_seconds() - start);
 		goto out;
 	}
 	output_finish(&out, &r);

@@ -66,7 +66,8 @@ struct cmd_entry {
 
 extern const struct cmd_entry *const cmd_table[];
 
-/* Print "tcptune: <message>" to stderr and return EXIT_COULD_NOT_RUN. */
+/* Print "tcptune: <message>" to stderr and return EXIT_COULD_NOT_RUN
+ * (cmd-error.c). */
 int	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,6 +1,5 @@
 /* tcptune: parse global options once, then dispatch through cmd_table. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +38,6 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_help_entry,
 	NULL,
 };
-
-int
-cmd_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tcptune: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_COULD_NOT_RUN;
-}
 
 enum {
 	OPTV_PRIVATE_KEY = 256,

@@ -2,10 +2,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "playbook/playbook.h"
+#include "base/util.h"
 #include "base/xalloc.h"
 
 #define C_GREEN		"\033[32m"
@@ -14,22 +14,13 @@
 #define C_CYAN		"\033[36m"
 #define C_RESET		"\033[0m"
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void
 output_init(struct output *o, const struct options *opts)
 {
 	memset(o, 0, sizeof *o);
 	o->opts = opts;
 	o->progress = isatty(STDERR_FILENO) && opts->format == FORMAT_TEXT;
-	o->start = now_seconds();
+	o->start = monotonic_seconds();
 	if (opts->format == FORMAT_JSON)
 		o->json = json_pack("{s:[]}", "plays");
 }
@@ -63,7 +54,7 @@ on_progress(void *arg, size_t done, size_t total, size_t failed)
 	if (!o->progress)
 		return;
 	fprintf(stderr, "\r\033[K[%zu/%zu hosts done, %zu failed, %.1fs]",
-	    done, total, failed, now_seconds() - o->start);
+	    done, total, failed, monotonic_seconds() - o->start);
 	fflush(stderr);
 	o->progress_shown = 1;
 }
@@ -281,7 +272,7 @@ output_finish(struct output *o, const struct runner *r)
 		    color(o, C_RESET), h->stats.ok, h->stats.changed,
 		    h->stats.unreachable, h->stats.failed, h->stats.skipped);
 	}
-	printf("\n(%.1fs)\n", now_seconds() - o->start);
+	printf("\n(%.1fs)\n", monotonic_seconds() - o->start);
 }
 
 void

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/xalloc.h"
 
@@ -74,4 +75,13 @@ names_free(char **names, size_t n)
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+double
+monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -15,5 +15,8 @@ int		 str_is_identifier(const char *s);
 int		 dir_list_sorted(const char *dir, int (*skip)(const char *),
 		    char ***names, size_t *n, char **cause);
 void		 names_free(char **names, size_t n);
+/* Seconds on the monotonic clock, for measuring how long something took
+ * (not a time of day). */
+double		 monotonic_seconds(void);
 
 #endif

@@ -132,17 +132,6 @@ int	 inventory_host_conn(const struct inventory *inv, const char *host,
 	    struct host_conn *out, char **cause);
 void	 host_conn_clear(struct host_conn *c);
 
-/* Output in the shapes of ansible-inventory. limit may be NULL; with a
- * limit, group host lists and _meta.hostvars keep only selected hosts. */
-json_t	*inventory_list_json(const struct inventory *inv, const char *limit,
-	    char **cause);
-/* --graph [group] [--vars]: the text, newline-terminated lines. A group
- * is printed once per path to it, as Ansible does; past
- * INV_GRAPH_MAX_BYTES of text (diamond-shaped children) it is an error. */
-#define INV_GRAPH_MAX_BYTES	(64 << 20)
-char	*inventory_graph(const struct inventory *inv, const char *group,
-	    int show_vars, const char *limit, char **cause);
-
 /* --- internal: shared by lib/inventory*.c --- */
 struct ypos;
 struct ydoc;
@@ -184,7 +173,5 @@ int	inv_load_root_vars(struct inventory *inv, size_t r, char **cause);
 json_t	*inv_python_literal(const char *s);
 /* Remove the variables ansible-inventory never shows. */
 void	inv_remove_internal_vars(json_t *vars);
-/* Python's str() of a value, for --graph --vars. */
-char	*inv_python_str(const json_t *v);
 
 #endif

@@ -1,5 +1,5 @@
 /* congestion: congestion control algorithm and qdisc, where the kernel has
- * them (lib/tune/sizing.h cc_plan_compute decides; docs/sizing.md explains). */
+ * them (lib/tune/congestion.h cc_plan_compute decides; docs/sizing.md explains). */
 #include "playbook/module.h"
 
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "remote/qdisc.h"
+#include "tune/congestion.h"
 #include "tune/sizing.h"
 #include "base/strbuf.h"
 #include "modules/tune-facts.h"

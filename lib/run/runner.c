@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "remote/hostline.h"
 #include "inventory/inventory.h"
@@ -11,18 +10,10 @@
 #include "playbook/playbook.h"
 #include "playbook/serial.h"
 #include "template/template.h"
+#include "base/util.h"
 #include "base/xalloc.h"
 
 volatile sig_atomic_t runner_interrupted;
-
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static char *
 keep(struct host_state *h, size_t slot, const char *s)
@@ -326,7 +317,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	json_t			*args = NULL;
 	char			*cause = NULL;
 	int			 when = 1;
-	double			 start = now_seconds();
+	double			 start = monotonic_seconds();
 
 	memset(&res, 0, sizeof res);
 	if (t->when != NULL && template_eval_bool(t->when, vars, &t->when_pos,
@@ -359,7 +350,7 @@ done:
 		register_result(h, t->register_as, &res);
 	record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,
-	    now_seconds() - start);
+	    monotonic_seconds() - start);
 	json_decref(args);
 	module_result_clear(&res);
 }
@@ -389,7 +380,7 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	struct module_ctx		 ctx;
 	struct task_result		*tr;
 	void				*stage = h->stage;
-	double				 start = now_seconds();
+	double				 start = monotonic_seconds();
 
 	if (stage == NULL)
 		return;
@@ -400,7 +391,7 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	sg->flush(&ctx, stage, &res);
 	sg->free(stage);
 	tr = record(h, play_index, sg->task_name, sg->name, &res, 0,
-	    now_seconds() - start);
+	    monotonic_seconds() - start);
 	tr->kind = RESULT_KIND_APPLY;
 	if (tr->status == RESULT_FAILED || tr->status == RESULT_UNREACHABLE)
 		h->failed = 1;

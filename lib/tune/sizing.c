@@ -122,6 +122,61 @@ struct family {
 	uint64_t		 want_def;
 };
 
+/* A triple this host cannot set (read-only or absent here): 1, with the
+ * host's value kept and the reason; 0 if it can be set. */
+static int
+triple_unsettable(const struct family *f, uint64_t ceiling,
+    struct tcp_triple *out, int *set, char **reason)
+{
+	struct strbuf	sb;
+
+	switch (f->st_triple) {
+	case SIZING_READONLY:
+		*out = *f->cur;
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "cannot be set here: %s is read-only here "
+		    "(a network namespace or container); the host keeps "
+		    "maximum ", f->triple_key);
+		add_bytes(&sb, f->cur->max);
+		strbuf_addstr(&sb, ", the plan wanted ");
+		add_bytes(&sb, ceiling);
+		*reason = strbuf_detach(&sb, NULL);
+		break;
+	case SIZING_ABSENT:
+		memset(out, 0, sizeof *out);
+		*reason = xprintf("cannot be set here: %s does not exist here",
+		    f->triple_key);
+		break;
+	default:
+		return 0;
+	}
+	*set = 0;
+	return 1;
+}
+
+/* The end of a triple's reason: its minimum and middle value. */
+static void
+add_min_default(struct strbuf *sb, const struct family *f,
+    const struct tcp_triple *out, int known)
+{
+	strbuf_addstr(sb, "; min ");
+	add_bytes(sb, out->min);
+	strbuf_addstr(sb, " kept");
+	strbuf_addstr(sb, ", default ");
+	add_bytes(sb, out->def);
+	if (f->want_def == 0)
+		strbuf_addstr(sb, " kept");
+	else if (out->def != f->want_def) {
+		strbuf_addf(sb, " kept (higher than %s ", f->param);
+		add_bytes(sb, f->want_def);
+		strbuf_addstr(sb, "; allow_decrease is false)");
+	} else
+		strbuf_addf(sb, " (%s)", f->param);
+	if (!known)
+		strbuf_addstr(sb, " (host value unknown: the kernel's "
+		    "defaults assumed)");
+}
+
 /* Plan one of tcp_rmem/tcp_wmem. base is the ceiling's own reason. */
 static void
 plan_triple(const struct family *f, uint64_t ceiling, const char *base,
@@ -132,35 +187,12 @@ plan_triple(const struct family *f, uint64_t ceiling, const char *base,
 	uint64_t		target;
 	int			known;
 
+	if (triple_unsettable(f, ceiling, out, set, reason))
+		return;
 	strbuf_init(&sb);
-	switch (f->st_triple) {
-	case SIZING_READONLY:
-		*out = *f->cur;
-		*set = 0;
-		strbuf_addf(&sb, "cannot be set here: %s is read-only here "
-		    "(a network namespace or container); the host keeps "
-		    "maximum ", f->triple_key);
-		add_bytes(&sb, f->cur->max);
-		strbuf_addstr(&sb, ", the plan wanted ");
-		add_bytes(&sb, ceiling);
-		*reason = strbuf_detach(&sb, NULL);
-		return;
-	case SIZING_ABSENT:
-		memset(out, 0, sizeof *out);
-		*set = 0;
-		strbuf_addf(&sb, "cannot be set here: %s does not exist here",
-		    f->triple_key);
-		*reason = strbuf_detach(&sb, NULL);
-		return;
-	case SIZING_PRESENT:
-		from = *f->cur;
-		known = 1;
-		break;
-	default:
-		from = f->kernel;
-		known = 0;
-		break;
-	}
+	/* Not probed: the kernel's defaults stand in for the host's. */
+	known = f->st_triple == SIZING_PRESENT;
+	from = known ? *f->cur : f->kernel;
 	*set = 1;
 	out->min = from.min;
 
@@ -197,25 +229,9 @@ plan_triple(const struct family *f, uint64_t ceiling, const char *base,
 		 * rendered file must be the same bytes before and after the
 		 * apply, or a second run would rewrite it. The before value is
 		 * in the plan's live table instead. */
-		(void)known;
 	}
 
-	strbuf_addstr(&sb, "; min ");
-	add_bytes(&sb, out->min);
-	strbuf_addstr(&sb, " kept");
-	strbuf_addstr(&sb, ", default ");
-	add_bytes(&sb, out->def);
-	if (f->want_def == 0)
-		strbuf_addstr(&sb, " kept");
-	else if (out->def != f->want_def) {
-		strbuf_addf(&sb, " kept (higher than %s ", f->param);
-		add_bytes(&sb, f->want_def);
-		strbuf_addstr(&sb, "; allow_decrease is false)");
-	} else
-		strbuf_addf(&sb, " (%s)", f->param);
-	if (!known)
-		strbuf_addstr(&sb, " (host value unknown: the kernel's "
-		    "defaults assumed)");
+	add_min_default(&sb, f, out, known);
 	*reason = strbuf_detach(&sb, NULL);
 }
 
@@ -266,63 +282,63 @@ plan_max(const struct family *f, uint64_t target, int allow_decrease,
 	*reason = strbuf_detach(&sb, NULL);
 }
 
-int
-sizing_plan_compute(const struct sizing_input *in, struct sizing_plan *p,
-    char **cause)
-{
-	static const struct tcp_triple kernel_rmem = SIZING_KERNEL_RMEM;
-	static const struct tcp_triple kernel_wmem = SIZING_KERNEL_WMEM;
-	struct family	 rf, wf;
-	struct strbuf	 sb;
+/* The input's settings with their defaults filled in. */
+struct settings {
 	double		 headroom;
 	unsigned	 divisor;
-	uint64_t	 max_buffer, unit;
-	char		*s, *base = NULL;
-	int		 r = -1;
+	uint64_t	 max_buffer;
+};
 
-	memset(p, 0, sizeof *p);
-	strbuf_init(&sb);
-	headroom = in->headroom != 0 ? in->headroom : SIZING_DEFAULT_HEADROOM;
-	divisor = in->ram_divisor != 0 ? in->ram_divisor :
+/* Fill in the defaults and refuse a host that cannot be sized. */
+static int
+check_input(const struct sizing_input *in, struct settings *set,
+    char **cause)
+{
+	set->headroom = in->headroom != 0 ? in->headroom :
+	    SIZING_DEFAULT_HEADROOM;
+	set->divisor = in->ram_divisor != 0 ? in->ram_divisor :
 	    SIZING_DEFAULT_RAM_DIVISOR;
-	max_buffer = in->max_buffer != 0 ? in->max_buffer :
+	set->max_buffer = in->max_buffer != 0 ? in->max_buffer :
 	    SIZING_DEFAULT_MAX_BUFFER;
 
-	if (!(in->bandwidth_mbit > 0)) {
-		fail(cause, "no bandwidth: set bandwidth_mbit (the NIC "
+	if (!(in->bandwidth_mbit > 0))
+		return fail(cause, "no bandwidth: set bandwidth_mbit (the NIC "
 		    "reports no speed)");
-		goto out;
-	}
-	if (!(in->rtt_ms > 0)) {
-		fail(cause, "no rtt: set rtt_ms (the host's peers could not "
-		    "be measured)");
-		goto out;
-	}
-	if (in->mem_total == 0) {
-		fail(cause, "no memory size: MemTotal is unknown, so the "
-		    "buffers cannot be capped by RAM");
-		goto out;
-	}
-	if (!(headroom >= 1) || headroom > 1024) {
-		fail(cause, "headroom must be between 1 and 1024");
-		goto out;
-	}
-	if (max_buffer < 4096) {
-		fail(cause, "max_buffer below 4096 bytes");
-		goto out;
-	}
+	if (!(in->rtt_ms > 0))
+		return fail(cause, "no rtt: set rtt_ms (the host's peers could "
+		    "not be measured)");
+	if (in->mem_total == 0)
+		return fail(cause, "no memory size: MemTotal is unknown, so "
+		    "the buffers cannot be capped by RAM");
+	if (!(set->headroom >= 1) || set->headroom > 1024)
+		return fail(cause, "headroom must be between 1 and 1024");
+	if (set->max_buffer < 4096)
+		return fail(cause, "max_buffer below 4096 bytes");
+	return 0;
+}
+
+/* The ceiling of both triples: BDP x headroom as a power of two, capped by
+ * the RAM budget and max_buffer. Returns its reason, a new string. */
+static char *
+plan_ceiling(const struct sizing_input *in, const struct settings *set,
+    struct sizing_plan *p)
+{
+	struct strbuf	 sb;
+	uint64_t	 unit;
+	char		*s;
 
 	p->bdp_bytes = sizing_bdp(in->bandwidth_mbit, in->rtt_ms);
 	p->wanted = sizing_pow2_ceil((uint64_t)ceil((double)p->bdp_bytes *
-	    headroom));
+	    set->headroom));
 	/* The RAM budget in whole MiB (whole pages below 1 MiB): a buffer
 	 * size like 16.69 MiB would only look precise. */
-	p->ram_cap = in->mem_total / divisor;
+	p->ram_cap = in->mem_total / set->divisor;
 	unit = p->ram_cap >= MiB ? MiB : 4096;
 	p->ram_cap -= p->ram_cap % unit;
 	if (p->ram_cap < 4096)
 		p->ram_cap = 4096;
 
+	strbuf_init(&sb);
 	strbuf_addstr(&sb, "BDP ");
 	s = format_tenths(in->bandwidth_mbit);
 	strbuf_addf(&sb, "%s Mbit/s " TIMES " ", s);
@@ -333,11 +349,11 @@ sizing_plan_compute(const struct sizing_input *in, struct sizing_plan *p,
 	s = format_bytes_decimal(p->bdp_bytes);
 	strbuf_addstr(&sb, s);
 	free(s);
-	s = format_tenths(headroom);
+	s = format_tenths(set->headroom);
 	strbuf_addf(&sb, ", " TIMES "%s headroom " ARROW " ", s);
 	free(s);
 	add_bytes(&sb, p->wanted);
-	strbuf_addf(&sb, "; RAM cap 1/%u of ", divisor);
+	strbuf_addf(&sb, "; RAM cap 1/%u of ", set->divisor);
 	add_bytes(&sb, in->mem_total);
 	strbuf_addstr(&sb, " = ");
 	add_bytes(&sb, p->ram_cap);
@@ -348,15 +364,31 @@ sizing_plan_compute(const struct sizing_input *in, struct sizing_plan *p,
 		strbuf_addch(&sb, ')');
 		p->ceiling = p->ram_cap;
 	}
-	if (p->ceiling > max_buffer) {
+	if (p->ceiling > set->max_buffer) {
 		strbuf_addstr(&sb, "; max_buffer ");
-		add_bytes(&sb, max_buffer);
+		add_bytes(&sb, set->max_buffer);
 		strbuf_addstr(&sb, " applied (wanted ");
 		add_bytes(&sb, p->ceiling);
 		strbuf_addch(&sb, ')');
-		p->ceiling = max_buffer;
+		p->ceiling = set->max_buffer;
 	}
-	base = strbuf_detach(&sb, NULL);
+	return strbuf_detach(&sb, NULL);
+}
+
+int
+sizing_plan_compute(const struct sizing_input *in, struct sizing_plan *p,
+    char **cause)
+{
+	static const struct tcp_triple kernel_rmem = SIZING_KERNEL_RMEM;
+	static const struct tcp_triple kernel_wmem = SIZING_KERNEL_WMEM;
+	struct settings	 set;
+	struct family	 rf, wf;
+	char		*base;
+
+	memset(p, 0, sizeof *p);
+	if (check_input(in, &set, cause) != 0)
+		return -1;
+	base = plan_ceiling(in, &set, p);
 
 	rf = (struct family){ "net.ipv4.tcp_rmem", "net.core.rmem_max",
 	    "rmem_default", "SO_RCVBUF", "tcp_rmem", in->st_rmem,
@@ -377,266 +409,8 @@ sizing_plan_compute(const struct sizing_input *in, struct sizing_plan *p,
 	plan_max(&wf, p->set_wmem && p->wmem.max > p->ceiling ?
 	    p->wmem.max : p->ceiling, in->allow_decrease, &p->wmem_max,
 	    &p->set_wmem_max, &p->reason_wmem_max);
-	r = 0;
-out:
 	free(base);
-	strbuf_release(&sb);
-	return r;
-}
-
-/* ---- congestion control and qdisc */
-
-enum kconfig
-kconfig_from_string(const char *s)
-{
-	if (s == NULL)
-		return KCONFIG_UNKNOWN;
-	if (strcmp(s, "y") == 0)
-		return KCONFIG_BUILTIN;
-	if (strcmp(s, "m") == 0)
-		return KCONFIG_MODULE;
-	if (strcmp(s, "n") == 0 || strcmp(s, "") == 0 ||
-	    strcmp(s, "absent") == 0 || strcmp(s, "not set") == 0)
-		return KCONFIG_ABSENT;
-	return KCONFIG_UNKNOWN;
-}
-
-/* "CONFIG_<prefix><NAME>" with name upper-cased and '-' made '_'. */
-static char *
-kconfig_symbol(const char *prefix, const char *name)
-{
-	char	*s, *p;
-
-	s = xprintf("CONFIG_%s%s", prefix, name);
-	for (p = s + 7 + strlen(prefix); *p != '\0'; p++)
-		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
-	return s;
-}
-
-/* 1 if word is one of the blank-separated words of list. */
-static int
-has_word(const char *list, const char *word)
-{
-	size_t	len = strlen(word), n;
-
-	while (*list != '\0') {
-		while (isspace((unsigned char)*list))
-			list++;
-		n = strcspn(list, " \t\n");
-		if (n == len && strncmp(list, word, len) == 0)
-			return 1;
-		list += n;
-	}
 	return 0;
-}
-
-static int
-is_keep(const char *s)
-{
-	return s == NULL || *s == '\0' || strcmp(s, "keep") == 0;
-}
-
-void
-cc_plan_clear(struct cc_plan *p)
-{
-	free(p->cc);
-	free(p->cc_modprobe);
-	free(p->cc_persist);
-	free(p->qdisc);
-	free(p->qdisc_modprobe);
-	free(p->qdisc_persist);
-	free(p->reason_cc);
-	free(p->reason_qdisc);
-	memset(p, 0, sizeof *p);
-}
-
-static void
-plan_cc(const struct cc_input *in, struct cc_plan *p)
-{
-	struct strbuf	 sb;
-	const char	*want = in->want_cc;
-	char		*sym = NULL, *mod = NULL;
-	int		 listed;
-
-	strbuf_init(&sb);
-	if (is_keep(want)) {
-		strbuf_addstr(&sb, "congestion control left as is");
-		if (in->current_cc != NULL)
-			strbuf_addf(&sb, " (%s)", in->current_cc);
-		goto out;
-	}
-	if (!in->cc_writable) {
-		p->cc_skipped = 1;
-		strbuf_addstr(&sb, "cannot be set here: "
-		    "net.ipv4.tcp_congestion_control is read-only here");
-		goto out;
-	}
-	sym = kconfig_symbol("TCP_CONG_", want);
-	mod = xprintf("tcp_%s", want);
-	listed = in->available_cc != NULL && has_word(in->available_cc, want);
-
-	if (listed) {
-		p->cc = xstrdup(want);
-		strbuf_addf(&sb, "%s is available in this kernel "
-		    "(tcp_available_congestion_control: %s)", want,
-		    in->available_cc);
-		if (in->kconf_cc == KCONFIG_MODULE) {
-			/* Loaded now; make sure it is after a reboot. */
-			p->cc_persist = xstrdup(mod);
-			strbuf_addf(&sb, "; %s=m: %s listed in %s so it loads "
-			    "at boot", sym, mod, SIZING_MODULES_LOAD_FILE);
-		}
-		goto out;
-	}
-	switch (in->kconf_cc) {
-	case KCONFIG_BUILTIN:
-		p->cc = xstrdup(want);
-		strbuf_addf(&sb, "%s=y: %s is built into this kernel", sym,
-		    want);
-		break;
-	case KCONFIG_MODULE:
-		if (!in->load_module) {
-			p->cc_skipped = 1;
-			strbuf_addf(&sb, "%s skipped: %s=m but %s is not "
-			    "loaded and load_module is false", want, sym, mod);
-			break;
-		}
-		p->cc = xstrdup(want);
-		p->cc_modprobe = xstrdup(mod);
-		p->cc_persist = xstrdup(mod);
-		strbuf_addf(&sb, "%s=m: modprobe %s, and %s listed in %s so "
-		    "it loads at boot", sym, mod, mod,
-		    SIZING_MODULES_LOAD_FILE);
-		break;
-	case KCONFIG_ABSENT:
-		p->cc_skipped = 1;
-		strbuf_addf(&sb, "%s skipped: %s is not set in this kernel",
-		    want, sym);
-		if (in->available_cc != NULL)
-			strbuf_addf(&sb, " (tcp_available_congestion_control: "
-			    "%s)", in->available_cc);
-		strbuf_addstr(&sb, "; congestion control left as is");
-		if (in->current_cc != NULL)
-			strbuf_addf(&sb, " (%s)", in->current_cc);
-		break;
-	default:
-		if (!in->load_module) {
-			p->cc_skipped = 1;
-			strbuf_addf(&sb, "%s skipped: no kernel config to "
-			    "tell whether %s exists, it is not loaded and "
-			    "load_module is false", want, mod);
-			break;
-		}
-		/* The apply step reads the value back and fails loudly if
-		 * the module was not there after all. */
-		p->cc = xstrdup(want);
-		p->cc_modprobe = xstrdup(mod);
-		p->cc_persist = xstrdup(mod);
-		strbuf_addf(&sb, "no kernel config to tell whether %s exists "
-		    "and %s is not loaded: will try modprobe %s", sym, want,
-		    mod);
-		break;
-	}
-out:
-	free(sym);
-	free(mod);
-	p->reason_cc = strbuf_detach(&sb, NULL);
-}
-
-static void
-plan_qdisc(const struct cc_input *in, struct cc_plan *p)
-{
-	struct strbuf	 sb;
-	const char	*want = in->want_qdisc, *cc;
-	char		*sym = NULL, *mod = NULL;
-	enum kconfig	 kc = in->kconf_qdisc;
-	int		 bbr;
-
-	strbuf_init(&sb);
-	cc = p->cc != NULL ? p->cc : in->current_cc;
-	bbr = cc != NULL && strcmp(cc, "bbr") == 0;
-	if (is_keep(want)) {
-		strbuf_addstr(&sb, "default_qdisc left as is");
-		goto out;
-	}
-	if (!in->have_default_qdisc) {
-		p->qdisc_skipped = 1;
-		strbuf_addstr(&sb, "cannot be set here: net.core.default_qdisc "
-		    "does not exist in this network namespace");
-		goto out;
-	}
-	/* pfifo_fast is part of the scheduler core: no option of its own. */
-	if (strcmp(want, "pfifo_fast") == 0)
-		kc = KCONFIG_BUILTIN;
-	sym = kconfig_symbol("NET_SCH_", want);
-	mod = xprintf("sch_%s", want);
-	switch (kc) {
-	case KCONFIG_BUILTIN:
-		p->qdisc = xstrdup(want);
-		if (strcmp(want, "pfifo_fast") == 0)
-			strbuf_addstr(&sb, "pfifo_fast is always built in");
-		else
-			strbuf_addf(&sb, "%s=y: %s is built into this kernel",
-			    sym, want);
-		break;
-	case KCONFIG_MODULE:
-		if (!in->load_module) {
-			p->qdisc_skipped = 1;
-			strbuf_addf(&sb, "%s skipped: %s=m and load_module is "
-			    "false", want, sym);
-			break;
-		}
-		p->qdisc = xstrdup(want);
-		p->qdisc_modprobe = xstrdup(mod);
-		p->qdisc_persist = xstrdup(mod);
-		strbuf_addf(&sb, "%s=m: modprobe %s, and %s listed in %s so "
-		    "it loads at boot", sym, mod, mod,
-		    SIZING_MODULES_LOAD_FILE);
-		break;
-	case KCONFIG_ABSENT:
-		p->qdisc_skipped = 1;
-		strbuf_addf(&sb, "%s skipped: %s is not set in this kernel",
-		    want, sym);
-		if (bbr && strcmp(want, "fq") == 0) {
-			strbuf_addstr(&sb, "; BBR paces by itself since 4.13");
-			if (in->kernel_major != 0 && (in->kernel_major < 4 ||
-			    (in->kernel_major == 4 && in->kernel_minor < 13)))
-				strbuf_addf(&sb, "; warning: kernel %d.%d is "
-				    "older than 4.13, where BBR needs fq to "
-				    "pace", in->kernel_major,
-				    in->kernel_minor);
-		} else
-			strbuf_addstr(&sb, "; default_qdisc left as is");
-		break;
-	default:
-		if (!in->load_module) {
-			p->qdisc_skipped = 1;
-			strbuf_addf(&sb, "%s skipped: no kernel config to tell "
-			    "whether %s exists and load_module is false", want,
-			    sym);
-			break;
-		}
-		p->qdisc = xstrdup(want);
-		p->qdisc_modprobe = xstrdup(mod);
-		p->qdisc_persist = xstrdup(mod);
-		strbuf_addf(&sb, "no kernel config to tell whether %s exists: "
-		    "will try modprobe %s", sym, mod);
-		break;
-	}
-	if (p->qdisc != NULL && bbr && strcmp(want, "fq") == 0)
-		strbuf_addstr(&sb, "; BBR paces through fq");
-out:
-	free(sym);
-	free(mod);
-	p->reason_qdisc = strbuf_detach(&sb, NULL);
-}
-
-void
-cc_plan_compute(const struct cc_input *in, struct cc_plan *p)
-{
-	memset(p, 0, sizeof *p);
-	plan_cc(in, p);
-	plan_qdisc(in, p);
 }
 
 /* ---- into the drop-in */
@@ -666,15 +440,4 @@ sizing_plan_to_dropin(const struct sizing_plan *p, struct dropin *d)
 		dropin_set(d, "net.core.wmem_max", v, p->reason_wmem_max);
 		free(v);
 	}
-}
-
-void
-cc_plan_to_dropin(const struct cc_plan *p, struct dropin *d)
-{
-	if (p->qdisc != NULL)
-		dropin_set(d, "net.core.default_qdisc", p->qdisc,
-		    p->reason_qdisc);
-	if (p->cc != NULL)
-		dropin_set(d, "net.ipv4.tcp_congestion_control", p->cc,
-		    p->reason_cc);
 }

@@ -19,7 +19,7 @@
  * - A key the host cannot set (read-only or absent, as in a network
  *   namespace or a container) is not planned; its reason says why.
  *
- * Congestion control and qdisc: see cc_plan_compute. */
+ * Congestion control and qdisc: tune/congestion.h. */
 #ifndef TCPTUNE_SIZING_H
 #define TCPTUNE_SIZING_H
 
@@ -33,10 +33,6 @@
  * host's current triple is unknown. */
 #define SIZING_KERNEL_RMEM	{ 4096, 131072, 6291456 }
 #define SIZING_KERNEL_WMEM	{ 4096, 16384, 4194304 }
-
-/* The modules-load.d file a modular congestion control or qdisc is
- * persisted in. */
-#define SIZING_MODULES_LOAD_FILE	"/etc/modules-load.d/tcptune.conf"
 
 struct tcp_triple {
 	uint64_t	min;
@@ -108,75 +104,10 @@ uint64_t sizing_pow2_ceil(uint64_t v);
  * / RTT, in Mbit/s (0 if rtt_ms <= 0). 212992 B at 105 ms: 16.2. */
 double	 sizing_flow_cap_mbit(uint64_t buffer_bytes, double rtt_ms);
 
-/* Kernel config symbol states, as the probe reads /proc/config.gz or
- * /boot/config-*. */
-enum kconfig {
-	KCONFIG_UNKNOWN = 0,	/* no kernel config found */
-	KCONFIG_ABSENT,		/* "# CONFIG_X is not set" or missing */
-	KCONFIG_MODULE,		/* =m */
-	KCONFIG_BUILTIN,	/* =y */
-};
-
-/* Map "y"/"m"/"n"/"absent"/NULL... to enum kconfig: "y" builtin, "m"
- * module, "n", "", "absent", "not set" absent, NULL or anything else
- * unknown. */
-enum kconfig kconfig_from_string(const char *);
-
-struct cc_input {
-	const char	*want_cc;	/* e.g. "bbr"; NULL: leave as is */
-	const char	*want_qdisc;	/* e.g. "fq"; NULL or "keep": leave */
-	/* CONFIG_TCP_CONG_<WANT_CC> and CONFIG_NET_SCH_<WANT_QDISC>. */
-	enum kconfig	 kconf_cc;
-	enum kconfig	 kconf_qdisc;
-	/* net.ipv4.tcp_available_congestion_control (space separated), or
-	 * NULL if unknown. */
-	const char	*available_cc;
-	/* The host's current tcp_congestion_control, or NULL if unknown
-	 * (only used in reasons). */
-	const char	*current_cc;
-	/* 1 if net.core.default_qdisc exists here (it does not in a child
-	 * network namespace). */
-	int		 have_default_qdisc;
-	/* 1 if tcp_congestion_control can be written here. */
-	int		 cc_writable;
-	/* Whether modprobe may be used for modular algorithms/qdiscs. */
-	int		 load_module;
-	/* Kernel version, 0.0 if unknown: BBR paces by itself only since
-	 * 4.13, so before that BBR without fq gets a warning. */
-	int		 kernel_major, kernel_minor;
-};
-
-struct cc_plan {
-	/* The algorithm to set, or NULL to leave it as is. */
-	char	*cc;
-	/* Module to modprobe now (e.g. "tcp_bbr"), or NULL. */
-	char	*cc_modprobe;
-	/* Module to list in SIZING_MODULES_LOAD_FILE so it loads at boot,
-	 * or NULL. */
-	char	*cc_persist;
-	/* The default_qdisc to set, or NULL to leave it as is. */
-	char	*qdisc;
-	char	*qdisc_modprobe;
-	char	*qdisc_persist;
-	/* 1 when the wanted setting is not done because this host cannot
-	 * have it (a kernel without it, a key that does not exist here):
-	 * not an error, but something to show. */
-	int	 cc_skipped, qdisc_skipped;
-	char	*reason_cc, *reason_qdisc;
-};
-
-/* Decide congestion control and default_qdisc. Never fails: what cannot be
- * done is left as is with a reason. Free with cc_plan_clear. */
-void	 cc_plan_compute(const struct cc_input *, struct cc_plan *);
-void	 cc_plan_clear(struct cc_plan *);
-
 struct dropin;
 /* Put the planned buffer keys into a drop-in, with their reasons, in the
  * order tcp_rmem, tcp_wmem, rmem_max, wmem_max; keys that cannot be set
  * here are left out. */
 void	 sizing_plan_to_dropin(const struct sizing_plan *, struct dropin *);
-/* The same for net.core.default_qdisc and net.ipv4.tcp_congestion_control
- * (qdisc first: it must exist before a new socket paces). */
-void	 cc_plan_to_dropin(const struct cc_plan *, struct dropin *);
 
 #endif

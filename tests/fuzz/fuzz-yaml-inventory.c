@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "inventory/inventory.h"
+#include "inventory/inventory-view.h"
 #include "yaml/ydoc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

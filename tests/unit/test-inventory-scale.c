@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "inventory/inventory.h"
+#include "inventory/inventory-view.h"
 #include "base/strbuf.h"
 
 /* Generous for an ASan build on a busy machine; the quadratic or

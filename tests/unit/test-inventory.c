@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "inventory/inventory-view.h"
 
 #define GOOD "tests/data/inventory/good/"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tune/dropin.h"
+#include "tune/congestion.h"
 #include "tune/sizing.h"
 #include "base/units.h"
 
