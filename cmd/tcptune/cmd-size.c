@@ -36,6 +36,19 @@ size_param(const char *key)
 	return p != NULL && p->host_line == HOSTLINE_NONE ? p : NULL;
 }
 
+/* The host's current tcp_rmem or tcp_wmem ("4096 131072 6291456"). */
+static int
+parse_triple(const char *key, const char *v, struct tcp_triple *t,
+    enum sizing_state *st)
+{
+	if (tcp_triple_parse(v, t) != 0) {
+		cmd_error("size: bad %s '%s'", key, v);
+		return -1;
+	}
+	*st = SIZING_PRESENT;
+	return 0;
+}
+
 /* What a host's facts give the module, given here as words instead: 0,
  * -1 after printing why v is bad, or 1 when key is not one of them. */
 static int
@@ -43,22 +56,10 @@ host_word(const char *key, const char *v, struct sizing_input *in)
 {
 	if (strcmp(key, "mem") == 0)
 		return parse_bytes(key, v, &in->mem_total);
-	if (strcmp(key, "tcp_rmem") == 0) {
-		if (tcp_triple_parse(v, &in->cur_rmem) != 0) {
-			cmd_error("size: bad tcp_rmem '%s'", v);
-			return -1;
-		}
-		in->st_rmem = SIZING_PRESENT;
-		return 0;
-	}
-	if (strcmp(key, "tcp_wmem") == 0) {
-		if (tcp_triple_parse(v, &in->cur_wmem) != 0) {
-			cmd_error("size: bad tcp_wmem '%s'", v);
-			return -1;
-		}
-		in->st_wmem = SIZING_PRESENT;
-		return 0;
-	}
+	if (strcmp(key, "tcp_rmem") == 0)
+		return parse_triple(key, v, &in->cur_rmem, &in->st_rmem);
+	if (strcmp(key, "tcp_wmem") == 0)
+		return parse_triple(key, v, &in->cur_wmem, &in->st_wmem);
 	return 1;
 }
 
