@@ -48,8 +48,9 @@ int	bind_task_params(const struct module *m, const struct ypos *pos,
  * given (an ad-hoc call). Returns 0 with *args a new object, or -1 with
  * *cause ("FILE:LINE:COL: expected int for 'duration', got string 'ten'"),
  * first error only. *args also holds, under BIND_GIVEN_KEY, the mask of
- * given parameters that bind_conf reads: the runner hands the module only
- * these arguments. */
+ * the parameters the task gave (a default is filled in like a given value,
+ * so presence cannot tell): the runner hands module_call only this object,
+ * and bind_conf reads the mask from it. */
 int	bind_rendered_args(const struct module *m, const json_t *rendered,
 	    const struct ynode *params, const struct ypos *pos, json_t **args,
 	    char **cause);
