@@ -3,6 +3,7 @@
  * the runner applies them (lib/modules/tune.h). */
 #include "playbook/module.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
