@@ -6,21 +6,11 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "playbook/bind.h"
+#include "modules/mod-tcp_buffers.h"
 #include "tune/dropin.h"
 #include "tune/sizing.h"
 #include "base/units.h"
-
-static int
-parse_number(const char *key, const char *v, double *out)
-{
-	char *end;
-
-	*out = strtod(v, &end);
-	if (end == v || *end != '\0' || *out <= 0)
-		return cmd_error("size: '%s' needs a positive number, got '%s'",
-		    key, v);
-	return 0;
-}
 
 static int
 parse_bytes(const char *key, const char *v, uint64_t *out)
@@ -35,6 +25,106 @@ parse_bytes(const char *key, const char *v, uint64_t *out)
 	return 0;
 }
 
+/* A parameter of the tcp_buffers module that size takes: all but the ones
+ * that become a line on a host (the drop-in's path): size has no host. */
+static const struct module_param *
+size_param(const char *key)
+{
+	const struct module_param *p;
+
+	p = module_find_param(&mod_tcp_buffers, key);
+	return p != NULL && p->host_line == HOSTLINE_NONE ? p : NULL;
+}
+
+/* The host's current tcp_rmem or tcp_wmem ("4096 131072 6291456"). */
+static int
+parse_triple(const char *key, const char *v, struct tcp_triple *t,
+    enum sizing_state *st)
+{
+	if (tcp_triple_parse(v, t) != 0) {
+		cmd_error("size: bad %s '%s'", key, v);
+		return -1;
+	}
+	*st = SIZING_PRESENT;
+	return 0;
+}
+
+/* What a host's facts give the module, given here as words instead: 0,
+ * -1 after printing why v is bad, or 1 when key is not one of them. */
+static int
+host_word(const char *key, const char *v, struct sizing_input *in)
+{
+	if (strcmp(key, "mem") == 0)
+		return parse_bytes(key, v, &in->mem_total);
+	if (strcmp(key, "tcp_rmem") == 0)
+		return parse_triple(key, v, &in->cur_rmem, &in->st_rmem);
+	if (strcmp(key, "tcp_wmem") == 0)
+		return parse_triple(key, v, &in->cur_wmem, &in->st_wmem);
+	return 1;
+}
+
+/*
+ * The KEY=VALUE words into in: the module's parameters bound through its
+ * table (types, bounds, defaults: 'ram_divisor=0' is refused as the module
+ * refuses it), and the host's facts the module would read.
+ */
+static int
+parse_words(struct options *opts, struct sizing_input *in)
+{
+	struct ypos	 pos = { "<command line>", 1, 1 };
+	json_t		*words = json_object(), *args = NULL, *v;
+	void		*conf;
+	uint64_t	 given = 0;
+	char		*cause = NULL;
+	int		 i, hw, r = -1;
+
+	for (i = 0; i < opts->nargs; i++) {
+		const char			*a = opts->args[i];
+		const char			*eq = strchr(a, '=');
+		const struct module_param	*p;
+		char				 key[32];
+		size_t				 kl;
+
+		if (eq == NULL || (kl = (size_t)(eq - a)) >= sizeof key) {
+			cmd_error("size: expected KEY=VALUE, got '%s'", a);
+			goto out;
+		}
+		memcpy(key, a, kl);
+		key[kl] = '\0';
+		eq++;
+		if ((p = size_param(key)) != NULL) {
+			if (bind_param_text(p, eq, &v, &cause) != 0) {
+				cmd_error("size: %s", cause);
+				goto out;
+			}
+			json_object_set_new(words, key, v);
+		} else if ((hw = host_word(key, eq, in)) != 0) {
+			if (hw > 0)
+				cmd_error("size: unknown key '%s' ("
+				    "bandwidth_mbit, rtt_ms, mem, headroom, "
+				    "ram_divisor, max_buffer, rmem_default, "
+				    "wmem_default, tcp_rmem, tcp_wmem, "
+				    "allow_decrease)", key);
+			goto out;
+		}
+	}
+	/* the defaults, as the module gets them */
+	if (bind_rendered_args(&mod_tcp_buffers, words, NULL, &pos, &args,
+	    &given, &cause) != 0) {
+		cmd_error("size: %s", cause);
+		goto out;
+	}
+	conf = bind_conf(&mod_tcp_buffers, args, given);
+	tcp_buffers_input(conf, in);
+	free(conf);
+	r = 0;
+out:
+	free(cause);
+	json_decref(args);
+	json_decref(words);
+	return r;
+}
+
 static int
 cmd_size_exec(struct options *opts)
 {
@@ -42,56 +132,12 @@ cmd_size_exec(struct options *opts)
 	struct sizing_plan	 plan;
 	struct dropin		 d;
 	char			*cause = NULL, *text;
-	int			 i;
 
 	memset(&in, 0, sizeof in);
 	in.st_rmem = in.st_wmem = SIZING_UNKNOWN;
 	in.st_rmem_max = in.st_wmem_max = SIZING_UNKNOWN;
-	for (i = 0; i < opts->nargs; i++) {
-		const char	*a = opts->args[i], *eq = strchr(a, '=');
-		char		 key[32];
-		size_t		 kl;
-
-		if (eq == NULL || (kl = (size_t)(eq - a)) >= sizeof key)
-			return cmd_error("size: expected KEY=VALUE, got '%s'",
-			    a);
-		memcpy(key, a, kl);
-		key[kl] = '\0';
-		eq++;
-		if ((strcmp(key, "bandwidth_mbit") == 0 &&
-		    parse_number(key, eq, &in.bandwidth_mbit) != 0) ||
-		    (strcmp(key, "rtt_ms") == 0 &&
-		    parse_number(key, eq, &in.rtt_ms) != 0) ||
-		    (strcmp(key, "headroom") == 0 &&
-		    parse_number(key, eq, &in.headroom) != 0) ||
-		    (strcmp(key, "mem") == 0 &&
-		    parse_bytes(key, eq, &in.mem_total) != 0) ||
-		    (strcmp(key, "max_buffer") == 0 &&
-		    parse_bytes(key, eq, &in.max_buffer) != 0) ||
-		    (strcmp(key, "rmem_default") == 0 &&
-		    parse_bytes(key, eq, &in.rmem_default) != 0) ||
-		    (strcmp(key, "wmem_default") == 0 &&
-		    parse_bytes(key, eq, &in.wmem_default) != 0))
-			return EXIT_COULD_NOT_RUN;
-		if (strcmp(key, "ram_divisor") == 0)
-			in.ram_divisor = (unsigned)strtoul(eq, NULL, 10);
-		else if (strcmp(key, "tcp_rmem") == 0) {
-			if (tcp_triple_parse(eq, &in.cur_rmem) != 0)
-				return cmd_error("size: bad tcp_rmem '%s'", eq);
-			in.st_rmem = SIZING_PRESENT;
-		} else if (strcmp(key, "tcp_wmem") == 0) {
-			if (tcp_triple_parse(eq, &in.cur_wmem) != 0)
-				return cmd_error("size: bad tcp_wmem '%s'", eq);
-			in.st_wmem = SIZING_PRESENT;
-		} else if (strcmp(key, "allow_decrease") == 0)
-			in.allow_decrease = strcmp(eq, "true") == 0;
-		else if (strstr(" bandwidth_mbit rtt_ms headroom mem max_buffer "
-		    "rmem_default wmem_default ", key) == NULL || *key == '\0')
-			return cmd_error("size: unknown key '%s' (bandwidth_mbit, "
-			    "rtt_ms, mem, headroom, ram_divisor, max_buffer, "
-			    "rmem_default, wmem_default, tcp_rmem, tcp_wmem, "
-			    "allow_decrease)", key);
-	}
+	if (parse_words(opts, &in) != 0)
+		return EXIT_COULD_NOT_RUN;
 	if (sizing_plan_compute(&in, &plan, &cause) != 0) {
 		cmd_error("size: %s", cause);
 		free(cause);

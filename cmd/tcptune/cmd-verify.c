@@ -79,7 +79,7 @@ cmd_verify_exec(struct options *opts)
 	if (parse_params(opts, first, &params) != 0)
 		return EXIT_COULD_NOT_RUN;
 	if (bind_rendered_args(&mod_iperf3_verify, params, NULL, &pos, &args,
-	    &cause) != 0) {
+	    NULL, &cause) != 0) {
 		rc = cmd_error("%s", cause);
 		free(cause);
 		json_decref(params);

@@ -1,50 +1,62 @@
 /* command: run a command on the host. */
 #include "playbook/module.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "base/xalloc.h"
 
+struct command_conf {
+	struct module_conf	 hdr;
+	const char		*cmd;
+	int			 safe;
+	long long		 expect_rc;
+};
+
+#define AT(field)	offsetof(struct command_conf, field)
+
 static const struct module_param command_params[] = {
-	{ .name = "cmd", .type = PARAM_STR, .required = 1,
+	{ .name = "cmd", .type = PARAM_STR, .offset = AT(cmd), .required = 1,
 	  .host_line = HOSTLINE_SHELL,
 	  .help = "shell command line to run; each {{ }} in it is quoted as "
 		  "one shell word" },
-	{ .name = "safe", .type = PARAM_BOOL, .def = "false",
+	{ .name = "safe", .type = PARAM_BOOL, .offset = AT(safe),
+	  .def = "false",
 	  .help = "the command only reads: run it in check mode too, and "
 		  "report ok rather than changed" },
-	{ .name = "expect_rc", .type = PARAM_INT, .def = "0", .min = 0,
-	  .max = 255, .help = "exit status that means success" },
+	{ .name = "expect_rc", .type = PARAM_INT, .offset = AT(expect_rc),
+	  .def = "0", .min = 0, .max = 255,
+	  .help = "exit status that means success" },
 	{ .name = NULL },
 };
 
-static int command_run(struct module_ctx *, const json_t *,
+static int command_run(struct module_ctx *, const void *,
     struct module_result *);
 
 /* Check mode: only a command the play marks as read-only runs. */
 static int
-command_plan(struct module_ctx *ctx, const json_t *args,
+command_plan(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
-	if (!json_is_true(json_object_get(args, "safe"))) {
+	const struct command_conf *conf = vconf;
+
+	if (!conf->safe) {
 		res->status = RESULT_SKIPPED;
 		res->msg = xstrdup("skipped in check mode (mark it safe: true "
 		    "if it only reads)");
 		return 0;
 	}
-	return command_run(ctx, args, res);
+	return command_run(ctx, conf, res);
 }
 
 static int
-command_run(struct module_ctx *ctx, const json_t *args,
+command_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
-	const char		*cmd = json_string_value(json_object_get(args,
-	    "cmd"));
-	int			 safe = json_is_true(json_object_get(args,
-	    "safe"));
-	int			 expect = (int)json_integer_value(
-	    json_object_get(args, "expect_rc"));
+	const struct command_conf *conf = vconf;
+	const char		*cmd = conf->cmd;
+	int			 safe = conf->safe;
+	int			 expect = (int)conf->expect_rc;
 	struct tp_result	 out;
 	enum tp_status		 st;
 	char			*cause = NULL;
@@ -78,6 +90,7 @@ const struct module mod_command = {
 	.name = "command",
 	.summary = "run a shell command (skipped in check mode unless safe)",
 	.params = command_params,
+	.conf_size = sizeof(struct command_conf),
 	.run = command_run,
 	.plan = command_plan,
 };

@@ -2,6 +2,7 @@
  * them (lib/tune/congestion.h cc_plan_compute decides; docs/sizing.md explains). */
 #include "playbook/module.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,28 @@
 static const char *const congestion_qdiscs[] = { "fq", "fq_codel", "cake",
 	"pfifo_fast", "keep", NULL };
 
+struct congestion_conf {
+	struct module_conf	 hdr;
+	const char		*algorithm;
+	const char		*qdisc;
+	int			 load_module;
+	const char		*sysctl_file;
+};
+
+#define AT(field)	offsetof(struct congestion_conf, field)
+
 static const struct module_param congestion_params[] = {
-	{ .name = "algorithm", .type = PARAM_STR, .def = "bbr",
-	  .host_line = HOSTLINE_WORD,
+	{ .name = "algorithm", .type = PARAM_STR, .offset = AT(algorithm),
+	  .def = "bbr", .host_line = HOSTLINE_WORD,
 	  .help = "tcp_congestion_control to use where the kernel has it" },
-	{ .name = "qdisc", .type = PARAM_CHOICE, .def = "fq",
-	  .choices = congestion_qdiscs,
+	{ .name = "qdisc", .type = PARAM_CHOICE, .offset = AT(qdisc),
+	  .def = "fq", .choices = congestion_qdiscs,
 	  .help = "default_qdisc and live root qdisc (only where it exists)" },
-	{ .name = "load_module", .type = PARAM_BOOL, .def = "true",
+	{ .name = "load_module", .type = PARAM_BOOL, .offset = AT(load_module),
+	  .def = "true",
 	  .help = "modprobe a modular algorithm and persist it in "
 		  "/etc/modules-load.d/tcptune.conf" },
-	{ .name = "sysctl_file", .type = PARAM_PATH,
+	{ .name = "sysctl_file", .type = PARAM_PATH, .offset = AT(sysctl_file),
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
 	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
@@ -85,9 +97,10 @@ add_module(struct stage *st, const char *m)
 }
 
 static int
-congestion_run(struct module_ctx *ctx, const json_t *args,
+congestion_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
+	const struct congestion_conf *conf = vconf;
 	const json_t	*facts = module_ctx_facts(ctx);
 	const json_t	*rt = json_object_get(facts, "default_route");
 	struct cc_input	 in;
@@ -105,9 +118,9 @@ congestion_run(struct module_ctx *ctx, const json_t *args,
 		    "(gather_facts: true, or a probe task first)");
 		return 0;
 	}
-	want_q = json_string_value(json_object_get(args, "qdisc"));
+	want_q = conf->qdisc;
 	memset(&in, 0, sizeof in);
-	in.want_cc = json_string_value(json_object_get(args, "algorithm"));
+	in.want_cc = conf->algorithm;
 	in.want_qdisc = want_q;
 	in.kconf_cc = kconfig_of(facts, "CONFIG_TCP_CONG_", in.want_cc);
 	kq = strcmp(want_q, "keep") == 0 ? KCONFIG_UNKNOWN :
@@ -121,7 +134,7 @@ congestion_run(struct module_ctx *ctx, const json_t *args,
 	    &v) != SIZING_ABSENT;
 	in.cc_writable = facts_sysctl(facts, "net.ipv4.tcp_congestion_control",
 	    &v) == SIZING_PRESENT;
-	in.load_module = json_is_true(json_object_get(args, "load_module"));
+	in.load_module = conf->load_module;
 	release = json_string_value(json_object_get(json_object_get(facts,
 	    "kernel"), "release"));
 	if (release != NULL)
@@ -130,7 +143,9 @@ congestion_run(struct module_ctx *ctx, const json_t *args,
 	cc_plan_compute(&in, &plan);
 	free(avail);
 
-	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+	if ((st = tune_stage(ctx, tune_file(ctx, conf->sysctl_file,
+	    module_conf_given(congestion_params, conf, AT(sysctl_file))),
+	    &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
 		cc_plan_clear(&plan);
@@ -189,6 +204,7 @@ const struct module mod_congestion = {
 	.name = "congestion",
 	.summary = "set the congestion control algorithm and the live qdisc",
 	.params = congestion_params,
+	.conf_size = sizeof(struct congestion_conf),
 	.run = congestion_run,
 	.check_safe = 1,
 	.stager = &tune_stager,

@@ -17,6 +17,7 @@
 #include "playbook/module.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,38 +37,62 @@ static const char *const verify_phase[] = { "auto", "before", "after",
 static const char *const verify_kinds[] = { "single_up", "single_down",
 	"multi_up", "multi_down", NULL };
 
+struct verify_conf {
+	struct module_conf	 hdr;
+	const char		*peer;
+	const json_t		*pairs;
+	long long		 duration;
+	long long		 omit;
+	long long		 parallel;
+	long long		 port;
+	int			 reverse;
+	double			 min_gain;	/* 0: not given */
+	const char		*gain_on;
+	double			 max_regression;
+	const char		*on_regression;
+	const char		*phase;
+	const char		*sysctl_file;
+};
+
+#define AT(field)	offsetof(struct verify_conf, field)
+
 static const struct module_param iperf3_verify_params[] = {
-	{ .name = "peer", .type = PARAM_STR,
+	{ .name = "peer", .type = PARAM_STR, .offset = AT(peer),
 	  .help = "peer host (default: the host's iperf_peer var)" },
-	{ .name = "pairs", .type = PARAM_LIST,
+	{ .name = "pairs", .type = PARAM_LIST, .offset = AT(pairs),
 	  .help = "explicit list of {host, peer} pairs (optional address: "
 		  "the peer's traffic address)" },
-	{ .name = "duration", .type = PARAM_INT, .def = "10", .min = 1,
-	  .max = 600, .help = "seconds per iperf3 run (-t)" },
-	{ .name = "omit", .type = PARAM_INT, .def = "2", .min = 0, .max = 60,
-	  .help = "seconds of slow start to omit (-O)" },
-	{ .name = "parallel", .type = PARAM_INT, .def = "4", .min = 1,
-	  .max = 128, .help = "streams for the multi-stream run (-P); 1 = "
+	{ .name = "duration", .type = PARAM_INT, .offset = AT(duration),
+	  .def = "10", .min = 1, .max = 600,
+	  .help = "seconds per iperf3 run (-t)" },
+	{ .name = "omit", .type = PARAM_INT, .offset = AT(omit), .def = "2",
+	  .min = 0, .max = 60, .help = "seconds of slow start to omit (-O)" },
+	{ .name = "parallel", .type = PARAM_INT, .offset = AT(parallel),
+	  .def = "4", .min = 1, .max = 128,
+	  .help = "streams for the multi-stream run (-P); 1 = "
 		  "no multi-stream run" },
-	{ .name = "port", .type = PARAM_INT, .def = "5201", .min = 1,
-	  .max = 65535, .help = "first port to try on the peer" },
-	{ .name = "reverse", .type = PARAM_BOOL, .def = "true",
-	  .help = "also measure the reverse direction (-R)" },
-	{ .name = "min_gain", .type = PARAM_FLOAT, .min = 0, .max = 1000,
+	{ .name = "port", .type = PARAM_INT, .offset = AT(port), .def = "5201",
+	  .min = 1, .max = 65535, .help = "first port to try on the peer" },
+	{ .name = "reverse", .type = PARAM_BOOL, .offset = AT(reverse),
+	  .def = "true", .help = "also measure the reverse direction (-R)" },
+	{ .name = "min_gain", .type = PARAM_FLOAT, .offset = AT(min_gain),
+	  .min = 0, .max = 1000,
 	  .help = "fail unless after/before of gain_on is at least this "
 		  "ratio" },
-	{ .name = "gain_on", .type = PARAM_CHOICE, .def = "single_up",
-	  .choices = verify_kinds,
+	{ .name = "gain_on", .type = PARAM_CHOICE, .offset = AT(gain_on),
+	  .def = "single_up", .choices = verify_kinds,
 	  .help = "the run min_gain applies to" },
-	{ .name = "max_regression", .type = PARAM_FLOAT, .def = "0.1",
-	  .min = 0, .max = 1, .help = "largest tolerated fractional drop" },
-	{ .name = "on_regression", .type = PARAM_CHOICE, .def = "fail",
+	{ .name = "max_regression", .type = PARAM_FLOAT,
+	  .offset = AT(max_regression), .def = "0.1", .min = 0, .max = 1,
+	  .help = "largest tolerated fractional drop" },
+	{ .name = "on_regression", .type = PARAM_CHOICE,
+	  .offset = AT(on_regression), .def = "fail",
 	  .choices = verify_on_regression,
 	  .help = "what to do when the gate fails" },
-	{ .name = "phase", .type = PARAM_CHOICE, .def = "auto",
-	  .choices = verify_phase,
+	{ .name = "phase", .type = PARAM_CHOICE, .offset = AT(phase),
+	  .def = "auto", .choices = verify_phase,
 	  .help = "before (baseline), after, or auto (both around the play)" },
-	{ .name = "sysctl_file", .type = PARAM_PATH,
+	{ .name = "sysctl_file", .type = PARAM_PATH, .offset = AT(sysctl_file),
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
 	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in on_regression: rollback restores (or var "
@@ -98,9 +123,10 @@ struct pair {
 };
 
 static int
-verify_validate(const json_t *args, char **cause)
+verify_validate(const void *vconf, char **cause)
 {
-	const json_t	*pairs = json_object_get(args, "pairs");
+	const struct verify_conf *conf = vconf;
+	const json_t	*pairs = conf->pairs;
 	const json_t	*it;
 	size_t		 i;
 
@@ -115,38 +141,25 @@ verify_validate(const json_t *args, char **cause)
 			return fail(cause, "'pairs' item %zu: 'address' must "
 			    "be a string", i + 1);
 	}
-	if (pairs != NULL && json_object_get(args, "peer") != NULL)
+	if (pairs != NULL && conf->peer != NULL)
 		return fail(cause, "give 'peer' or 'pairs', not both");
 	return 0;
 }
 
-static int
-arg_int(const json_t *args, const char *name)
-{
-	return (int)json_integer_value(json_object_get(args, name));
-}
-
 static void
-read_opts(const json_t *args, struct verify_opts *o)
+read_opts(const struct verify_conf *conf, struct verify_opts *o)
 {
-	const json_t *v;
-
 	memset(o, 0, sizeof *o);
-	o->duration = arg_int(args, "duration");
-	o->omit = arg_int(args, "omit");
-	o->parallel = arg_int(args, "parallel");
-	o->port = arg_int(args, "port");
-	o->reverse = json_is_true(json_object_get(args, "reverse"));
-	v = json_object_get(args, "min_gain");
-	o->gate.min_gain = json_is_number(v) ? json_number_value(v) : 0;
-	o->gate.gain_kind = iperf_kind_from_name(json_string_value(
-	    json_object_get(args, "gain_on")));
-	v = json_object_get(args, "max_regression");
-	o->gate.max_regression = json_is_number(v) ? json_number_value(v) :
-	    -1;
-	o->on_regression = json_string_value(json_object_get(args,
-	    "on_regression"));
-	o->phase = json_string_value(json_object_get(args, "phase"));
+	o->duration = (int)conf->duration;
+	o->omit = (int)conf->omit;
+	o->parallel = (int)conf->parallel;
+	o->port = (int)conf->port;
+	o->reverse = conf->reverse;
+	o->gate.min_gain = conf->min_gain;
+	o->gate.gain_kind = iperf_kind_from_name(conf->gain_on);
+	o->gate.max_regression = conf->max_regression;
+	o->on_regression = conf->on_regression;
+	o->phase = conf->phase;
 }
 
 static int
@@ -183,10 +196,10 @@ pairs_free(struct pair *p, size_t n)
 
 /* The pairs whose host is this host. 0 with *n == 0: no peer here. */
 static int
-collect_pairs(struct module_ctx *ctx, const json_t *args, struct pair **out,
-    size_t *n, char **cause)
+collect_pairs(struct module_ctx *ctx, const struct verify_conf *conf,
+    struct pair **out, size_t *n, char **cause)
 {
-	const json_t	*pairs = json_object_get(args, "pairs");
+	const json_t	*pairs = conf->pairs;
 	const json_t	*it;
 	const char	*peer, *addr;
 	struct pair	*p = NULL;
@@ -209,7 +222,7 @@ collect_pairs(struct module_ctx *ctx, const json_t *args, struct pair **out,
 			(*n)++;
 		}
 	} else {
-		peer = json_string_value(json_object_get(args, "peer"));
+		peer = conf->peer;
 		if (peer == NULL)
 			peer = json_string_value(json_object_get(
 			    module_ctx_vars(ctx), "iperf_peer"));
@@ -443,19 +456,19 @@ check_message(const struct verify_opts *o, const struct pair *p, size_t n)
 /* This host's pairs; 0, or -1 with res set (failed, or skipped: no
  * peer). */
 static int
-host_pairs(struct module_ctx *ctx, const json_t *args, struct pair **pairs,
-    size_t *n, struct module_result *res)
+host_pairs(struct module_ctx *ctx, const struct verify_conf *conf,
+    struct pair **pairs, size_t *n, struct module_result *res)
 {
 	char *cause = NULL;
 
-	if (collect_pairs(ctx, args, pairs, n, &cause) != 0) {
+	if (collect_pairs(ctx, conf, pairs, n, &cause) != 0) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
 		return -1;
 	}
 	if (*n == 0) {
 		res->status = RESULT_SKIPPED;
-		res->msg = xstrdup(json_object_get(args, "pairs") != NULL ?
+		res->msg = xstrdup(conf->pairs != NULL ?
 		    "no pair for this host in 'pairs'" :
 		    "no iperf3 peer: set the iperf_peer var or 'peer'");
 		return -1;
@@ -466,15 +479,16 @@ host_pairs(struct module_ctx *ctx, const json_t *args, struct pair **pairs,
 /* Check mode: measuring changes nothing, but it takes time and loads the
  * path, and its gate may roll a host back: say what would be measured. */
 static int
-verify_plan(struct module_ctx *ctx, const json_t *args,
+verify_plan(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
+	const struct verify_conf *conf = vconf;
 	struct verify_opts	 o;
 	struct pair		*pairs = NULL;
 	size_t			 n = 0;
 
-	read_opts(args, &o);
-	if (host_pairs(ctx, args, &pairs, &n, res) == 0) {
+	read_opts(conf, &o);
+	if (host_pairs(ctx, conf, &pairs, &n, res) == 0) {
 		res->status = RESULT_SKIPPED;
 		res->msg = check_message(&o, pairs, n);
 	}
@@ -483,9 +497,10 @@ verify_plan(struct module_ctx *ctx, const json_t *args,
 }
 
 static int
-verify_run(struct module_ctx *ctx, const json_t *args,
+verify_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
+	const struct verify_conf *conf = vconf;
 	struct verify_opts	 o;
 	struct pair		*pairs = NULL;
 	struct module_result	 rb;
@@ -499,8 +514,8 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 	strbuf_init(&tables);
 	strbuf_init(&why);
 	memset(&rb, 0, sizeof rb);
-	read_opts(args, &o);
-	if (host_pairs(ctx, args, &pairs, &n, res) != 0)
+	read_opts(conf, &o);
+	if (host_pairs(ctx, conf, &pairs, &n, res) != 0)
 		goto out;
 
 	for (i = 0; i < n; i++) {
@@ -584,7 +599,9 @@ verify_run(struct module_ctx *ctx, const json_t *args,
 		}
 		res->status = RESULT_FAILED;
 		if (strcmp(o.on_regression, "rollback") == 0) {
-			const char *file = tune_file(ctx, args);
+			const char *file = tune_file(ctx, conf->sysctl_file,
+			    module_conf_given(iperf3_verify_params, conf,
+			    AT(sysctl_file)));
 
 			/* Back to before this play's tuning, not to the
 			 * host's state before tcptune ever ran. */
@@ -624,6 +641,7 @@ const struct module mod_iperf3_verify = {
 	.name = "iperf3_verify",
 	.summary = "measure with paired iperf3 runs and gate on the result",
 	.params = iperf3_verify_params,
+	.conf_size = sizeof(struct verify_conf),
 	.validate = verify_validate,
 	.run = verify_run,
 	.plan = verify_plan,

@@ -8,13 +8,13 @@ static const struct module_param ping_params[] = {
 };
 
 static int
-ping_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
+ping_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 {
 	struct tp_result	 out;
 	enum tp_status		 st;
 	char			*cause = NULL;
 
-	(void)args;
+	(void)conf;
 	st = module_ctx_exec(ctx, "true", NULL, 0, 0, &out, &cause);
 	if (st != TP_OK)
 		module_result_transport_failed(res, st, cause);

@@ -1,6 +1,7 @@
 /* probe: gather the host's facts in one round trip (lib/remote/probe.sh). */
 #include "playbook/module.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +9,15 @@
 #include "remote/qdisc.h"
 #include "base/xalloc.h"
 
+struct probe_conf {
+	struct module_conf	 hdr;
+	const json_t		*rtt_to;
+};
+
+#define AT(field)	offsetof(struct probe_conf, field)
+
 static const struct module_param probe_params[] = {
-	{ .name = "rtt_to", .type = PARAM_LIST,
+	{ .name = "rtt_to", .type = PARAM_LIST, .offset = AT(rtt_to),
 	  .help = "addresses to measure RTT to (default: the address of the "
 		  "host's iperf_peer and the rtt_to var)" },
 	{ .name = NULL },
@@ -29,10 +37,10 @@ add_target(char ***targets, size_t *n, const char *addr)
 }
 
 static void
-collect_targets(struct module_ctx *ctx, const json_t *args, char ***targets,
-    size_t *n)
+collect_targets(struct module_ctx *ctx, const struct probe_conf *conf,
+    char ***targets, size_t *n)
 {
-	const json_t	*list = json_object_get(args, "rtt_to");
+	const json_t	*list = conf->rtt_to;
 	const json_t	*v;
 	const char	*peer;
 	size_t		 i;
@@ -45,7 +53,7 @@ collect_targets(struct module_ctx *ctx, const json_t *args, char ***targets,
 		if (json_is_string(v))
 			add_target(targets, n, json_string_value(v));
 	}
-	if (json_object_get(args, "rtt_to") == NULL &&
+	if (conf->rtt_to == NULL &&
 	    (peer = json_string_value(json_object_get(module_ctx_vars(ctx),
 	    "iperf_peer"))) != NULL) {
 		char *addr = module_ctx_traffic_address(ctx, peer);
@@ -76,7 +84,7 @@ summary(const json_t *f)
 }
 
 static int
-probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
+probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 {
 	char			**targets = NULL;
 	size_t			  n = 0, i;
@@ -86,7 +94,7 @@ probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 	json_t			 *facts;
 	const char		 *script = probe_script();
 
-	collect_targets(ctx, args, &targets, &n);
+	collect_targets(ctx, conf, &targets, &n);
 	cmd = probe_command((const char *const *)targets, n);
 	for (i = 0; i < n; i++)
 		free(targets[i]);
@@ -122,6 +130,7 @@ const struct module mod_probe = {
 	.name = "probe",
 	.summary = "gather kernel, qdisc, sysctl, sysctl.d, RAM and RTT facts",
 	.params = probe_params,
+	.conf_size = sizeof(struct probe_conf),
 	.run = probe_run,
 	.check_safe = 1,
 	.gathers_facts = 1,

@@ -1,6 +1,7 @@
 /* sysctl: explicit keys into our drop-in. */
 #include "playbook/module.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,19 @@
 #include "modules/tune.h"
 #include "base/xalloc.h"
 
+struct sysctl_conf {
+	struct module_conf	 hdr;
+	const json_t		*values;
+	const char		*sysctl_file;
+};
+
+#define AT(field)	offsetof(struct sysctl_conf, field)
+
 static const struct module_param sysctl_params[] = {
-	{ .name = "values", .type = PARAM_MAP, .required = 1,
-	  .host_line = HOSTLINE_SYSCTL_MAP,
+	{ .name = "values", .type = PARAM_MAP, .offset = AT(values),
+	  .required = 1, .host_line = HOSTLINE_SYSCTL_MAP,
 	  .help = "mapping of sysctl key to value" },
-	{ .name = "sysctl_file", .type = PARAM_PATH,
+	{ .name = "sysctl_file", .type = PARAM_PATH, .offset = AT(sysctl_file),
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
 	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
@@ -24,9 +33,10 @@ static const struct module_param sysctl_params[] = {
 };
 
 static int
-sysctl_validate(const json_t *args, char **cause)
+sysctl_validate(const void *vconf, char **cause)
 {
-	const json_t	*values = json_object_get(args, "values");
+	const struct sysctl_conf *conf = vconf;
+	const json_t	*values = conf->values;
 	const json_t	*v;
 	const char	*key;
 
@@ -41,10 +51,11 @@ sysctl_validate(const json_t *args, char **cause)
 }
 
 static int
-sysctl_run(struct module_ctx *ctx, const json_t *args,
+sysctl_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
-	const json_t	*values = json_object_get(args, "values");
+	const struct sysctl_conf *conf = vconf;
+	const json_t	*values = conf->values;
 	const json_t	*v;
 	const char	*key;
 	struct stage	*st;
@@ -52,7 +63,9 @@ sysctl_run(struct module_ctx *ctx, const json_t *args,
 	size_t		 n = 0;
 	struct strbuf	 skipped;
 
-	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+	if ((st = tune_stage(ctx, tune_file(ctx, conf->sysctl_file,
+	    module_conf_given(sysctl_params, conf, AT(sysctl_file))),
+	    &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
 		return 0;
@@ -100,6 +113,7 @@ const struct module mod_sysctl = {
 	.name = "sysctl",
 	.summary = "set explicit sysctl keys through the managed drop-in",
 	.params = sysctl_params,
+	.conf_size = sizeof(struct sysctl_conf),
 	.validate = sysctl_validate,
 	.run = sysctl_run,
 	.check_safe = 1,

@@ -3,49 +3,64 @@
  * the runner applies them (lib/modules/tune.h). */
 #include "playbook/module.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tune/sizing.h"
+#include "modules/mod-tcp_buffers.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 
+#define AT(field)	offsetof(struct tcp_buffers_conf, field)
+
 static const struct module_param tcp_buffers_params[] = {
-	{ .name = "rtt_ms", .type = PARAM_FLOAT, .min = 0.01, .max = 10000,
+	{ .name = "rtt_ms", .type = PARAM_FLOAT, .offset = AT(rtt_ms),
+	  .min = 0.01, .max = 10000,
 	  .help = "path RTT in ms (default: measured by probe to iperf_peer, "
 		  "else var rtt_ms)" },
-	{ .name = "bandwidth_mbit", .type = PARAM_FLOAT, .min = 0.1,
-	  .max = 1000000,
+	{ .name = "bandwidth_mbit", .type = PARAM_FLOAT,
+	  .offset = AT(bandwidth_mbit), .min = 0.1, .max = 1000000,
 	  .help = "path bandwidth in Mbit/s (default: var bandwidth_mbit, "
 		  "else NIC speed)" },
-	{ .name = "headroom", .type = PARAM_FLOAT, .def = "2", .min = 1,
-	  .max = 16, .help = "multiplier on the BDP for kernel overhead" },
-	{ .name = "ram_divisor", .type = PARAM_INT, .def = "64", .min = 1,
-	  .max = 65536, .help = "cap each buffer at 1/N of RAM" },
-	{ .name = "max_buffer", .type = PARAM_SIZE, .def = "256MiB",
-	  .min = 4096, .max = 4294967295.0,
+	{ .name = "headroom", .type = PARAM_FLOAT, .offset = AT(headroom),
+	  .def = "2", .min = 1, .max = 16,
+	  .help = "multiplier on the BDP for kernel overhead" },
+	{ .name = "ram_divisor", .type = PARAM_INT, .offset = AT(ram_divisor),
+	  .def = "64", .min = 1, .max = 65536,
+	  .help = "cap each buffer at 1/N of RAM" },
+	{ .name = "max_buffer", .type = PARAM_SIZE, .offset = AT(max_buffer),
+	  .def = "256MiB", .min = 4096, .max = 4294967295.0,
 	  .help = "absolute ceiling for any buffer" },
-	{ .name = "rmem_default", .type = PARAM_SIZE, .min = 4096,
-	  .max = 4294967295.0, .help = "tcp_rmem middle value (default: kept)" },
-	{ .name = "wmem_default", .type = PARAM_SIZE, .min = 4096,
-	  .max = 4294967295.0, .help = "tcp_wmem middle value (default: kept)" },
-	{ .name = "allow_decrease", .type = PARAM_BOOL, .def = "false",
+	{ .name = "rmem_default", .type = PARAM_SIZE,
+	  .offset = AT(rmem_default), .min = 4096, .max = 4294967295.0,
+	  .help = "tcp_rmem middle value (default: kept)" },
+	{ .name = "wmem_default", .type = PARAM_SIZE,
+	  .offset = AT(wmem_default), .min = 4096, .max = 4294967295.0,
+	  .help = "tcp_wmem middle value (default: kept)" },
+	{ .name = "allow_decrease", .type = PARAM_BOOL,
+	  .offset = AT(allow_decrease), .def = "false",
 	  .help = "allow lowering values the host already has higher" },
-	{ .name = "sysctl_file", .type = PARAM_PATH,
+	{ .name = "sysctl_file", .type = PARAM_PATH, .offset = AT(sysctl_file),
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
 	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
 	{ .name = NULL },
 };
 
-static uint64_t
-arg_u64(const json_t *args, const char *name)
+void
+tcp_buffers_input(const struct tcp_buffers_conf *conf, struct sizing_input *in)
 {
-	const json_t *v = json_object_get(args, name);
-
-	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	in->rtt_ms = conf->rtt_ms;
+	in->bandwidth_mbit = conf->bandwidth_mbit;
+	in->headroom = conf->headroom;
+	in->ram_divisor = (unsigned)conf->ram_divisor;
+	in->max_buffer = conf->max_buffer;
+	in->allow_decrease = conf->allow_decrease;
+	in->rmem_default = conf->rmem_default;
+	in->wmem_default = conf->wmem_default;
 }
 
 static void
@@ -73,9 +88,10 @@ read_u64(const json_t *facts, const char *key, enum sizing_state *st,
 }
 
 static int
-tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
+tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
+	const struct tcp_buffers_conf *conf = vconf;
 	const json_t		*facts = module_ctx_facts(ctx);
 	struct sizing_input	 in;
 	struct sizing_plan	 plan;
@@ -90,13 +106,11 @@ tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
 		return 0;
 	}
 	memset(&in, 0, sizeof in);
-	in.rtt_ms = json_number_value(json_object_get(args, "rtt_ms"));
+	tcp_buffers_input(conf, &in);
 	if (in.rtt_ms <= 0)
 		in.rtt_ms = facts_rtt_ms(ctx, &rtt_to);
 	if (in.rtt_ms <= 0)
 		in.rtt_ms = var_number(module_ctx_vars(ctx), "rtt_ms");
-	in.bandwidth_mbit = json_number_value(json_object_get(args,
-	    "bandwidth_mbit"));
 	if (in.bandwidth_mbit <= 0)
 		in.bandwidth_mbit = var_number(module_ctx_vars(ctx),
 		    "bandwidth_mbit");
@@ -105,13 +119,6 @@ tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
 		    json_object_get(facts, "default_route"), "speed_mbit"));
 	in.mem_total = (uint64_t)json_integer_value(json_object_get(facts,
 	    "mem_total_bytes"));
-	in.headroom = json_number_value(json_object_get(args, "headroom"));
-	in.ram_divisor = (unsigned)arg_u64(args, "ram_divisor");
-	in.max_buffer = arg_u64(args, "max_buffer");
-	in.allow_decrease = json_is_true(json_object_get(args,
-	    "allow_decrease"));
-	in.rmem_default = arg_u64(args, "rmem_default");
-	in.wmem_default = arg_u64(args, "wmem_default");
 	read_triple(facts, "net.ipv4.tcp_rmem", &in.st_rmem, &in.cur_rmem);
 	read_triple(facts, "net.ipv4.tcp_wmem", &in.st_wmem, &in.cur_wmem);
 	read_u64(facts, "net.core.rmem_max", &in.st_rmem_max,
@@ -126,7 +133,9 @@ tcp_buffers_run(struct module_ctx *ctx, const json_t *args,
 		sizing_plan_clear(&plan);
 		return 0;
 	}
-	if ((st = tune_stage(ctx, tune_file(ctx, args), &cause)) == NULL) {
+	if ((st = tune_stage(ctx, tune_file(ctx, conf->sysctl_file,
+	    module_conf_given(tcp_buffers_params, conf, AT(sysctl_file))),
+	    &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
 		sizing_plan_clear(&plan);
@@ -159,6 +168,7 @@ const struct module mod_tcp_buffers = {
 	.name = "tcp_buffers",
 	.summary = "size TCP buffer ceilings from bandwidth x RTT, capped by RAM",
 	.params = tcp_buffers_params,
+	.conf_size = sizeof(struct tcp_buffers_conf),
 	.run = tcp_buffers_run,
 	.check_safe = 1,
 	.stager = &tune_stager,

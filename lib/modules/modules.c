@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "playbook/bind.h"
 #include "base/xalloc.h"
 
 extern const struct module mod_ping;
@@ -65,6 +66,20 @@ module_find_param(const struct module *m, const char *name)
 	return NULL;
 }
 
+int
+module_conf_given(const struct module_param *params, const void *conf,
+    size_t off)
+{
+	const struct module_conf	*c = conf;
+	const struct module_param	*p;
+
+	for (p = params; p->name != NULL; p++) {
+		if (p->offset == off)
+			return (c->given >> (p - params)) & 1;
+	}
+	return 0;
+}
+
 const char *
 param_type_name(enum param_type type)
 {
@@ -118,11 +133,11 @@ module_result_transport_failed(struct module_result *res, enum tp_status st,
 
 int
 module_call(const struct module *m, struct module_ctx *ctx,
-    const json_t *args, struct module_result *res)
+    const json_t *args, uint64_t given, struct module_result *res)
 {
-	int (*fn)(struct module_ctx *, const json_t *, struct module_result *);
-
-	int check = module_ctx_check(ctx);
+	int (*fn)(struct module_ctx *, const void *, struct module_result *);
+	void	*conf;
+	int	 r, check = module_ctx_check(ctx);
 
 	fn = check && !m->check_safe ? m->plan : m->run;
 	if (check && !m->check_safe && fn == NULL) {
@@ -137,5 +152,8 @@ module_call(const struct module *m, struct module_ctx *ctx,
 		    m->name);
 		return 0;
 	}
-	return fn(ctx, args, res);
+	conf = bind_conf(m, args, given);
+	r = fn(ctx, conf, res);
+	free(conf);
+	return r;
 }

@@ -1,7 +1,6 @@
 #include "modules/tune-facts.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "modules/tune.h"
 
@@ -78,18 +77,16 @@ var_number(const json_t *vars, const char *name)
 }
 
 const char *
-tune_file(const struct module_ctx *ctx, const json_t *args)
+tune_file(const struct module_ctx *ctx, const char *file, int given)
 {
-	const char *f = json_string_value(json_object_get(args,
-	    "sysctl_file"));
 	const char *var = json_string_value(json_object_get(
 	    module_ctx_vars(ctx), "tcptune_sysctl_file"));
 
 	/* An explicit task parameter beats the var; the var beats the
-	 * module's default (bind fills defaults, so compare with it). */
-	if (f != NULL && strcmp(f, TUNE_DEFAULT_FILE) != 0)
-		return f;
+	 * module's default. */
+	if (given && file != NULL)
+		return file;
 	if (var != NULL)
 		return var;
-	return f != NULL ? f : TUNE_DEFAULT_FILE;
+	return file != NULL ? file : TUNE_DEFAULT_FILE;
 }

@@ -19,8 +19,10 @@ double		facts_rtt_ms(struct module_ctx *ctx, const char **to);
 /* A number var (int, float or numeric string); 0 when absent or not a
  * number. */
 double		var_number(const json_t *vars, const char *name);
-/* The drop-in path: the task's sysctl_file, else var tcptune_sysctl_file,
- * else the module's default already bound into args. */
-const char	*tune_file(const struct module_ctx *ctx, const json_t *args);
+/* The drop-in path: the task's sysctl_file when it gave one (given), else
+ * var tcptune_sysctl_file, else file, the module's default (NULL: a module
+ * without the parameter). */
+const char	*tune_file(const struct module_ctx *ctx, const char *file,
+		    int given);
 
 #endif

@@ -262,6 +262,100 @@ bad:
 	return -1;
 }
 
+int
+bind_param_text(const struct module_param *p, const char *text, json_t **out,
+    char **msg)
+{
+	json_t	*v = json_string(text);
+	int	 r;
+
+	r = convert(p, v, text, out, msg);
+	json_decref(v);
+	return r;
+}
+
+/* Bit of p in a conf's given mask. */
+static uint64_t
+given_bit(const struct module *m, const struct module_param *p)
+{
+	return (uint64_t)1 << (p - m->params);
+}
+
+/* One typed value into its field (the C types module.h lists). A value
+ * of another JSON type -- a template not rendered yet -- leaves it 0. */
+static void
+store(const struct module_param *p, const json_t *v, char *field)
+{
+	switch (p->type) {
+	case PARAM_STR:
+	case PARAM_PATH:
+	case PARAM_CHOICE:
+		*(const char **)(void *)field = json_string_value(v);
+		break;
+	case PARAM_INT:
+		*(long long *)(void *)field = json_integer_value(v);
+		break;
+	case PARAM_FLOAT:
+		*(double *)(void *)field = json_number_value(v);
+		break;
+	case PARAM_SIZE:
+		*(uint64_t *)(void *)field = json_is_integer(v) ?
+		    (uint64_t)json_integer_value(v) : 0;
+		break;
+	case PARAM_BOOL:
+		*(int *)(void *)field = json_is_true(v);
+		break;
+	case PARAM_LIST:
+		*(const json_t **)(void *)field = json_is_array(v) ? v : NULL;
+		break;
+	case PARAM_MAP:
+		*(const json_t **)(void *)field = json_is_object(v) ? v : NULL;
+		break;
+	}
+}
+
+/* m's conf from bound args, with the given mask as the caller knows it. */
+static void *
+conf_new(const struct module *m, const json_t *args, uint64_t given)
+{
+	const struct module_param	*p;
+	struct module_conf		*conf;
+	const json_t			*v;
+
+	conf = xcalloc(1, m->conf_size > 0 ? m->conf_size : sizeof *conf);
+	conf->given = given;
+	if (m->conf_size == 0)
+		return conf;
+	for (p = m->params; p->name != NULL; p++) {
+		v = json_object_get(args, p->name);
+		if (v != NULL && !json_is_null(v))
+			store(p, v, (char *)conf + p->offset);
+	}
+	return conf;
+}
+
+void *
+bind_conf(const struct module *m, const json_t *args, uint64_t given)
+{
+	return conf_new(m, args, given);
+}
+
+/* The module's cross-field rules over its conf; 0 without a hook. */
+static int
+validate(const struct module *m, const json_t *args, uint64_t given,
+    char **msg)
+{
+	void	*conf;
+	int	 r;
+
+	if (m->validate == NULL)
+		return 0;
+	conf = conf_new(m, args, given);
+	r = m->validate(conf, msg);
+	free(conf);
+	return r;
+}
+
 static size_t
 param_names(const struct module *m, const char ***names)
 {
@@ -381,6 +475,7 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 	char				*msg = NULL, *cause = NULL;
 	size_t				 i, before = diag_count(d);
 	int				 templated = 0, bad;
+	uint64_t			 given = 0;
 
 	*args = json_object();
 	if (params != NULL && params->type == YNODE_SCALAR &&
@@ -394,6 +489,7 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 		}
 		templated = check_templates(params, d, &bad);
 		json_object_set_new(*args, "cmd", json_string(params->value));
+		given |= given_bit(m, p);
 	} else if (params != NULL && params->type == YNODE_SEQ) {
 		diag_add(d, &params->pos, "parameters of module '%s' must be a "
 		    "mapping, got list", m->name);
@@ -415,6 +511,7 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 		}
 		if (ynode_is_null(val))
 			continue;	/* not given: the default applies */
+		given |= given_bit(m, p);
 		bad = 0;
 		if (check_templates(val, d, &bad)) {
 			templated = 1;
@@ -444,8 +541,8 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 		json_decref(v);
 	}
 	finish(m, *args, pos, d, NULL);
-	if (diag_count(d) == before && !templated && m->validate != NULL &&
-	    m->validate(*args, &cause) != 0) {
+	if (diag_count(d) == before && !templated &&
+	    validate(m, *args, given, &cause) != 0) {
 		diag_add(d, pos, "module '%s': %s", m->name, cause);
 		free(cause);
 	}
@@ -458,10 +555,28 @@ out:
 	return 0;
 }
 
+/*
+ * Whether the task gave key: every key of an ad-hoc call (no YAML: the
+ * command line's), else only the keys its YAML sets -- the rest of what
+ * was rendered are the defaults bound at load time.
+ */
+static int
+given_in_yaml(const struct ynode *params, const char *key)
+{
+	const struct ynode *n;
+
+	if (params == NULL)
+		return 1;
+	if (params->type == YNODE_SCALAR)	/* the free form */
+		return !ynode_is_null(params) && strcmp(key, "cmd") == 0;
+	n = params->type == YNODE_MAP ? ynode_get(params, key) : NULL;
+	return n != NULL && !ynode_is_null(n);
+}
+
 int
 bind_rendered_args(const struct module *m, const json_t *rendered,
     const struct ynode *params, const struct ypos *pos, json_t **args,
-    char **cause)
+    uint64_t *given_out, char **cause)
 {
 	const struct module_param	*p;
 	const struct ynode		*node;
@@ -469,6 +584,7 @@ bind_rendered_args(const struct module *m, const json_t *rendered,
 	const char			*key;
 	json_t				*v, *out;
 	char				*msg = NULL;
+	uint64_t			 given = 0;
 
 	*args = NULL;
 	if (!json_is_object(rendered))
@@ -491,14 +607,18 @@ bind_rendered_args(const struct module *m, const json_t *rendered,
 			goto fail;
 		}
 		json_object_set_new(*args, key, out);
+		if (given_in_yaml(params, key))
+			given |= given_bit(m, p);
 	}
 	if (finish(m, *args, pos, NULL, cause) != 0)
 		goto fail;
-	if (m->validate != NULL && m->validate(*args, &msg) != 0) {
+	if (validate(m, *args, given, &msg) != 0) {
 		ypos_fail(cause, pos, "module '%s': %s", m->name, msg);
 		free(msg);
 		goto fail;
 	}
+	if (given_out != NULL)
+		*given_out = given;
 	return 0;
 fail:
 	json_decref(*args);

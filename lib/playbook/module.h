@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "net/transport.h"
 #include "remote/hostline.h"
@@ -26,9 +27,31 @@ enum param_type {
 	PARAM_PATH,	/* absolute path string */
 };
 
+/*
+ * A module's conf: the C struct its parameter table binds into, like
+ * nginx's ngx_command_t offsets. Its first member is a struct module_conf;
+ * each row's offset (offsetof) names the field its value lands in, of the
+ * C type the row's type says:
+ *	PARAM_STR, PARAM_PATH, PARAM_CHOICE	const char *	(NULL: none)
+ *	PARAM_INT				long long
+ *	PARAM_FLOAT				double
+ *	PARAM_SIZE				uint64_t	(bytes)
+ *	PARAM_BOOL				int
+ *	PARAM_LIST, PARAM_MAP			const json_t *	(NULL: none)
+ * A parameter neither given nor defaulted stays 0 or NULL. Strings, lists
+ * and mappings are borrowed from the bound arguments, which outlive the
+ * module call. The binder fills the conf (lib/playbook/bind.c); a module
+ * only reads it.
+ */
+struct module_conf {
+	uint64_t	given;	/* bit i: the task gave params[i] (not its
+				 * default) */
+};
+
 struct module_param {
 	const char		 *name;
 	enum param_type		  type;
+	size_t			  offset;	/* of its field in the conf */
 	int			  required;
 	const char		 *def;		/* default, as YAML text; NULL: none */
 	double			  min;		/* INT/FLOAT/SIZE bounds when min < max */
@@ -77,17 +100,21 @@ struct module {
 	const char			*name;
 	const char			*summary;
 	const struct module_param	*params;	/* terminated by name NULL */
+	/* sizeof the conf its params bind into; run, plan and validate get
+	 * that struct as conf. 0 for a module without parameters: it gets a
+	 * bare struct module_conf. */
+	size_t				 conf_size;
 	/* Cross-field rules after binding; NULL if none. */
-	int	(*validate)(const json_t *args, char **cause);
+	int	(*validate)(const void *conf, char **cause);
 	/* Run on one host: the writing path. NULL means "not implemented
 	 * yet" (an error). In check mode the core never calls it unless
 	 * check_safe is set (see module_call). */
-	int	(*run)(struct module_ctx *ctx, const json_t *args,
+	int	(*run)(struct module_ctx *ctx, const void *conf,
 		    struct module_result *res);
 	/* Check mode for a module that changes hosts: read what is there
 	 * and say what run would change (a diff), writing nothing. NULL: in
 	 * check mode the task is skipped with a reason. */
-	int	(*plan)(struct module_ctx *ctx, const json_t *args,
+	int	(*plan)(struct module_ctx *ctx, const void *conf,
 		    struct module_result *res);
 	/* run only reads (ping, probe) or only stages changes for the core's
 	 * apply (tuning modules), so check mode may call it. */
@@ -127,13 +154,21 @@ const struct module		*module_find_gatherer(void);
 const struct module_param	*module_find_param(const struct module *m,
 				    const char *name);
 const char			*param_type_name(enum param_type type);
+/* Whether the task gave the parameter that params (a module's table) binds
+ * at offset off of its conf (offsetof(struct X_conf, field)), rather than
+ * the field holding the default. */
+int				 module_conf_given(
+				    const struct module_param *params,
+				    const void *conf, size_t off);
 void				 module_result_clear(struct module_result *res);
 /* Call m on one host as the mode says: run, or in check mode run when it
  * is check-safe, else plan, else a skip with the reason. The only way the
- * runner calls a module, so check mode cannot reach a writing path. */
+ * runner calls a module, so check mode cannot reach a writing path. args
+ * are the task's bound arguments and given the mask of those the task
+ * gave (bind_rendered_args); the module gets them bound into its conf. */
 int				 module_call(const struct module *m,
 				    struct module_ctx *ctx, const json_t *args,
-				    struct module_result *res);
+				    uint64_t given, struct module_result *res);
 const char			*result_status_name(enum result_status s);
 /* A transport failure as the module result: unreachable for connection-
  * level failures (unreachable, host key, auth), failed else. Takes cause

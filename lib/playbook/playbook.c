@@ -702,7 +702,8 @@ playbook_host_vars(const struct play *p, const json_t *inventory_vars,
 }
 
 json_t *
-task_render_args(const struct task *t, const json_t *vars, char **cause)
+task_render_args(const struct task *t, const json_t *vars, uint64_t *given,
+    char **cause)
 {
 	const struct ynode	*node;
 	const struct ypos	*at;
@@ -735,7 +736,7 @@ task_render_args(const struct task *t, const json_t *vars, char **cause)
 		json_object_set_new(rendered, key, r);
 	}
 	bind_rendered_args(t->module, rendered, t->args_node, &t->module_pos,
-	    &args, cause);
+	    &args, given, cause);
 out:
 	json_decref(rendered);
 	return args;

@@ -13,6 +13,7 @@
 #define TCPTUNE_PLAYBOOK_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "yaml/diag.h"
@@ -91,9 +92,10 @@ json_t		*playbook_host_vars(const struct play *p,
 
 /* Render a task's arguments with a host's vars and bind them again
  * (bind_rendered_args): each error is reported at its parameter's
- * position. Returns a new object, or NULL with *cause. */
+ * position. Returns a new object, with *given (when not NULL) the mask of
+ * the parameters the task gave, or NULL with *cause. */
 json_t		*task_render_args(const struct task *t, const json_t *vars,
-		     char **cause);
+		     uint64_t *given, char **cause);
 
 /* Whether a task runs under --tags/--skip-tags (comma-separated; NULL or ""
  * for tags means "all", for skip_tags nothing), with Ansible's rules: a

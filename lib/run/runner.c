@@ -256,7 +256,7 @@ preflight(struct runner *r, struct host_state *h, const struct play *play,
 			free(cause);
 			continue;
 		}
-		if ((args = task_render_args(t, vars, &cause)) == NULL) {
+		if ((args = task_render_args(t, vars, NULL, &cause)) == NULL) {
 			free(cause);
 			continue;
 		}
@@ -315,6 +315,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	struct module_result	 res;
 	struct module_ctx	 ctx;
 	json_t			*args = NULL;
+	uint64_t		 given = 0;
 	char			*cause = NULL;
 	int			 when = 1;
 	double			 start = monotonic_seconds();
@@ -331,7 +332,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 		res.msg = xstrdup("condition was false");
 		goto done;
 	}
-	if ((args = task_render_args(t, vars, &cause)) == NULL) {
+	if ((args = task_render_args(t, vars, &given, &cause)) == NULL) {
 		res.status = RESULT_FAILED;
 		res.msg = cause;
 		goto done;
@@ -339,7 +340,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	if (gate_args(t, args, vars, &res) != 0)
 		goto done;
 	fill_ctx(&ctx, r, h, play, t, vars);
-	if (module_call(t->module, &ctx, args, &res) != 0 &&
+	if (module_call(t->module, &ctx, args, given, &res) != 0 &&
 	    res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
 		res.status = RESULT_FAILED;
 		if (res.msg == NULL)

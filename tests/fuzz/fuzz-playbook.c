@@ -33,7 +33,7 @@ run_play(const struct play *p, const json_t *inv, const json_t *groups)
 			    &cause);
 		free(cause);
 		cause = NULL;
-		if ((args = task_render_args(t, vars, &cause)) != NULL)
+		if ((args = task_render_args(t, vars, NULL, &cause)) != NULL)
 			json_decref(args);
 		free(cause);
 	}

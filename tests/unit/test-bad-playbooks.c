@@ -262,14 +262,14 @@ test_undefined_at_render(void **state)
 	cause = NULL;
 
 	/* the runner's entry point says the same */
-	assert_null(task_render_args(t, vars, &cause));
+	assert_null(task_render_args(t, vars, NULL, &cause));
 	assert_string_equal(cause, B "21-undefined-at-render.yml:6:17: "
 	    "undefined variable 'rtt_msx'");
 	free(cause);
 
 	/* and with the variable defined it renders and binds */
 	json_object_set_new(vars, "rtt_msx", json_string("105.5"));
-	out = task_render_args(t, vars, &cause);
+	out = task_render_args(t, vars, NULL, &cause);
 	assert_non_null(out);
 	assert_true(json_real_value(json_object_get(out, "rtt_ms")) == 105.5);
 	json_decref(out);

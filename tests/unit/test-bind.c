@@ -12,36 +12,52 @@
 
 #include "playbook/bind.h"
 #include "yaml/diag.h"
+#include "modules/mod-tcp_buffers.h"
 #include "playbook/module.h"
 #include "yaml/ydoc.h"
 
 static const char *const modes[] = { "fast", "slow", "auto", NULL };
 
+struct t_conf {
+	struct module_conf	 hdr;
+	const char		*s, *req, *mode, *path;
+	long long		 i, free_int;
+	int			 b;
+	double			 f;
+	uint64_t		 size;
+	const json_t		*l, *m;
+};
+
+#define AT(field)	offsetof(struct t_conf, field)
+
 static const struct module_param t_params[] = {
-	{ .name = "s", .type = PARAM_STR, .def = "dflt" },
-	{ .name = "req", .type = PARAM_STR, .required = 1 },
-	{ .name = "i", .type = PARAM_INT, .def = "10", .min = 1, .max = 600 },
-	{ .name = "free_int", .type = PARAM_INT },
-	{ .name = "b", .type = PARAM_BOOL, .def = "true" },
-	{ .name = "f", .type = PARAM_FLOAT, .def = "0.1", .min = 0, .max = 1 },
-	{ .name = "size", .type = PARAM_SIZE, .def = "256MiB", .min = 4096,
-	  .max = 4294967295.0 },
-	{ .name = "mode", .type = PARAM_CHOICE, .def = "auto",
-	  .choices = modes },
-	{ .name = "l", .type = PARAM_LIST },
-	{ .name = "m", .type = PARAM_MAP },
-	{ .name = "path", .type = PARAM_PATH, .def = "/etc/x.conf" },
+	{ .name = "s", .type = PARAM_STR, .offset = AT(s), .def = "dflt" },
+	{ .name = "req", .type = PARAM_STR, .offset = AT(req), .required = 1 },
+	{ .name = "i", .type = PARAM_INT, .offset = AT(i), .def = "10",
+	  .min = 1, .max = 600 },
+	{ .name = "free_int", .type = PARAM_INT, .offset = AT(free_int) },
+	{ .name = "b", .type = PARAM_BOOL, .offset = AT(b), .def = "true" },
+	{ .name = "f", .type = PARAM_FLOAT, .offset = AT(f), .def = "0.1",
+	  .min = 0, .max = 1 },
+	{ .name = "size", .type = PARAM_SIZE, .offset = AT(size),
+	  .def = "256MiB", .min = 4096, .max = 4294967295.0 },
+	{ .name = "mode", .type = PARAM_CHOICE, .offset = AT(mode),
+	  .def = "auto", .choices = modes },
+	{ .name = "l", .type = PARAM_LIST, .offset = AT(l) },
+	{ .name = "m", .type = PARAM_MAP, .offset = AT(m) },
+	{ .name = "path", .type = PARAM_PATH, .offset = AT(path),
+	  .def = "/etc/x.conf" },
 	{ .name = NULL },
 };
 
 /* cross-field rule: 'free_int' may not exceed 'i' */
 static int
-t_validate(const json_t *args, char **cause)
+t_validate(const void *vconf, char **cause)
 {
-	json_t *fi = json_object_get(args, "free_int");
+	const struct t_conf *conf = vconf;
 
-	if (fi != NULL && json_integer_value(fi) >
-	    json_integer_value(json_object_get(args, "i"))) {
+	if (module_conf_given(t_params, conf, AT(free_int)) &&
+	    conf->free_int > conf->i) {
 		/* cmocka's fail() macro hides xalloc's */
 		*cause = strdup("'free_int' must not exceed 'i'");
 		return -1;
@@ -53,6 +69,7 @@ static const struct module t_mod = {
 	.name = "t",
 	.summary = "test module",
 	.params = t_params,
+	.conf_size = sizeof(struct t_conf),
 	.validate = t_validate,
 };
 
@@ -308,6 +325,7 @@ test_int_bounds_and_types(void **state)
 static void
 test_templated_values(void **state)
 {
+	uint64_t		 given = 0;
 	struct bound	 b;
 	json_t		*rendered, *args;
 	char		*cause = NULL;
@@ -332,7 +350,7 @@ test_templated_values(void **state)
 	json_object_set_new(rendered, "i", json_string("ten"));
 	json_object_set_new(rendered, "size", json_integer(65536));
 	assert_int_equal(bind_rendered_args(&t_mod, rendered, root->items[0],
-	    &root->keys[0]->pos, &args, &cause), -1);
+	    &root->keys[0]->pos, &args, &given, &cause), -1);
 	assert_null(args);
 	assert_string_equal(cause, "playbooks/x.yml:3:6: expected int for "
 	    "'i', got string 'ten'");
@@ -342,7 +360,7 @@ test_templated_values(void **state)
 	/* a native int renders fine; validate runs now (free_int > i) */
 	json_object_set_new(rendered, "i", json_integer(20));
 	assert_int_equal(bind_rendered_args(&t_mod, rendered, root->items[0],
-	    &root->keys[0]->pos, &args, &cause), -1);
+	    &root->keys[0]->pos, &args, &given, &cause), -1);
 	assert_string_equal(cause, "playbooks/x.yml:1:1: module 't': "
 	    "'free_int' must not exceed 'i'");
 	free(cause);
@@ -353,7 +371,7 @@ test_templated_values(void **state)
 	json_object_set_new(rendered, "size", json_string("64MiB"));
 	json_object_set_new(rendered, "mode", json_null());
 	assert_int_equal(bind_rendered_args(&t_mod, rendered, root->items[0],
-	    &root->keys[0]->pos, &args, &cause), 0);
+	    &root->keys[0]->pos, &args, &given, &cause), 0);
 	assert_int_equal(json_integer_value(json_object_get(args, "i")), 120);
 	assert_int_equal(json_integer_value(json_object_get(args, "size")),
 	    67108864);
@@ -365,7 +383,7 @@ test_templated_values(void **state)
 	 * the check holds) */
 	json_object_set_new(rendered, "bogus", json_true());
 	assert_int_equal(bind_rendered_args(&t_mod, rendered, NULL,
-	    &root->keys[0]->pos, &args, &cause), -1);
+	    &root->keys[0]->pos, &args, &given, &cause), -1);
 	assert_string_equal(cause, "playbooks/x.yml:1:1: unknown parameter "
 	    "'bogus' for module 't'");
 	free(cause);
@@ -448,6 +466,214 @@ test_real_modules(void **state)
 	}
 }
 
+/* Bound at run time into the module's struct: typed fields, defaults, and
+ * the given mask says which values the task's YAML set. */
+static void
+test_conf_binding(void **state)
+{
+	uint64_t		 given = 0;
+	struct bound	 b;
+	struct ynode	*root;
+	struct t_conf	*conf;
+	json_t		*rendered, *args;
+	char		*cause = NULL;
+
+	(void)state;
+	bind_yaml(&b, &t_mod,
+	    "t:\n"
+	    "  req: x\n"
+	    "  i: 42\n"
+	    "  size: 16M\n"
+	    "  l: [a]\n"
+	    "  mode: \"{{ m }}\"\n");
+	assert_int_equal(b.r, 0);
+	root = ydoc_root(b.doc);
+	rendered = json_deep_copy(b.args);
+	/* a template that renders to null: not given, the default applies */
+	json_object_set_new(rendered, "mode", json_null());
+	assert_int_equal(bind_rendered_args(&t_mod, rendered, root->items[0],
+	    &root->keys[0]->pos, &args, &given, &cause), 0);
+	conf = bind_conf(&t_mod, args, given);
+	assert_string_equal(conf->req, "x");
+	assert_int_equal(conf->i, 42);
+	assert_int_equal(conf->size, 16777216);
+	assert_int_equal(json_array_size(conf->l), 1);
+	assert_string_equal(conf->s, "dflt");
+	assert_true(conf->b);
+	assert_true(conf->f == 0.1);
+	assert_string_equal(conf->mode, "auto");
+	assert_string_equal(conf->path, "/etc/x.conf");
+	assert_null(conf->m);
+	assert_int_equal(conf->free_int, 0);
+	assert_true(module_conf_given(t_params, conf, AT(req)));
+	assert_true(module_conf_given(t_params, conf, AT(i)));
+	assert_true(module_conf_given(t_params, conf, AT(size)));
+	assert_true(module_conf_given(t_params, conf, AT(l)));
+	assert_false(module_conf_given(t_params, conf, AT(s)));
+	assert_false(module_conf_given(t_params, conf, AT(b)));
+	assert_false(module_conf_given(t_params, conf, AT(mode)));
+	assert_false(module_conf_given(t_params, conf, AT(path)));
+	assert_false(module_conf_given(t_params, conf, AT(free_int)));
+	free(conf);
+	json_decref(args);
+
+	/* ad hoc (no YAML): every value passed was given */
+	json_object_clear(rendered);
+	json_object_set_new(rendered, "req", json_string("y"));
+	json_object_set_new(rendered, "s", json_string("dflt"));
+	assert_int_equal(bind_rendered_args(&t_mod, rendered, NULL,
+	    &root->keys[0]->pos, &args, &given, &cause), 0);
+	conf = bind_conf(&t_mod, args, given);
+	assert_true(module_conf_given(t_params, conf, AT(s)));
+	assert_false(module_conf_given(t_params, conf, AT(i)));
+	assert_int_equal(conf->i, 10);
+	free(conf);
+	json_decref(args);
+	json_decref(rendered);
+	bound_free(&b);
+}
+
+/* tcp_buffers's sysctl_file written as the default is still given (it
+ * beats var tcptune_sysctl_file); left out, it is the default, not given. */
+static void
+test_sysctl_file_given(void **state)
+{
+	uint64_t		 given = 0;
+	static const struct {
+		const char	*yaml;
+		int		 given;
+	} cases[] = {
+		{ "tcp_buffers: {sysctl_file: /etc/sysctl.d/90-tcptune.conf}\n",
+		  1 },
+		{ "tcp_buffers: {}\n", 0 },
+		{ "tcp_buffers:\n", 0 },
+	};
+	const struct module		*m = module_find("tcp_buffers");
+	struct tcp_buffers_conf		*conf;
+	struct bound			 b;
+	struct ynode			*root;
+	json_t				*args;
+	char				*cause = NULL;
+	size_t				 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bind_yaml(&b, m, cases[i].yaml);
+		assert_int_equal(b.r, 0);
+		root = ydoc_root(b.doc);
+		assert_int_equal(bind_rendered_args(m, b.args, root->items[0],
+		    &root->keys[0]->pos, &args, &given, &cause), 0);
+		conf = bind_conf(m, args, given);
+		assert_string_equal(conf->sysctl_file,
+		    "/etc/sysctl.d/90-tcptune.conf");
+		assert_int_equal(module_conf_given(m->params, conf,
+		    offsetof(struct tcp_buffers_conf, sysctl_file)),
+		    cases[i].given);
+		assert_int_equal(conf->ram_divisor, 64);
+		free(conf);
+		json_decref(args);
+		bound_free(&b);
+	}
+}
+
+/* `tcptune size` binds its KEY=VALUE words through tcp_buffers's table:
+ * a word and the same value in a playbook are refused with the same
+ * message, or accepted as the same value. */
+static void
+test_words_bind_as_yaml(void **state)
+{
+	static const struct {
+		const char *param, *text, *msg;
+	} refused[] = {
+		{ "ram_divisor", "0", "value 0 for 'ram_divisor' is out of "
+		    "range 1 to 65536" },
+		{ "ram_divisor", "abc", "expected int for 'ram_divisor', got "
+		    "string 'abc'" },
+		{ "headroom", "0.5", "value 0.5 for 'headroom' is out of range "
+		    "1.0 to 16.0" },
+		{ "max_buffer", "1K", "value 1024 for 'max_buffer' is out of "
+		    "range 4096 to 4294967295 bytes" },
+		{ "allow_decrease", "maybe", "expected bool for "
+		    "'allow_decrease', got string 'maybe'" },
+	};
+	static const struct {
+		const char *param, *text, *json;
+	} accepted[] = {
+		{ "allow_decrease", "yes", "true" },
+		{ "allow_decrease", "off", "false" },
+		{ "ram_divisor", "62", "62" },
+		{ "max_buffer", "16MiB", "16777216" },
+		{ "rtt_ms", "90", "90.0" },
+	};
+	const struct module	*m = module_find("tcp_buffers");
+	struct bound		 b;
+	json_t			*v;
+	char			 yaml[128], *msg = NULL, *got;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		assert_int_equal(bind_param_text(module_find_param(m,
+		    refused[i].param), refused[i].text, &v, &msg), -1);
+		assert_string_equal(msg, refused[i].msg);
+		free(msg);
+		snprintf(yaml, sizeof yaml, "tcp_buffers: {%s: %s}\n",
+		    refused[i].param, refused[i].text);
+		bind_yaml(&b, m, yaml);
+		assert_int_equal(b.r, -1);
+		assert_int_equal(diag_count(&b.d), 1);
+		got = strstr(diag_get(&b.d, 0), ": ");
+		assert_non_null(got);
+		assert_string_equal(got + 2, refused[i].msg);
+		bound_free(&b);
+	}
+	for (i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+		assert_int_equal(bind_param_text(module_find_param(m,
+		    accepted[i].param), accepted[i].text, &v, &msg), 0);
+		got = json_dumps(v, JSON_ENCODE_ANY);
+		assert_string_equal(got, accepted[i].json);
+		free(got);
+		json_decref(v);
+		snprintf(yaml, sizeof yaml, "tcp_buffers: {%s: %s}\n",
+		    accepted[i].param, accepted[i].text);
+		bind_yaml(&b, m, yaml);
+		assert_int_equal(b.r, 0);
+		got = json_dumps(json_object_get(b.args, accepted[i].param),
+		    JSON_ENCODE_ANY);
+		assert_string_equal(got, accepted[i].json);
+		free(got);
+		bound_free(&b);
+	}
+}
+
+/* Every table binds into its module's struct: a field per row, inside the
+ * struct and after its given mask, no two rows on one field, and few
+ * enough rows for the mask. */
+static void
+test_module_confs(void **state)
+{
+	const struct module_param	*p, *q;
+	const struct module		*m;
+	size_t				 i, n;
+
+	(void)state;
+	for (i = 0; module_table[i] != NULL; i++) {
+		m = module_table[i];
+		for (n = 0, p = m->params; p->name != NULL; p++, n++) {
+			if (p->offset < sizeof(struct module_conf) ||
+			    p->offset >= m->conf_size)
+				fail_msg("%s: '%s' is bound outside its conf",
+				    m->name, p->name);
+			for (q = m->params; q != p; q++) {
+				if (q->offset == p->offset)
+					fail_msg("%s: '%s' and '%s' share a "
+					    "field", m->name, q->name, p->name);
+			}
+		}
+		assert_true(n < 64);
+	}
+}
+
 static void
 test_did_you_mean(void **state)
 {
@@ -476,6 +702,10 @@ main(void)
 		cmocka_unit_test(test_int_bounds_and_types),
 		cmocka_unit_test(test_templated_values),
 		cmocka_unit_test(test_real_modules),
+		cmocka_unit_test(test_conf_binding),
+		cmocka_unit_test(test_sysctl_file_given),
+		cmocka_unit_test(test_words_bind_as_yaml),
+		cmocka_unit_test(test_module_confs),
 		cmocka_unit_test(test_did_you_mean),
 	};
 

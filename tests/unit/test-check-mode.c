@@ -23,13 +23,13 @@ static int	runs, plans;
 
 /* A module that writes (on the controller, where the test can see it). */
 static int
-writer_run(struct module_ctx *ctx, const json_t *args,
+writer_run(struct module_ctx *ctx, const void *conf,
     struct module_result *res)
 {
 	FILE *f = fopen(marker, "a");
 
 	(void)ctx;
-	(void)args;
+	(void)conf;
 	runs++;
 	if (f != NULL) {
 		fputs("written\n", f);
@@ -41,11 +41,11 @@ writer_run(struct module_ctx *ctx, const json_t *args,
 }
 
 static int
-writer_plan(struct module_ctx *ctx, const json_t *args,
+writer_plan(struct module_ctx *ctx, const void *conf,
     struct module_result *res)
 {
 	(void)ctx;
-	(void)args;
+	(void)conf;
 	plans++;
 	res->status = RESULT_CHANGED;
 	res->msg = strdup("would write");

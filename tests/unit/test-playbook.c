@@ -244,7 +244,7 @@ test_host_vars_and_render(void **state)
 	assert_true(truth);
 
 	/* arguments, rendered and bound again: rtt_ms becomes 92.5 */
-	args = task_render_args(&p->tasks[0], vars, &cause);
+	args = task_render_args(&p->tasks[0], vars, NULL, &cause);
 	if (args == NULL)
 		fail_msg("%s", cause);
 	assert_json(json_object_get(args, "rtt_ms"), "92.5");
@@ -253,7 +253,7 @@ test_host_vars_and_render(void **state)
 
 	/* a rendered value of the wrong type is reported at the value */
 	json_object_set_new(vars, "rtt_ms", json_string("fast"));
-	assert_null(task_render_args(&p->tasks[0], vars, &cause));
+	assert_null(task_render_args(&p->tasks[0], vars, NULL, &cause));
 	assert_string_equal(cause, "tests/data/playbooks/good/full.yml:21:17: "
 	    "expected float for 'rtt_ms', got string 'fast'");
 	free(cause);
@@ -261,7 +261,7 @@ test_host_vars_and_render(void **state)
 
 	/* an undefined variable at the string's position */
 	json_object_del(vars, "rtt_ms");
-	assert_null(task_render_args(&p->tasks[0], vars, &cause));
+	assert_null(task_render_args(&p->tasks[0], vars, NULL, &cause));
 	assert_string_equal(cause, "tests/data/playbooks/good/full.yml:21:17: "
 	    "undefined variable 'rtt_ms'");
 	free(cause);

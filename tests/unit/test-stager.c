@@ -53,31 +53,37 @@ static const struct module_stager counter_stager = {
 	.free = count_free,
 };
 
+/* The modules' bound parameters (playbook/module.h). */
+struct test_conf {
+	struct module_conf	hdr;
+	int			fail;
+};
+
 /* Adds one to the host's stage; fails when its args say so. */
 static int
-stage_run(struct module_ctx *ctx, const json_t *args,
+stage_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
-	struct counter *c = module_ctx_stage(ctx);
+	const struct test_conf	*conf = vconf;
+	struct counter		*c = module_ctx_stage(ctx);
 
 	if (c == NULL) {
 		c = calloc(1, sizeof *c);
 		module_ctx_set_stage(ctx, c);
 	}
 	c->n++;
-	res->status = json_is_true(json_object_get(args, "fail")) ?
-	    RESULT_FAILED : RESULT_OK;
+	res->status = conf->fail ? RESULT_FAILED : RESULT_OK;
 	return 0;
 }
 
 /* Not a staging module: sees no stage, and keeps a memo. */
 static int
-reader_run(struct module_ctx *ctx, const json_t *args,
+reader_run(struct module_ctx *ctx, const void *conf,
     struct module_result *res)
 {
 	json_t *m;
 
-	(void)args;
+	(void)conf;
 	flushed_before_reader = flushes;
 	assert_null(module_ctx_stage(ctx));
 	assert_null(module_ctx_facts(ctx));
@@ -93,14 +99,16 @@ reader_run(struct module_ctx *ctx, const json_t *args,
 }
 
 static const struct module_param params[] = {
-	{ .name = "fail", .type = PARAM_BOOL },
+	{ .name = "fail", .type = PARAM_BOOL,
+	  .offset = offsetof(struct test_conf, fail) },
 	{ .name = NULL },
 };
 static const struct module stager_mod = { .name = "stager",
-	.params = params, .run = stage_run, .check_safe = 1,
-	.stager = &counter_stager };
+	.params = params, .conf_size = sizeof(struct test_conf),
+	.run = stage_run, .check_safe = 1, .stager = &counter_stager };
 static const struct module reader_mod = { .name = "reader",
-	.params = params, .run = reader_run, .check_safe = 1 };
+	.params = params, .conf_size = sizeof(struct test_conf),
+	.run = reader_run, .check_safe = 1 };
 
 struct fixture {
 	struct inventory	*inv;
