@@ -85,14 +85,13 @@ probe_run(struct module_ctx *ctx, const json_t *args, struct module_result *res)
 	struct tp_result	  out;
 	enum tp_status		  st;
 	json_t			 *facts;
-	const char		 *script = probe_script();
 
 	collect_targets(ctx, args, &targets, &n);
 	cmd = probe_command((const char *const *)targets, n);
 	for (i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);
-	st = ctx_exec(ctx, cmd, script, strlen(script), 0, &out, &cause);
+	st = ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
 	free(cmd);
 	if (st != TP_OK) {
 		ctx_transport_failed(res, st, cause);
