@@ -1,4 +1,5 @@
-# The shell scripts run on the hosts (lib/remote/apply.sh, lib/remote/probe.sh): under dash
+# The shell scripts run on the hosts (lib/remote/apply.sh, lib/remote/probe.sh,
+# called as lib/remote/prelude.sh says): under dash
 # in a temporary root (TCPTUNE_TEST_ROOT: a fake /proc/sys and /etc, stubs of
 # modprobe, tc, ip and ping), a failed step leaves the managed files
 # byte-identical and is reported as failed (tests/shell/). They run as any
@@ -11,11 +12,12 @@ foreach(t apply-failures probe-ping)
     LABELS shell SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
 
-# shellcheck: the host scripts as POSIX sh, and these tests (bash). Skip (77)
+# shellcheck: the host scripts (every lib/remote/*.sh) as POSIX sh, and these
+# tests (bash). Skip (77)
 # where shellcheck is not installed.
 add_test(NAME lint/shellcheck
   COMMAND sh -c "command -v shellcheck >/dev/null || exit 77
-                 shellcheck -s sh lib/remote/apply.sh lib/remote/probe.sh &&
+                 shellcheck -s sh lib/remote/*.sh &&
                  shellcheck -x tests/shell/*.sh"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(lint/shellcheck PROPERTIES

@@ -92,14 +92,13 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 	struct tp_result	  out;
 	enum tp_status		  st;
 	json_t			 *facts;
-	const char		 *script = probe_script();
 
 	collect_targets(ctx, conf, &targets, &n);
 	cmd = probe_command((const char *const *)targets, n);
 	for (i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);
-	st = module_ctx_exec(ctx, cmd, script, strlen(script), 0, &out, &cause);
+	st = module_ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
 	free(cmd);
 	if (st != TP_OK) {
 		module_result_transport_failed(res, st, cause);

@@ -6,81 +6,73 @@
 
 #include "remote/embedded.h"
 #include "remote/probe.h"
-#include "base/shquote.h"
+#include "remote/remote-cmd.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+
+static const char *
+mode_name(enum apply_mode mode)
+{
+	switch (mode) {
+	case APPLY_CHECK:
+		return "check";
+	case APPLY_APPLY:
+		return "apply";
+	case APPLY_ROLLBACK:
+		return "rollback";
+	default:
+		return "rollback-check";
+	}
+}
+
+static int
+empty(const char *s)
+{
+	return s == NULL || *s == '\0';
+}
 
 char *
 apply_command(const struct apply_request *req)
 {
-	struct strbuf	sb = STRBUF_INIT;
-	char		txq[32];
+	char	 txq[32], *probe = NULL, *cmd;
 
-	strbuf_init(&sb);
 	snprintf(txq, sizeof txq, "%d", req->tx_queues);
-	/* The script's test hook must never come from the host's
-	 * environment: it would point its writes elsewhere. */
-	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= sh -c ");
-	shquote_add(&sb, embedded_apply_sh);
-	strbuf_addstr(&sb, " tcptune-apply ");
-	shquote_add(&sb, req->mode == APPLY_CHECK ? "check" :
-	    req->mode == APPLY_APPLY ? "apply" :
-	    req->mode == APPLY_ROLLBACK ? "rollback" : "rollback-check");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->file);
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->state_dir != NULL ? req->state_dir :
-	    "/var/lib/tcptune");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->qdisc != NULL ? req->qdisc : "");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->dev != NULL ? req->dev : "");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, txq);
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->modules != NULL ? req->modules : "");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->route_opts != NULL ? req->route_opts : "");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->reprobe ? probe_script() : "");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->route_persist ? "unit" : "");
-	strbuf_addch(&sb, ' ');
-	shquote_add(&sb, req->to_previous ? "previous" : "");
-	return strbuf_detach(&sb, NULL);
-}
-
-/* Undo the script's escaping: "\\" is a backslash, "\n" a newline. */
-static char *
-unescape(const char *s, size_t len)
-{
-	char	*out = xmalloc(len + 1), *o = out;
-	size_t	 i;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len && (s[i + 1] == '\\' ||
-		    s[i + 1] == 'n')) {
-			*o++ = s[i + 1] == 'n' ? '\n' : '\\';
-			i++;
-		} else
-			*o++ = s[i];
-	}
-	*o = '\0';
-	return out;
+	/* After a change the probe reads only the sysctls and sysctl.d
+	 * files, unless a qdisc, module or route was set too. */
+	if (req->reprobe)
+		probe = probe_program(empty(req->qdisc) &&
+		    empty(req->modules) && empty(req->route_opts));
+	cmd = remote_command("apply", embedded_apply_sh,
+	    (const struct remote_var[]){
+		{ "MODE", mode_name(req->mode) },
+		{ "FILE", req->file },
+		{ "STATE", req->state_dir != NULL ? req->state_dir :
+		    "/var/lib/tcptune" },
+		{ "QDISC", req->qdisc },
+		{ "DEV", req->dev },
+		{ "TXQ", txq },
+		{ "MODULES", req->modules },
+		{ "ROUTE", req->route_opts },
+		{ "PROBE", probe },
+		{ "PERSIST", req->route_persist ? "unit" : "" },
+		{ "TO", req->to_previous ? "previous" : "" },
+		{ NULL, NULL } });
+	free(probe);
+	return cmd;
 }
 
 static void
 set(char **field, const char *v, size_t len)
 {
 	free(*field);
-	*field = unescape(v, len);
+	*field = remote_unescape(v, len);
 }
 
 /* Add a message to a field that keeps every one, "; " between them. */
 static void
 add(char **field, const char *v, size_t len)
 {
-	char *m = unescape(v, len), *joined;
+	char *m = remote_unescape(v, len), *joined;
 
 	if (*field == NULL) {
 		*field = m;
@@ -182,7 +174,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				    res->nkeys + 1, sizeof *res->keys);
 				key = &res->keys[res->nkeys++];
 				memset(key, 0, sizeof *key);
-				key->key = unescape(sp + 1,
+				key->key = remote_unescape(sp + 1,
 				    (size_t)(p + n - sp - 1));
 			}
 		} else if ((eq = memchr(p, '=', n)) != NULL) {

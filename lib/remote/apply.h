@@ -72,7 +72,8 @@ struct apply_result {
 	int		 done;		/* the script reached its end */
 };
 
-/* The remote command line (the script and its arguments, all quoted). */
+/* The remote command line: the script with its inputs as named values
+ * (lib/remote/prelude.sh); the new file goes on its standard input. */
 char	*apply_command(const struct apply_request *req);
 /* Parse the script's output. -1 with *cause when it is not ours or was
  * cut short. */

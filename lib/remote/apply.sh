@@ -4,8 +4,7 @@
 # wins for each key. One exec per host; also does check (read only) and
 # rollback.
 #
-# Run as: sh -c "$THIS" tcptune-apply MODE FILE STATE QDISC DEV TXQ MODULES
-#            ROUTE PROBE PERSIST
+# Run as a remote program (lib/remote/prelude.sh), its header giving:
 #   MODE     check | apply | rollback | rollback-check
 #   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf
 #   STATE    where backups live, e.g. /var/lib/tcptune
@@ -15,16 +14,17 @@
 #   MODULES  kernel modules to load and persist, separated by blanks; each
 #            a word of [A-Za-z0-9_-] (any other is refused)
 #   ROUTE    route options for the default route, e.g. "initcwnd 10"
-#   PROBE    the probe script text, run after a change ("" = don't)
+#   PROBE    the probe's program (lib/remote/probe.sh), run after a change
+#            ("" = don't)
 #   PERSIST  "unit": keep ROUTE across reboots with a oneshot systemd unit
 #   TO       rollback target: "" (the first backup: the host before tcptune)
 #            or "previous" (the host before the last apply that changed it)
 # Standard input (apply mode): the new content of FILE.
 #
-# TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): a directory
-# that stands in for / wherever the script reaches outside FILE and STATE.
-# /proc/sys becomes ROOT/proc/sys, /etc ROOT/etc, and ROOT/bin goes first in
-# PATH (stubs of modprobe, tc and ip), so a test never changes its own host.
+# Under the tests (TCPTUNE_TEST_ROOT, see the prelude), /proc/sys becomes
+# ROOT/proc/sys and /etc ROOT/etc wherever the script reaches outside FILE
+# and STATE, and ROOT/bin holds stubs of modprobe, tc and ip, so a test
+# never changes its own host.
 #
 # Output: "tcptune-apply 1", then "@SECTION" lines and "key=value" lines
 # escaped as in the probe (\\ and \n), the old file as "|line" lines, then
@@ -41,37 +41,12 @@
 # same directory, is synced, and renamed over FILE; every step before the
 # rename is checked, and a failure removes the temp file instead.
 
-PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
-LC_ALL=C
-ROOT=${TCPTUNE_TEST_ROOT:-}
-[ -z "$ROOT" ] || PATH=$ROOT/bin:$PATH
-export PATH LC_ALL
 umask 022
-NL='
-'
-MODE=$1 FILE=$2 STATE=$3 QDISC=$4 DEV=$5 TXQ=$6 MODULES=$7 ROUTE=$8
-PROBE=$9
-PERSIST=${10:-}
-TO=${11:-}
 UNIT=$ROOT/etc/systemd/system/tcptune-route.service
 UNIT_LINK=$ROOT/etc/systemd/system/multi-user.target.wants/tcptune-route.service
 CHECK=
 CHANGED_ANY=
 TMP=
-
-esc() {
-	E=$1
-	case $E in
-	*\\*|*"$NL"*) ;;
-	*) return ;;
-	esac
-	E=$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' | sed -e ':a' -e 'N' \
-	    -e '$!ba' -e 's/\n/\\n/g')
-}
-kv() {
-	esc "$2"
-	printf '%s=%s\n' "$1" "$E"
-}
 
 # ---- steps that can fail: each sets ERR to the reason and returns 1
 
@@ -327,7 +302,7 @@ set_qdisc() {
 	[ -n "$QDISC" ] || return 0
 	printf '@qdisc\n'
 	kv dev "$DEV"
-	if ! command -v tc >/dev/null 2>&1; then
+	if ! have tc; then
 		kv error "tc not installed"
 		return 1
 	fi
@@ -621,8 +596,8 @@ save_previous() {
 	try write_text "$b/previous.live" "$undo"
 }
 
-# The probe after a change. Only the sysctls and sysctl.d files changed
-# unless a qdisc, module or route was set too.
+# The probe after a change (PROBE reads only the sysctls and sysctl.d files
+# when no qdisc, module or route was set: apply_command decides).
 reprobe() {
 	[ -n "$PROBE" ] || return 0
 	# Nothing written, no key changed: the facts the controller has are
@@ -630,11 +605,7 @@ reprobe() {
 	[ -n "$CHANGED_ANY$QDISC$MODULES$ROUTE" ] || [ "$MODE" = rollback ] ||
 	    return 0
 	printf '@@probe\n'
-	if [ -z "$QDISC$MODULES$ROUTE" ]; then
-		printf '%s' "$PROBE" | TCPTUNE_PROBE_ONLY=sysctl sh -s
-	else
-		printf '%s' "$PROBE" | sh -s
-	fi
+	sh -c "$PROBE" tcptune-probe </dev/null
 }
 
 # ---- apply

@@ -1,9 +1,12 @@
-/* Scripts embedded from lib/NAME.sh at build time (see CMakeLists.txt). Each is
- * NUL-terminated text. */
+/* Scripts embedded from lib/remote/NAME.sh at build time (see
+ * CMakeLists.txt). Each is NUL-terminated text. The prelude is only
+ * remote_program's (lib/remote/remote-cmd.c) to prepend. */
 #ifndef TCPTUNE_EMBEDDED_H
 #define TCPTUNE_EMBEDDED_H
 
+extern const char embedded_prelude_sh[];
 extern const char embedded_probe_sh[];
 extern const char embedded_apply_sh[];
+extern const char embedded_iperf3_sh[];
 
 #endif

@@ -1,5 +1,5 @@
-/* iperf3 command lines and -J output (see iperf.h for where the figures
- * live). */
+/* iperf3 command lines (lib/remote/iperf3.sh) and -J output (see iperf.h
+ * for where the figures live). */
 #include "remote/iperf.h"
 
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/shquote.h"
-#include "base/strbuf.h"
+#include "remote/embedded.h"
+#include "remote/remote-cmd.h"
 #include "base/xalloc.h"
 
 static const char *const kind_names[IPERF_NKINDS] = {
@@ -55,97 +55,64 @@ iperf_kind_multi(enum iperf_kind k)
 	return k == IPERF_MULTI_UP || k == IPERF_MULTI_DOWN;
 }
 
-static void
-add_int(struct strbuf *sb, long long v)
-{
-	char buf[32];
+/* The inputs of lib/remote/iperf3.sh as text; those an action does not
+ * use stay empty (every input is always given, see the prelude). */
+struct iperf3_inputs {
+	const char	*action;
+	const char	*address;
+	const char	*reverse;
+	char		 port[32];
+	char		 tries[32];
+	char		 duration[32];
+	char		 omit[32];
+	char		 parallel[32];
+	char		 limit[32];
+	char		 pid[32];
+};
 
-	snprintf(buf, sizeof buf, "%lld", v);
-	shquote_add(sb, buf);
+static char *
+iperf3_command(const struct iperf3_inputs *in)
+{
+	return remote_command("iperf3", embedded_iperf3_sh,
+	    (const struct remote_var[]){
+		{ "ACTION", in->action },
+		{ "PORT", in->port },
+		{ "TRIES", in->tries },
+		{ "ADDRESS", in->address },
+		{ "DURATION", in->duration },
+		{ "OMIT", in->omit },
+		{ "PARALLEL", in->parallel },
+		{ "REVERSE", in->reverse },
+		{ "LIMIT", in->limit },
+		{ "PID", in->pid },
+		{ NULL, NULL } });
 }
 
-#define NEED_IPERF3 \
-	"command -v iperf3 >/dev/null 2>&1 || " \
-	"{ echo 'iperf3 is not installed' >&2; exit 127; }\n"
+#define NUM(field, v) snprintf((field), sizeof (field), "%lld", (long long)(v))
 
 char *
 iperf_client_command(const struct iperf_client_opts *o)
 {
-	struct strbuf sb;
+	struct iperf3_inputs in = { .action = "client" };
 
-	strbuf_init(&sb);
-	strbuf_addstr(&sb, NEED_IPERF3);
-	/* A client stuck on a dead path must not outlive its welcome: the
-	 * SSH exec timeout alone does not kill a remote command (see
-	 * transport.h). */
-	strbuf_addstr(&sb, "t=\ncommand -v timeout >/dev/null 2>&1 && "
-	    "t='timeout -s KILL '");
-	add_int(&sb, (long long)o->duration + o->omit + 30);
-	strbuf_addstr(&sb, "\nexec $t iperf3 -c ");
-	shquote_add(&sb, o->address);
-	strbuf_addstr(&sb, " -p ");
-	add_int(&sb, o->port);
-	strbuf_addstr(&sb, " -J -t ");
-	add_int(&sb, o->duration);
-	strbuf_addstr(&sb, " -O ");
-	add_int(&sb, o->omit);
-	if (o->parallel > 1) {
-		strbuf_addstr(&sb, " -P ");
-		add_int(&sb, o->parallel);
-	}
-	/* With -R the peer sends: its own figures (retransmits, RTT) come
-	 * back only with --get-server-output. */
-	if (o->reverse)
-		strbuf_addstr(&sb, " -R --get-server-output");
-	strbuf_addstr(&sb, " </dev/null\n");
-	return strbuf_detach(&sb, NULL);
+	in.address = o->address;
+	in.reverse = o->reverse ? "1" : "";
+	NUM(in.port, o->port);
+	NUM(in.duration, o->duration);
+	NUM(in.omit, o->omit);
+	NUM(in.parallel, o->parallel);
+	NUM(in.limit, (long long)o->duration + o->omit + 30);
+	return iperf3_command(&in);
 }
 
 char *
 iperf_server_command(int port)
 {
-	struct strbuf sb;
+	struct iperf3_inputs in = { .action = "server" };
 
-	strbuf_init(&sb);
-	strbuf_addstr(&sb, NEED_IPERF3);
-	strbuf_addstr(&sb, "p=");
-	add_int(&sb, port);
-	strbuf_addstr(&sb, "\nend=");
-	add_int(&sb, (long long)port + IPERF_PORT_TRIES);
-	strbuf_addstr(&sb,
-	    "\nfirst=$p\nhave_ss=\n"
-	    "command -v ss >/dev/null 2>&1 && have_ss=1\n"
-	    "listening() {\n"
-	    "\tss -ltn 2>/dev/null | awk -v p=\":$1\" 'NR > 1 &&\n"
-	    "\t    substr($4, length($4) - length(p) + 1) == p { f = 1 }\n"
-	    "\t    END { exit !f }'\n"
-	    "}\n"
-	    "while [ \"$p\" -lt \"$end\" ] && [ \"$p\" -le 65535 ]; do\n"
-	    "\tif [ -z \"$have_ss\" ] || ! listening \"$p\"; then\n"
-	    /* Every descriptor redirected: the SSH channel closes as soon
-	     * as this script exits, while the server waits for its one
-	     * client (-1). Its -J output goes to the client through
-	     * --get-server-output, so nothing is kept here. */
-	    "\t\tiperf3 -s -1 -J -p \"$p\" </dev/null >/dev/null 2>&1 &\n"
-	    "\t\tpid=$!\n"
-	    "\t\ti=0\n"
-	    "\t\twhile [ \"$i\" -lt 30 ] && kill -0 \"$pid\" 2>/dev/null; do\n"
-	    "\t\t\tif [ -n \"$have_ss\" ]; then\n"
-	    "\t\t\t\tlistening \"$p\" && { echo \"$pid $p\"; exit 0; }\n"
-	    "\t\t\telif [ \"$i\" -ge 5 ]; then\n"
-	    "\t\t\t\techo \"$pid $p\"; exit 0\n"
-	    "\t\t\tfi\n"
-	    "\t\t\tsleep 0.1\n"
-	    "\t\t\ti=$((i + 1))\n"
-	    "\t\tdone\n"
-	    "\t\tkill \"$pid\" 2>/dev/null\n"
-	    "\tfi\n"
-	    "\tp=$((p + 1))\n"
-	    "done\n"
-	    "echo \"no iperf3 server could listen on a port from $first to "
-	    "$((p - 1))\" >&2\n"
-	    "exit 1\n");
-	return strbuf_detach(&sb, NULL);
+	NUM(in.port, port);
+	NUM(in.tries, IPERF_PORT_TRIES);
+	return iperf3_command(&in);
 }
 
 int
@@ -174,18 +141,10 @@ bad:
 char *
 iperf_kill_command(long pid)
 {
-	struct strbuf	sb;
-	char		buf[32];
+	struct iperf3_inputs in = { .action = "stop" };
 
-	snprintf(buf, sizeof buf, "%ld", pid);
-	strbuf_init(&sb);
-	/* The pid must still be our iperf3: after a clean one-shot run the
-	 * server is gone and the pid may be reused. */
-	strbuf_addstr(&sb, "pid=");
-	shquote_add(&sb, buf);
-	strbuf_addstr(&sb, "\nif [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = "
-	    "iperf3 ]; then\n\tkill \"$pid\" 2>/dev/null\nfi\nexit 0\n");
-	return strbuf_detach(&sb, NULL);
+	NUM(in.pid, pid);
+	return iperf3_command(&in);
 }
 
 static double

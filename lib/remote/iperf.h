@@ -24,8 +24,8 @@
  *   errors       a top-level "error" string (iperf3 still prints JSON, and
  *                exits 1).
  *
- * Remote commands are POSIX sh; every value in them goes through
- * shquote_add. */
+ * The remote commands run lib/remote/iperf3.sh (built by remote_command,
+ * every value through shquote_add). */
 #ifndef TCPTUNE_IPERF_H
 #define TCPTUNE_IPERF_H
 

@@ -10,6 +10,7 @@
 
 #include "remote/embedded.h"
 #include "remote/probe.h"
+#include "remote/remote-cmd.h"
 #include "base/shquote.h"
 #include "base/strbuf.h"
 #include "remote/sysctld.h"
@@ -56,45 +57,46 @@ probe_script(void)
 	return embedded_probe_sh;
 }
 
-char *
-probe_command(const char *const *rtt_targets, size_t n)
+/* The RTT targets as one list value: sh words (see lib/remote/prelude.sh). */
+static char *
+target_words(const char *const *rtt_targets, size_t n)
 {
 	struct strbuf	sb;
 	size_t		i;
 
 	strbuf_init(&sb);
-	/* As apply_command: a test-only variable in the host's environment
-	 * never reaches the script. */
-	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= sh -s --");
 	for (i = 0; i < n; i++) {
-		strbuf_addch(&sb, ' ');
+		if (i != 0)
+			strbuf_addch(&sb, ' ');
 		shquote_add(&sb, rtt_targets[i]);
 	}
 	return strbuf_detach(&sb, NULL);
 }
 
-/* ---- the line format */
-
-/* Undo the script's escaping: "\\" is a backslash, "\n" a newline; any other
- * backslash stands for itself. */
-static char *
-unescape(const char *s, size_t len)
+char *
+probe_program(int sysctl_only)
 {
-	char	*out, *p;
-	size_t	 i;
-
-	out = p = xmalloc(len + 1);
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len &&
-		    (s[i + 1] == '\\' || s[i + 1] == 'n')) {
-			*p++ = s[i + 1] == 'n' ? '\n' : '\\';
-			i++;
-		} else
-			*p++ = s[i];
-	}
-	*p = '\0';
-	return out;
+	return remote_program(embedded_probe_sh, (const struct remote_var[]){
+		{ "TARGETS", "" },
+		{ "ONLY", sysctl_only ? "sysctl" : "" },
+		{ NULL, NULL } });
 }
+
+char *
+probe_command(const char *const *rtt_targets, size_t n)
+{
+	char *words = target_words(rtt_targets, n), *cmd;
+
+	cmd = remote_command("probe", embedded_probe_sh,
+	    (const struct remote_var[]){
+		{ "TARGETS", words },
+		{ "ONLY", "" },
+		{ NULL, NULL } });
+	free(words);
+	return cmd;
+}
+
+/* ---- the line format */
 
 /* Room for element n of an array grown one element at a time: doubles when
  * n is a power of two (growing by one copies the array each time under
@@ -134,7 +136,7 @@ out_add_section(struct probe_out *po, const char *name, size_t nlen,
 	po->s = grow(po->s, po->n, sizeof *po->s);
 	sec = &po->s[po->n++];
 	sec->name = xstrndup(name, nlen);
-	sec->arg = arg != NULL ? unescape(arg, alen) : NULL;
+	sec->arg = arg != NULL ? remote_unescape(arg, alen) : NULL;
 	sec->kv = NULL;
 	sec->n = 0;
 	return sec;
@@ -217,7 +219,7 @@ out_split(const char *out, size_t len, struct probe_out *po, char **cause)
 			sec->kv = grow(sec->kv, sec->n,
 			    sizeof *sec->kv);
 			sec->kv[sec->n].key = xstrndup(p, eq - p);
-			sec->kv[sec->n].value = unescape(eq + 1,
+			sec->kv[sec->n].value = remote_unescape(eq + 1,
 			    llen - (eq + 1 - p));
 			sec->n++;
 		}

@@ -13,13 +13,18 @@
  * first line is "tcptune-probe VERSION"). */
 #define PROBE_FORMAT_VERSION 1
 
-/* The script text, to send on the remote command's standard input. */
+/* The script's own text (lib/remote/probe.sh, without the prelude). */
 const char	*probe_script(void);
 
-/* The remote command line that runs the script read from standard input:
- * `sh -s -- 'a' 'b'`, every RTT target quoted with shquote_add. Returns a new
- * string. */
+/* The remote command line that runs the probe (see lib/remote/prelude.sh):
+ * the script and its inputs are all in it, standard input is not read.
+ * The RTT targets are one value, each target quoted with shquote_add.
+ * Returns a new string. */
 char		*probe_command(const char *const *rtt_targets, size_t n);
+/* The probe's program with no targets, for another script to run (apply's
+ * read-back); sysctl_only: just the sysctls and sysctl.d files. Returns a
+ * new string. */
+char		*probe_program(int sysctl_only);
 
 /* Parse the script's output (len bytes, need not be NUL-terminated) into a
  * new object of facts. Returns NULL with *cause set if the output is not the

@@ -1,9 +1,12 @@
 # tcptune host probe: gathers every fact the controller needs in one exec.
 #
-# Run as `sh -s -- [RTT_TARGET...]` with this script on standard input, by
-# dash or bash, as root or as any user. It never changes anything on the host
-# and always exits 0: a missing tool makes the affected facts unknown with a
-# reason, it does not fail the probe.
+# Run as a remote program (lib/remote/prelude.sh), by dash or bash, as root
+# or as any user, its header giving:
+#   TARGETS  the hosts to measure the RTT to, a list (sh words)
+#   ONLY     "sysctl": just the sysctls and sysctl.d files, for the
+#            read-back after an apply (the other facts did not change)
+# It never changes anything on the host and always exits 0: a missing tool
+# makes the affected facts unknown with a reason, it does not fail the probe.
 #
 # Output (parsed by lib/remote/probe.c, described in docs/facts.md):
 #
@@ -22,46 +25,9 @@
 # /proc and /sys with the read builtin, tools are forked only where no file
 # has the fact, and the RTT measurements run in parallel.
 #
-# TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): ROOT/bin goes
-# first in PATH, so that a test can put a stub in place of ping, and
-# ROOT/lib/modules is the modules directory looked in without modinfo.
-
-PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
-[ -z "${TCPTUNE_TEST_ROOT:-}" ] || PATH=$TCPTUNE_TEST_ROOT/bin:$PATH
-LC_ALL=C
-export PATH LC_ALL
-NL='
-'
-
-have() {
-	command -v "$1" >/dev/null 2>&1
-}
-
-# Set E to $1 escaped for the output format. The loop only runs for the rare
-# value holding a backslash or a newline.
-esc() {
-	E=$1
-	case $E in
-	*\\*|*"$NL"*) ;;
-	*) return ;;
-	esac
-	esc_s=$1
-	E=
-	while [ -n "$esc_s" ]; do
-		esc_c=${esc_s%"${esc_s#?}"}
-		esc_s=${esc_s#?}
-		case $esc_c in
-		\\) E="$E\\\\" ;;
-		"$NL") E="$E\\n" ;;
-		*) E="$E$esc_c" ;;
-		esac
-	done
-}
-
-kv() {
-	esc "$2"
-	printf '%s=%s\n' "$1" "$E"
-}
+# Under the tests (TCPTUNE_TEST_ROOT, see the prelude), a stub in ROOT/bin
+# can stand in for ping, and ROOT/lib/modules is the modules directory
+# looked in without modinfo.
 
 section() {
 	if [ $# -gt 1 ]; then
@@ -308,7 +274,7 @@ module_find() {
 		return
 	fi
 	kv modinfo_error "modinfo not installed"
-	md=${TCPTUNE_TEST_ROOT:-}/lib/modules/$release
+	md=$ROOT/lib/modules/$release
 	if [ ! -r "$md/modules.dep" ]; then
 		kv moddir_error "no $md/modules.dep"
 		return
@@ -689,13 +655,13 @@ EOF
 	# One write per target so that parallel targets do not interleave.
 	printf '%s' "$O"
 }
+# The RTT targets become the arguments (TARGETS holds them as sh words).
+eval "set -- $TARGETS"
 printf 'tcptune-probe 1\n'
 procsys_fetch
 probe_self
 printf 'args=%s\n' "$#"
-# TCPTUNE_PROBE_ONLY=sysctl: just the sysctls and sysctl.d files, for the
-# read-back after an apply (the other facts did not change).
-if [ "${TCPTUNE_PROBE_ONLY:-}" != sysctl ]; then
+if [ "$ONLY" != sysctl ]; then
 	probe_system
 	probe_config
 	probe_congestion
@@ -704,7 +670,7 @@ if [ "${TCPTUNE_PROBE_ONLY:-}" != sysctl ]; then
 fi
 probe_sysctl
 probe_sysctld
-if [ "${TCPTUNE_PROBE_ONLY:-}" != sysctl ]; then
+if [ "$ONLY" != sysctl ]; then
 	probe_tuned
 	for t in "$@"; do
 		rtt_one "$t" &

@@ -10,6 +10,11 @@
 #
 #   sh_init NAME          temp dir, traps, a guard snapshot of the real /etc
 #   new_root NAME         a fake root R with FILE, STATE, keys a and b, stubs
+#   program SCRIPT NAME=VALUE...  the remote program of SCRIPT: a header
+#                         assigning each quoted VALUE, the prelude, SCRIPT
+#                         (the convention of lib/remote/prelude.sh)
+#   sh_words WORD...      the words quoted for sh, separated by spaces (a
+#                         list value)
 #   run_apply MODE [TO]   apply.sh under dash, stdin as its input, MODULES,
 #                         ROUTE and PERSIST as set; OUT holds the output
 #                         (also written to $R/out)
@@ -30,6 +35,7 @@ SH_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Another script may be named, to show what a test catches in an old one.
 APPLY_SH=${TCPTUNE_APPLY_SH:-$SH_SRC/lib/remote/apply.sh}
 PROBE_SH=${TCPTUNE_PROBE_SH:-$SH_SRC/lib/remote/probe.sh}
+PRELUDE_SH=$SH_SRC/lib/remote/prelude.sh
 SH_PASSED=0
 SH_FAILED=0
 SH_MOUNTS=()
@@ -163,10 +169,27 @@ new_root() {
 	: >"$R/calls"
 }
 
+sh_words() {
+	local w sep=
+	for w; do
+		printf "%s'%s'" "$sep" "${w//\'/\'\\\'\'}"
+		sep=' '
+	done
+}
+
+program() {
+	local a
+	for a in "${@:2}"; do
+		printf '%s=%s\n' "${a%%=*}" "$(sh_words "${a#*=}")"
+	done
+	cat "$PRELUDE_SH" "$1"
+}
+
 run_apply() {
-	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R dash -c "$(cat "$APPLY_SH")" \
-	    tcptune-apply "$1" "$FILE" "$STATE" '' '' 0 "$MODULES" "$ROUTE" '' \
-	    "$PERSIST" "${2:-}")
+	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R dash -c "$(program "$APPLY_SH" \
+	    MODE="$1" FILE="$FILE" STATE="$STATE" QDISC= DEV= TXQ=0 \
+	    MODULES="$MODULES" ROUTE="$ROUTE" PROBE= PERSIST="$PERSIST" \
+	    TO="${2:-}")" tcptune-apply)
 	printf '%s\n' "$OUT" >"$R/out"
 }
 

@@ -17,7 +17,6 @@
 #include <cmocka.h>
 
 #include "remote/apply.h"
-#include "remote/embedded.h"
 #include "base/shquote.h"
 #include "base/strbuf.h"
 
@@ -30,15 +29,15 @@ parse_ok(const char *out, struct apply_result *res)
 		fail_msg("apply_parse: %s", cause);
 }
 
-/* The host's environment never reaches the script's test hook. */
+/* The host's environment never reaches the script's test hook, and every
+ * input is a named, quoted value in the program's header. */
 static void
 test_command(void **state)
 {
 	struct apply_request	 req;
-	char			*cmd;
-	const char		*tail = " tcptune-apply 'apply' "
-	    "'/etc/sysctl.d/90-tcptune.conf' '/var/lib/tcptune' '' 'eth0' "
-	    "'0' 'tcp_bbr sch_fq' '' '' '' ''";
+	char			*cmd, *header;
+	const char		*prefix = "env TCPTUNE_TEST_ROOT= sh -c ";
+	const char		*tail = "' tcptune-apply";
 
 	(void)state;
 	memset(&req, 0, sizeof req);
@@ -47,10 +46,18 @@ test_command(void **state)
 	req.dev = "eth0";
 	req.modules = "tcp_bbr sch_fq";
 	cmd = apply_command(&req);
-	assert_int_equal(strncmp(cmd, "env TCPTUNE_TEST_ROOT= sh -c '", 30),
-	    0);
+	assert_int_equal(strncmp(cmd, prefix, strlen(prefix)), 0);
+	/* The header, quoted as part of the program (no closing quote). */
+	header = shquote("MODE='apply'\nFILE='/etc/sysctl.d/90-tcptune.conf'\n"
+	    "STATE='/var/lib/tcptune'\nQDISC=''\nDEV='eth0'\nTXQ='0'\n"
+	    "MODULES='tcp_bbr sch_fq'\nROUTE=''\nPROBE=''\nPERSIST=''\n"
+	    "TO=''\n");
+	header[strlen(header) - 1] = '\0';
+	assert_int_equal(strncmp(cmd + strlen(prefix), header,
+	    strlen(header)), 0);
 	assert_true(strlen(cmd) > strlen(tail));
 	assert_string_equal(cmd + strlen(cmd) - strlen(tail), tail);
+	free(header);
 	free(cmd);
 }
 
@@ -139,13 +146,18 @@ test_other_steps(void **state)
 	apply_result_clear(&res);
 }
 
+/* How every remote command starts: sh, the test hook cleared. */
+#define HOOK_CLEARED "env TCPTUNE_TEST_ROOT= sh"
+
 /* The embedded script, run by dash in a temporary root, rolls back with a
  * backup that lost its copy of the file: the parser says so. */
 static void
 test_script_missing_backup(void **state)
 {
+	struct apply_request	 req;
 	struct apply_result	 res;
 	struct strbuf		 cmd, out;
+	char			*command;
 	char			 root[] = "/tmp/tcptune-test-apply-XXXXXX";
 	char			 file[64], st[64], bdir[256], p[512];
 	char			 want[1024], buf[4096];
@@ -178,16 +190,20 @@ test_script_missing_backup(void **state)
 	assert_non_null(f);
 	fclose(f);
 
+	/* The command itself, its shell dash and the test hook set. */
+	memset(&req, 0, sizeof req);
+	req.mode = APPLY_ROLLBACK;
+	req.file = file;
+	req.state_dir = st;
+	command = apply_command(&req);
+	assert_int_equal(strncmp(command, HOOK_CLEARED, strlen(HOOK_CLEARED)),
+	    0);
 	strbuf_init(&cmd);
 	strbuf_addstr(&cmd, "cd / && TCPTUNE_TEST_ROOT=");
 	shquote_add(&cmd, root);
-	strbuf_addstr(&cmd, " dash -c ");
-	shquote_add(&cmd, embedded_apply_sh);
-	strbuf_addstr(&cmd, " tcptune-apply rollback ");
-	shquote_add(&cmd, file);
-	strbuf_addch(&cmd, ' ');
-	shquote_add(&cmd, st);
-	strbuf_addstr(&cmd, " '' '' 0 '' '' '' '' ''");
+	strbuf_addstr(&cmd, " dash");
+	strbuf_addstr(&cmd, command + strlen(HOOK_CLEARED));
+	free(command);
 	f = popen(cmd.buf, "r");
 	assert_non_null(f);
 	strbuf_init(&out);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Before cmocka.h: its fail() macro would rewrite xalloc's prototype. */
 #include "remote/iperf.h"
@@ -309,46 +311,137 @@ assert_sh_syntax(const char *cmd)
 	assert_int_equal(pclose(p), 0);
 }
 
+/* How every remote command starts: sh, the test hook cleared. */
+#define HOOK_CLEARED "env TCPTUNE_TEST_ROOT= sh"
+
+/* An executable root/bin/name that runs the sh text (%s in it: root). */
+static void
+stub(const char *root, const char *name, const char *text)
+{
+	char	*path = xprintf("%s/bin/%s", root, name);
+	FILE	*f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs("#!/bin/sh\n", f);
+	fprintf(f, text, root);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	free(path);
+}
+
+/* Stubs for the commands' tools, in root/bin (the scripts' test hook puts
+ * it first in PATH): timeout and a client iperf3 print their arguments one
+ * per [], a server iperf3 marks its port as listening (root/listen-PORT)
+ * and waits (as a process named iperf3); ss lists port 5201 as taken and
+ * each marked port. */
+static void
+stubs(const char *root)
+{
+	char *bin = xprintf("%s/bin", root);
+
+	assert_int_equal(mkdir(bin, 0755), 0);
+	free(bin);
+	stub(root, "timeout", "printf '[%%s]' timeout \"$@\"\n");
+	stub(root, "iperf3", "[ \"$1\" = -s ] || "
+	    "{ printf '[%%s]' iperf3 \"$@\"; exit 0; }\n"
+	    ": >\"%s/listen-$5\"\n"
+	    "trap 'kill $!; exit 0' TERM\nsleep 30 &\nwait\n");
+	stub(root, "ss", "echo header\n"
+	    "echo 'LISTEN 0 5 0.0.0.0:5201 0.0.0.0:*'\n"
+	    "for f in %s/listen-*; do\n"
+	    "\t[ -e \"$f\" ] &&\n"
+	    "\t    echo \"LISTEN 0 5 0.0.0.0:${f##*-} 0.0.0.0:*\"\n"
+	    "done\nexit 0\n");
+}
+
+/* Run cmd, a remote command, with the test hook at root; its standard
+ * output is returned (a new string), its exit status in *status. */
+static char *
+run_remote(const char *root, const char *cmd, int *status)
+{
+	char	*line, buf[4096];
+	size_t	 n, len = 0;
+	char	*out = xstrdup("");
+	FILE	*p;
+
+	assert_int_equal(strncmp(cmd, HOOK_CLEARED, strlen(HOOK_CLEARED)), 0);
+	line = xprintf("TCPTUNE_TEST_ROOT='%s' sh%s", root,
+	    cmd + strlen(HOOK_CLEARED));
+	p = popen(line, "r");
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0) {
+		out = xrealloc(out, len + n + 1);
+		memcpy(out + len, buf, n);
+		len += n;
+		out[len] = '\0';
+	}
+	*status = pclose(p);
+	free(line);
+	return out;
+}
+
+/* The commands run for real against stubs: what iperf3 is given, the
+ * port the server takes, and its end. */
 static void
 test_commands(void **state)
 {
 	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0 };
-	char				*c, *cause = NULL;
+	char				 root[] = "/tmp/tcptune-iperf-XXXXXX";
+	char				*c, *out, *cause = NULL, *s;
 	long				 pid;
-	int				 port;
+	int				 port, status, i;
 
 	(void)state;
+	assert_non_null(mkdtemp(root));
+	stubs(root);
+
 	c = iperf_client_command(&o);
-	assert_non_null(strstr(c, "iperf3 -c '198.19.0.2' -p '5203' -J -t "
-	    "'10' -O '2' </dev/null"));
-	assert_non_null(strstr(c, "t='timeout -s KILL ''42'"));
-	assert_null(strstr(c, "-P"));
-	assert_null(strstr(c, "-R"));
 	assert_sh_syntax(c);
+	out = run_remote(root, c, &status);
+	assert_int_equal(status, 0);
+	assert_string_equal(out, "[timeout][-s][KILL][42][iperf3][-c]"
+	    "[198.19.0.2][-p][5203][-J][-t][10][-O][2]");
+	free(out);
 	free(c);
 
 	o.parallel = 4;
 	o.reverse = 1;
 	o.address = "x'; reboot; '";
 	c = iperf_client_command(&o);
-	assert_non_null(strstr(c, "-c 'x'\\''; reboot; '\\''' "));
-	assert_non_null(strstr(c, " -P '4' -R --get-server-output"));
 	assert_sh_syntax(c);
+	out = run_remote(root, c, &status);
+	assert_string_equal(out, "[timeout][-s][KILL][42][iperf3][-c]"
+	    "[x'; reboot; '][-p][5203][-J][-t][10][-O][2][-P][4][-R]"
+	    "[--get-server-output]");
+	free(out);
 	free(c);
 
+	/* 5201 is taken (ss): the server listens on 5202. */
 	c = iperf_server_command(5201);
-	assert_non_null(strstr(c, "p='5201'"));
-	assert_non_null(strstr(c, "end='5211'"));
-	assert_non_null(strstr(c, "iperf3 -s -1 -J -p \"$p\" </dev/null "
-	    ">/dev/null 2>&1 &"));
 	assert_sh_syntax(c);
+	out = run_remote(root, c, &status);
+	assert_int_equal(status, 0);
+	assert_int_equal(iperf_server_parse(out, &pid, &port, &cause), 0);
+	assert_int_equal(port, 5202);
+	free(out);
 	free(c);
 
-	c = iperf_kill_command(4242);
-	assert_non_null(strstr(c, "pid='4242'"));
-	assert_non_null(strstr(c, "/proc/$pid/comm"));
+	c = iperf_kill_command(pid);
 	assert_sh_syntax(c);
+	out = run_remote(root, c, &status);
+	assert_int_equal(status, 0);
+	assert_string_equal(out, "");
+	free(out);
 	free(c);
+	/* The server is gone (reaped by whoever adopted it). */
+	s = xprintf("/proc/%ld/comm", pid);
+	for (i = 0; i < 100 && access(s, F_OK) == 0; i++)
+		usleep(20000);
+	assert_int_not_equal(access(s, F_OK), 0);
+	free(s);
+	s = xprintf("rm -rf '%s'", root);
+	assert_int_equal(system(s), 0);
+	free(s);
 
 	assert_int_equal(iperf_server_parse("4242 5203\n", &pid, &port,
 	    &cause), 0);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "remote/probe.h"
+#include "base/shquote.h"
 #include "base/strbuf.h"
 
 /* xalloc.h's fail() collides with cmocka's fail() macro: allocate locally. */
@@ -775,18 +776,43 @@ test_escaping(void **state)
 	json_decref(j);
 }
 
+/* How every remote command starts: sh, the test hook cleared. */
+#define HOOK_CLEARED "env TCPTUNE_TEST_ROOT= sh"
+
+/* The start of command's program: header (quoted as part of it)? */
+static void
+assert_header(const char *cmd, const char *header)
+{
+	const char	*prefix = HOOK_CLEARED " -c ";
+	char		*q = shquote(header);
+
+	q[strlen(q) - 1] = '\0';	/* the program goes on */
+	assert_int_equal(strncmp(cmd, prefix, strlen(prefix)), 0);
+	assert_int_equal(strncmp(cmd + strlen(prefix), q, strlen(q)), 0);
+	free(q);
+}
+
+/* The targets are one value, each target one quoted word in it. */
 static void
 test_command(void **state)
 {
 	const char *const	 targets[] = { "198.18.0.2", "a'b c", "" };
+	const char		*tail = "' tcptune-probe";
+	struct strbuf		 header;
 	char			*cmd;
 
 	(void)state;
 	cmd = probe_command(targets, 3);
-	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= sh -s -- '198.18.0.2' 'a'\\''b c' ''");
+	strbuf_init(&header);
+	strbuf_addstr(&header, "TARGETS=");
+	shquote_add(&header, "'198.18.0.2' 'a'\\''b c' ''");
+	strbuf_addstr(&header, "\nONLY=''\n");
+	assert_header(cmd, header.buf);
+	assert_string_equal(cmd + strlen(cmd) - strlen(tail), tail);
+	strbuf_release(&header);
 	free(cmd);
 	cmd = probe_command(NULL, 0);
-	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= sh -s --");
+	assert_header(cmd, "TARGETS=''\nONLY=''\n");
 	free(cmd);
 	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
 }
@@ -817,18 +843,16 @@ run_live(const char *shell)
 	struct utsname	 u;
 	struct strbuf	 sb;
 	json_t		*j;
-	FILE		*script;
-	char		 tmpl[] = "/tmp/tcptune-probe-XXXXXX", *cmd, *cause = NULL;
-	int		 fd, status;
+	char		*probe, *cmd, *cause = NULL;
+	int		 status;
 
-	fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	script = fdopen(fd, "w");
-	fputs(probe_script(), script);
-	fclose(script);
-	cmd = tprintf("%s -s -- <%s", shell, tmpl);
+	/* The command itself, its shell the one asked for. */
+	probe = probe_command(NULL, 0);
+	assert_int_equal(strncmp(probe, HOOK_CLEARED, strlen(HOOK_CLEARED)),
+	    0);
+	cmd = tprintf("%s%s", shell, probe + strlen(HOOK_CLEARED));
+	free(probe);
 	status = run_cmd(cmd, &sb);
-	unlink(tmpl);
 	free(cmd);
 	assert_int_equal(status, 0);
 
@@ -878,6 +902,7 @@ run_in_namespace(const char *shell, const char *prep)
 	json_t		*j;
 	FILE		*script;
 	char		 dir[] = "/tmp/tcptune-probe-ns-XXXXXX", *path, *cmd;
+	char		*program;
 	char		*cause = NULL;
 	int		 status;
 
@@ -887,7 +912,9 @@ run_in_namespace(const char *shell, const char *prep)
 	path = tprintf("%s/probe.sh", dir);
 	script = fopen(path, "w");
 	assert_non_null(script);
-	fputs(probe_script(), script);
+	program = probe_program(0);
+	fputs(program, script);
+	free(program);
 	fclose(script);
 	free(path);
 	path = tprintf("%s/root", dir);
@@ -897,7 +924,7 @@ run_in_namespace(const char *shell, const char *prep)
 	free(path);
 	cmd = tprintf("unshare -m --propagation private sh -ec 'R=$(uname -r); "
 	    "mkdir -p \"$TCPTUNE_TEST_ROOT/bin\"; eval \"$TGP_PREP\"; "
-	    "exec %s -s -- <\"$T/probe.sh\"'", shell);
+	    "exec %s -c \"$(cat \"$T/probe.sh\")\" tcptune-probe'", shell);
 	status = run_cmd(cmd, &sb);
 	free(cmd);
 	unsetenv("TGP_PREP");

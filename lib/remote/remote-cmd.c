@@ -1,0 +1,89 @@
+/* Remote programs and commands (see remote-cmd.h and lib/remote/prelude.sh
+ * for the convention). */
+#include "remote/remote-cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/embedded.h"
+#include "base/shquote.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+/* A name the header can assign without it meaning anything else to sh. A
+ * bad one is a bug in the caller, never input from a host or a user. */
+static int
+var_name_ok(const char *name)
+{
+	size_t i;
+
+	if (name[0] == '\0' || strchr("0123456789", name[0]) != NULL)
+		return 0;
+	for (i = 0; name[i] != '\0'; i++) {
+		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", name[i]) ==
+		    NULL)
+			return 0;
+	}
+	return 1;
+}
+
+char *
+remote_program(const char *script, const struct remote_var *vars)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	for (i = 0; vars[i].name != NULL; i++) {
+		if (!var_name_ok(vars[i].name))
+			abort();
+		strbuf_addstr(&sb, vars[i].name);
+		strbuf_addch(&sb, '=');
+		shquote_add(&sb, vars[i].value != NULL ? vars[i].value : "");
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addstr(&sb, embedded_prelude_sh);
+	strbuf_addstr(&sb, script);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+remote_command(const char *name, const char *script,
+    const struct remote_var *vars)
+{
+	struct strbuf	 sb;
+	char		*program;
+
+	if (name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-")] !=
+	    '\0')
+		abort();
+	program = remote_program(script, vars);
+	strbuf_init(&sb);
+	/* The scripts' test hook must never come from the host's
+	 * environment: it would point their writes elsewhere. */
+	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= sh -c ");
+	shquote_add(&sb, program);
+	strbuf_addstr(&sb, " tcptune-");
+	strbuf_addstr(&sb, name);
+	free(program);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+remote_unescape(const char *s, size_t len)
+{
+	char	*out, *p;
+	size_t	 i;
+
+	out = p = xmalloc(len + 1);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 1 < len &&
+		    (s[i + 1] == '\\' || s[i + 1] == 'n')) {
+			*p++ = s[i + 1] == 'n' ? '\n' : '\\';
+			i++;
+		} else
+			*p++ = s[i];
+	}
+	*p = '\0';
+	return out;
+}
