@@ -12,7 +12,8 @@
 # What is measured (wall clock of the whole command, lab already up):
 #   floor     N parallel `ssh -F LAB_SSH_CONFIG -o KexAlgorithms=curve25519-sha256
 #             HOST true` started with & and one wait (one process per host)
-#   floor_probe  the same with `sh -s -- < lib/remote/probe.sh` instead of true
+#   floor_probe  the same running the probe (`sh -s` with its header, the
+#             prelude and lib/remote/probe.sh on stdin) instead of true
 #             (the OpenSSH floor for the probe's remote work)
 #   ping      tcptune ping -f N
 #   probe     tcptune probe -f N          (+ peak RSS from /usr/bin/time -v)
@@ -140,13 +141,17 @@ floor() {
 }
 
 # The same, each ssh running the probe script (what tcptune probe runs on
-# a host, `sh -s --` with lib/remote/probe.sh on stdin): the floor for the remote
+# a host, header + prelude + lib/remote/probe.sh): the floor for the remote
 # work of a probe, which on one machine shares the cores with the controller.
 floor_probe() {
-	local h fails=0 pids=()
+	local h fails=0 pids=() prog
+	# The program tcptune sends (lib/remote/prelude.sh states the
+	# convention): the header of named inputs, the prelude, the script.
+	prog=$(printf "TARGETS=''\nONLY=''\n"; cat "$SRC/lib/remote/prelude.sh" \
+	    "$SRC/lib/remote/probe.sh")
 	for h in "${HOSTS[@]}"; do
 		ssh -F "$LAB_SSH_CONFIG" -o KexAlgorithms=curve25519-sha256 "$h" \
-		    sh -s -- <"$SRC/lib/probe.sh" >/dev/null &
+		    sh -s <<<"$prog" >/dev/null &
 		pids+=($!)
 	done
 	for h in "${pids[@]}"; do
