@@ -440,29 +440,31 @@ filter_replace(struct expr_call *c, json_t **out)
 
 /*
  * The filters (template.h lists them for users). A row: name, least and
- * most arguments, function, lazy (expr-int.h). An alias is a row of its
- * own with the same function.
+ * most arguments, function, and whether the evaluator evaluates its operand
+ * and arguments first (EXPR_EAGER) or the function does (EXPR_LAZY; see
+ * expr-int.h). An alias is a row of its own with the same
+ * function.
  */
 static const struct expr_filter filters[] = {
-	{ "default",	0, 2,	filter_default,	1 },
-	{ "d",		0, 2,	filter_default,	1 },
-	{ "int",	0, 1,	filter_int,	0 },
-	{ "float",	0, 1,	filter_float,	0 },
-	{ "string",	0, 0,	filter_string,	0 },
-	{ "bool",	0, 0,	filter_bool,	0 },
-	{ "lower",	0, 0,	filter_lower,	0 },
-	{ "upper",	0, 0,	filter_upper,	0 },
-	{ "trim",	0, 0,	filter_trim,	0 },
-	{ "length",	0, 0,	filter_length,	0 },
-	{ "count",	0, 0,	filter_length,	0 },
-	{ "join",	0, 1,	filter_join,	0 },
-	{ "first",	0, 0,	filter_first,	0 },
-	{ "last",	0, 0,	filter_last,	0 },
-	{ "min",	0, 0,	filter_min,	0 },
-	{ "max",	0, 0,	filter_max,	0 },
-	{ "abs",	0, 0,	filter_abs,	0 },
-	{ "round",	0, 1,	filter_round,	0 },
-	{ "replace",	2, 2,	filter_replace,	0 },
+	{ "default",	0, 2,	filter_default,	EXPR_LAZY },
+	{ "d",		0, 2,	filter_default,	EXPR_LAZY },
+	{ "int",	0, 1,	filter_int,	EXPR_EAGER },
+	{ "float",	0, 1,	filter_float,	EXPR_EAGER },
+	{ "string",	0, 0,	filter_string,	EXPR_EAGER },
+	{ "bool",	0, 0,	filter_bool,	EXPR_EAGER },
+	{ "lower",	0, 0,	filter_lower,	EXPR_EAGER },
+	{ "upper",	0, 0,	filter_upper,	EXPR_EAGER },
+	{ "trim",	0, 0,	filter_trim,	EXPR_EAGER },
+	{ "length",	0, 0,	filter_length,	EXPR_EAGER },
+	{ "count",	0, 0,	filter_length,	EXPR_EAGER },
+	{ "join",	0, 1,	filter_join,	EXPR_EAGER },
+	{ "first",	0, 0,	filter_first,	EXPR_EAGER },
+	{ "last",	0, 0,	filter_last,	EXPR_EAGER },
+	{ "min",	0, 0,	filter_min,	EXPR_EAGER },
+	{ "max",	0, 0,	filter_max,	EXPR_EAGER },
+	{ "abs",	0, 0,	filter_abs,	EXPR_EAGER },
+	{ "round",	0, 1,	filter_round,	EXPR_EAGER },
+	{ "replace",	2, 2,	filter_replace,	EXPR_EAGER },
 };
 
 /* Tests: 1 true, 0 false, -1 with an error. */
@@ -570,18 +572,18 @@ test_odd(struct expr_call *c)
 
 /* The tests (template.h lists them for users), rows as filters[]. */
 static const struct expr_test tests[] = {
-	{ "defined",	0, 0,	test_defined,	1 },
-	{ "undefined",	0, 0,	test_undefined,	1 },
-	{ "none",	0, 0,	test_none,	0 },
-	{ "string",	0, 0,	test_string,	0 },
-	{ "number",	0, 0,	test_number,	0 },
-	{ "integer",	0, 0,	test_integer,	0 },
-	{ "float",	0, 0,	test_float,	0 },
-	{ "boolean",	0, 0,	test_boolean,	0 },
-	{ "mapping",	0, 0,	test_mapping,	0 },
-	{ "sequence",	0, 0,	test_sequence,	0 },
-	{ "even",	0, 0,	test_even,	0 },
-	{ "odd",	0, 0,	test_odd,	0 },
+	{ "defined",	0, 0,	test_defined,	EXPR_LAZY },
+	{ "undefined",	0, 0,	test_undefined,	EXPR_LAZY },
+	{ "none",	0, 0,	test_none,	EXPR_EAGER },
+	{ "string",	0, 0,	test_string,	EXPR_EAGER },
+	{ "number",	0, 0,	test_number,	EXPR_EAGER },
+	{ "integer",	0, 0,	test_integer,	EXPR_EAGER },
+	{ "float",	0, 0,	test_float,	EXPR_EAGER },
+	{ "boolean",	0, 0,	test_boolean,	EXPR_EAGER },
+	{ "mapping",	0, 0,	test_mapping,	EXPR_EAGER },
+	{ "sequence",	0, 0,	test_sequence,	EXPR_EAGER },
+	{ "even",	0, 0,	test_even,	EXPR_EAGER },
+	{ "odd",	0, 0,	test_odd,	EXPR_EAGER },
 };
 
 const struct expr_filter *

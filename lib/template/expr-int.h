@@ -102,7 +102,10 @@ int	 expr_string_out(struct ectx *ctx, struct strbuf *sb, json_t **out);
 
 /* Filters and tests. */
 
-#define EXPR_MAX_ARGS	2	/* the most that any filter or test takes */
+#define EXPR_MAX_ARGS	2	/* the most any row takes (raise it for one that takes more) */
+/* A row's lazy: whether its function evaluates the call itself (below). */
+#define EXPR_EAGER	0
+#define EXPR_LAZY	1
 
 /* One call of a filter or test, as its function sees it. */
 struct expr_call {
@@ -128,7 +131,7 @@ struct expr_filter {
 	/* 0 with *out (a new reference, or NULL for undefined), or -1 with
 	 * an error (expr_error) */
 	int		(*fn)(struct expr_call *c, json_t **out);
-	int		 lazy;
+	int		 lazy;		/* EXPR_EAGER, EXPR_LAZY */
 };
 
 struct expr_test {
@@ -136,7 +139,7 @@ struct expr_test {
 	size_t		 min_args, max_args;
 	/* 1 true, 0 false, or -1 with an error */
 	int		(*fn)(struct expr_call *c);
-	int		 lazy;
+	int		 lazy;		/* EXPR_EAGER, EXPR_LAZY */
 };
 
 /* The row of a name, or NULL. */

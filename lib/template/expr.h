@@ -2,9 +2,8 @@
  * expressions over jansson values (what it accepts: template.h). Callers
  * outside lib/template/ include template.h, which includes this header.
  *
- * Inside, four files: expr-lex.c (text to tokens), expr-parse.c (tokens to
- * a tree), expr.c (the tree to a value) and expr-filters.c (the filter and
- * test tables); expr-int.h is what they share.
+ * How it is built inside (lexer, parser, evaluator, the filter and test
+ * tables): expr-int.h.
  *
  * All functions are pure: they never print, and report errors with *cause. */
 #ifndef TCPTUNE_EXPR_H
