@@ -102,7 +102,7 @@ int	 expr_string_out(struct ectx *ctx, struct strbuf *sb, json_t **out);
 
 /* Filters and tests. */
 
-#define EXPR_MAX_ARGS	2	/* the most any row takes (raise it for one that takes more) */
+#define EXPR_MAX_ARGS	2	/* the most that any row takes */
 /* A row's lazy: whether its function evaluates the call itself (below). */
 #define EXPR_EAGER	0
 #define EXPR_LAZY	1
