@@ -62,7 +62,7 @@ struct enode {
 	struct enode		**args;		/* N_LIST, N_DICT (k,v,k,v),
 						   calls */
 	size_t			  nargs;
-	unsigned		  depth;	/* of the tree below; leaves 0 */
+	unsigned		  depth;	/* of the tree below: leaf 0 */
 };
 
 /* Parse src into a tree, or NULL with *cause as for EXPR_SYNTAX. */
