@@ -1,5 +1,5 @@
 /* `{{ expr }}` substitution in strings and values, and `when` (the
- * expression language itself is in expr.c). */
+ * expression language itself is in expr*.c, expr.h). */
 #include "template/template.h"
 
 #include <stdlib.h>
@@ -8,6 +8,8 @@
 #include "base/shquote.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "template/expr.h"
+#include "template/value.h"
 
 /*
  * Find the next `{{ ... }}` block from p. Returns 1 with the expression's

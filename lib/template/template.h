@@ -24,44 +24,12 @@
 #include <jansson.h>
 #include <stddef.h>
 
+/* This header is the layer's public face: the expression language itself
+ * (expr_eval, the EXPR_* limits and codes) and a value's truth and text
+ * (template_truthy, template_to_text) come with it. */
+#include "template/expr.h"
+#include "template/value.h"
 #include "yaml/ydoc.h"
-
-/*
- * Limits of one expression, each an EXPR_SYNTAX error with the character
- * where it was crossed (the caller adds the task's file:line):
- *   EXPR_MAX_NESTING  brackets, calls, `not` and unary signs inside one
- *                     another (Jinja itself stops near 75: Python's stack)
- *   EXPR_MAX_DEPTH    operators in one chain (`a and b and ...`, a `when`
- *                     list, `x|int|int...`), each a level of the tree
- *   EXPR_MAX_STRING   bytes of a string that an operator or filter builds
- */
-#define EXPR_MAX_NESTING	100
-#define EXPR_MAX_DEPTH		1000
-#define EXPR_MAX_STRING		(16 * 1024 * 1024)
-
-/* Return codes of expr_eval. */
-#define EXPR_OK		 0
-#define EXPR_SYNTAX	-1	/* the expression does not parse */
-#define EXPR_UNDEFINED	-2	/* "undefined variable 'x'" */
-#define EXPR_ERROR	-3	/* a type error and the like */
-
-/* Evaluate one expression (no braces). *out is a new reference. *cause has
- * no position: "unexpected '=' at character 3", "undefined variable 'x'";
- * base is added to character positions, for an expression that starts
- * base characters into a longer string (a template). */
-int	 expr_eval(const char *src, size_t base, const json_t *vars,
-	     json_t **out, char **cause);
-/* Parse only (lint): 0, or -1 with *cause as for EXPR_SYNTAX. */
-int	 expr_check(const char *src, size_t base, char **cause);
-
-/* Whether s[0..len) is well-formed UTF-8, as every jansson string must be. */
-int	 expr_utf8_valid(const char *s, size_t len);
-
-/* Jinja truthiness of a value. */
-int	 template_truthy(const json_t *v);
-/* Python's str() of a value as Jinja prints it: strings as they are, 1.0,
- * True/False/None, lists and mappings as compact JSON. Allocated. */
-char	*template_to_text(const json_t *v);
 
 /* Whether a string contains template syntax ("{{" or "{%"). */
 int	 template_has(const char *s);

@@ -1,5 +1,5 @@
 /* libFuzzer harness: the template engine and the expression language
- * (lib/template/template.c, lib/template/expr.c) over a small fixed set of variables: the
+ * (lib/template/template.c, lib/template/expr*.c) over a small fixed set of variables: the
  * input as a template (check and render), as a `when` (check and
  * evaluate), and as a bare expression. */
 #include <stddef.h>
@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "template/expr.h"
 #include "template/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

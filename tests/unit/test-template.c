@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "template/expr.h"
 #include "template/template.h"
 #include "yaml/ydoc.h"
 

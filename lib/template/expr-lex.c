@@ -1,0 +1,253 @@
+/* The tokenizer of the expression language (expr-int.h): names, numbers,
+ * quoted strings and operators, each with its offset in the source. */
+#include "template/expr-int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "template/expr.h"
+
+void
+expr_lexer_free(struct lexer *lx)
+{
+	size_t i;
+
+	for (i = 0; i < lx->n; i++)
+		free(lx->toks[i].text);
+	free(lx->toks);
+	lx->toks = NULL;
+	lx->n = lx->cap = 0;
+}
+
+/* Whether s[0..len) is well-formed UTF-8 (jansson refuses anything
+ * else, and a string it refuses would be a NULL value). */
+int
+expr_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	const unsigned char	*end = p + len;
+	unsigned		 c, need, min;
+
+	while (p < end) {
+		c = *p++;
+		if (c < 0x80)
+			continue;
+		if (c >= 0xc2 && c <= 0xdf) {
+			need = 1;
+			min = 0x80;
+			c &= 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			need = 2;
+			min = 0x800;
+			c &= 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			need = 3;
+			min = 0x10000;
+			c &= 0x07;
+		} else
+			return 0;
+		if ((size_t)(end - p) < need)
+			return 0;
+		for (; need > 0; need--, p++) {
+			if ((*p & 0xc0) != 0x80)
+				return 0;
+			c = (c << 6) | (*p & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			return 0;
+	}
+	return 1;
+}
+
+static struct token *
+lexer_push(struct lexer *lx, enum tok_type type, size_t off)
+{
+	struct token *t;
+
+	if (lx->n == lx->cap) {
+		lx->cap = lx->cap < 16 ? 16 : lx->cap * 2;
+		lx->toks = xreallocarray(lx->toks, lx->cap, sizeof *lx->toks);
+	}
+	t = &lx->toks[lx->n++];
+	memset(t, 0, sizeof *t);
+	t->type = type;
+	t->off = off;
+	return t;
+}
+
+static void
+lex_name(const char *src, const char **pp, struct lexer *lx)
+{
+	const char	*s = *pp, *p = s;
+	struct token	*t;
+
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	t = lexer_push(lx, T_NAME, (size_t)(s - src));
+	t->text = xstrndup(s, (size_t)(p - s));
+	*pp = p;
+}
+
+/* The end of the number at s, and whether it is a float. */
+static const char *
+number_end(const char *src, const char *s, int *isfloat)
+{
+	const char *p = s;
+
+	*isfloat = 0;
+	while (isdigit((unsigned char)*p) || *p == '_')
+		p++;
+	/* "1.5" is a float but the 0 in "groups.web.0" is an index */
+	if (*p == '.' && isdigit((unsigned char)p[1]) &&
+	    (s == src || s[-1] != '.')) {
+		*isfloat = 1;
+		p++;
+		while (isdigit((unsigned char)*p) || *p == '_')
+			p++;
+	}
+	if ((*p == 'e' || *p == 'E') &&
+	    (isdigit((unsigned char)p[1]) ||
+	    ((p[1] == '+' || p[1] == '-') &&
+	    isdigit((unsigned char)p[2])))) {
+		*isfloat = 1;
+		p += 2;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return p;
+}
+
+static int
+lex_number(const char *src, const char **pp, size_t base, struct lexer *lx,
+    char **cause)
+{
+	const char	*s = *pp, *p;
+	size_t		 start = (size_t)(s - src), o = 0;
+	int		 isfloat;
+	char		 buf[64];
+	struct token	*t;
+
+	p = number_end(src, s, &isfloat);
+	for (; s < p; s++) {
+		if (*s == '_')
+			continue;
+		if (o + 1 >= sizeof buf)
+			return fail(cause, "number too long at character %zu",
+			    base + start + 1);
+		buf[o++] = *s;
+	}
+	buf[o] = '\0';
+	t = lexer_push(lx, isfloat ? T_FLOAT : T_INT, start);
+	errno = 0;
+	if (isfloat)
+		t->f = strtod(buf, NULL);
+	else
+		t->i = strtoll(buf, NULL, 10);
+	if (errno == ERANGE)
+		return fail(cause, "number too large at character %zu",
+		    base + start + 1);
+	*pp = p;
+	return 0;
+}
+
+static int
+lex_string(const char *src, const char **pp, size_t base, struct lexer *lx,
+    char **cause)
+{
+	const char	*s = *pp, *p = s + 1;
+	char		 q = *s;
+	struct strbuf	 sb;
+
+	strbuf_init(&sb);
+	while (*p != '\0' && *p != q) {
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+			switch (*p) {
+			case 'n': strbuf_addch(&sb, '\n'); break;
+			case 't': strbuf_addch(&sb, '\t'); break;
+			case 'r': strbuf_addch(&sb, '\r'); break;
+			default: strbuf_addch(&sb, *p); break;
+			}
+			p++;
+			continue;
+		}
+		strbuf_addch(&sb, *p++);
+	}
+	if (*p != q) {
+		strbuf_release(&sb);
+		return fail(cause, "unterminated string at character %zu",
+		    base + (size_t)(s - src) + 1);
+	}
+	if (!expr_utf8_valid(sb.buf, sb.len)) {
+		strbuf_release(&sb);
+		return fail(cause, "invalid UTF-8 in string at character %zu",
+		    base + (size_t)(s - src) + 1);
+	}
+	lexer_push(lx, T_STR, (size_t)(s - src))->text =
+	    strbuf_detach(&sb, NULL);
+	*pp = p + 1;
+	return 0;
+}
+
+static int
+lex_op(const char *src, const char **pp, size_t base, struct lexer *lx,
+    char **cause)
+{
+	static const char *const ops2[] = { "==", "!=", "<=", ">=", "//",
+	    "**", NULL };
+	const char	*p = *pp;
+	size_t		 i, off = (size_t)(p - src);
+	struct token	*t;
+
+	for (i = 0; ops2[i] != NULL; i++) {
+		if (strncmp(p, ops2[i], 2) == 0) {
+			memcpy(lexer_push(lx, T_OP, off)->op, p, 2);
+			*pp = p + 2;
+			return 0;
+		}
+	}
+	if (strchr("<>()[]{},.:|+-*/%~", *p) != NULL) {
+		t = lexer_push(lx, T_OP, off);
+		t->op[0] = *p;
+		*pp = p + 1;
+		return 0;
+	}
+	if (!isprint((unsigned char)*p))
+		return fail(cause, "unexpected byte 0x%02x at character %zu",
+		    (unsigned char)*p, base + off + 1);
+	return fail(cause, "unexpected '%c' at character %zu", *p,
+	    base + off + 1);
+}
+
+int
+expr_lex(const char *src, size_t base, struct lexer *lx, char **cause)
+{
+	const char	*p = src;
+	int		 r = 0;
+
+	memset(lx, 0, sizeof *lx);
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (isalpha((unsigned char)*p) || *p == '_')
+			lex_name(src, &p, lx);
+		else if (isdigit((unsigned char)*p))
+			r = lex_number(src, &p, base, lx, cause);
+		else if (*p == '\'' || *p == '"')
+			r = lex_string(src, &p, base, lx, cause);
+		else
+			r = lex_op(src, &p, base, lx, cause);
+		if (r != 0) {
+			expr_lexer_free(lx);
+			return -1;
+		}
+	}
+	lexer_push(lx, T_EOF, (size_t)(p - src));
+	return 0;
+}
