@@ -858,6 +858,60 @@ channel_discard(ssh_channel ch, struct ssh_channel_callbacks_struct *cb)
 	ssh_channel_free(ch);
 }
 
+/* Open a session channel with cb set and ask the server to run line in
+ * it (blocking, bounded by deadline): TP_OK with *chp ready, else a
+ * failure with *chp NULL. A refusal is asked again after each pause of
+ * exec_backoff_ms; a server that has not answered by the deadline is a
+ * timeout. */
+static enum tp_status
+start_command(struct transport *t, const char *line, long long deadline,
+    int timeout, struct ssh_channel_callbacks_struct *cb, ssh_channel *chp,
+    char **cause)
+{
+	ssh_channel	ch;
+	enum tp_status	st;
+	int		attempt, rc, opened;
+
+	*chp = NULL;
+	for (attempt = 0;; attempt++) {
+		if ((ch = ssh_channel_new(t->session)) == NULL)
+			return exec_fail(t, "creating a channel", cause);
+		if (ssh_set_channel_callbacks(ch, cb) != SSH_OK) {
+			st = exec_fail(t, "setting channel callbacks", cause);
+			ssh_channel_free(ch);
+			return st;
+		}
+		rc = open_session_waiting(ch, deadline);
+		if ((opened = rc == SSH_OK))
+			rc = request_exec_waiting(ch, line, deadline);
+		if (rc == SSH_OK) {
+			*chp = ch;
+			return TP_OK;
+		}
+		if (rc == SSH_AGAIN) {
+			st = tp_fail(cause, TP_TIMEOUT, "command on %s timed out "
+			    "after %d s: the server did not answer the request "
+			    "to start it", t->who, timeout);
+		} else if (!opened)
+			st = exec_fail(t, "opening a channel", cause);
+		else if (exec_denied(t) && attempt == EXEC_RETRIES) {
+			st = tp_fail(cause, TP_FAILED, "starting a command on "
+			    "%s failed: the server refused it %d times: sshd "
+			    "could not start it (see its log)", t->who,
+			    attempt + 1);
+		} else if (!exec_denied(t) ||
+		    now_ms() + exec_backoff_ms[attempt] >= deadline)
+			st = exec_fail(t, "starting a command", cause);
+		else {
+			channel_discard(ch, cb);
+			sleep_ms(exec_backoff_ms[attempt]);
+			continue;
+		}
+		channel_discard(ch, cb);
+		return st;
+	}
+}
+
 enum tp_status
 transport_exec(struct transport *t, const char *cmd, const void *in,
     size_t in_len, int timeout, struct tp_result *res, char **cause)
@@ -872,7 +926,7 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	long long start, deadline, now, quiet_since, wait;
 	size_t written = 0, chunk;
 	uint32_t window;
-	int n, eof_sent = 0, rc, callbacks_set = 0, attempt;
+	int n, eof_sent = 0, rc, callbacks_set = 0;
 	const char *p = in;
 
 	memset(res, 0, sizeof *res);
@@ -902,45 +956,10 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	cb.channel_exit_status_function = exec_status_cb;
 	cb.channel_exit_signal_function = exec_signal_cb;
 	ssh_callbacks_init(&cb);
-	for (attempt = 0;; attempt++) {
-		if ((ch = ssh_channel_new(s)) == NULL) {
-			st = exec_fail(t, "creating a channel", cause);
-			goto out;
-		}
-		if (ssh_set_channel_callbacks(ch, &cb) != SSH_OK) {
-			st = exec_fail(t, "setting channel callbacks", cause);
-			goto out;
-		}
-		callbacks_set = 1;
-		rc = open_session_waiting(ch, deadline);
-		if (rc == SSH_AGAIN)
-			goto unanswered;
-		if (rc != SSH_OK) {
-			st = exec_fail(t, "opening a channel", cause);
-			goto out;
-		}
-		rc = request_exec_waiting(ch, line.buf, deadline);
-		if (rc == SSH_OK)
-			break;
-		if (rc == SSH_AGAIN)
-			goto unanswered;
-		if (!exec_denied(t) || now_ms() + (attempt < EXEC_RETRIES ?
-		    exec_backoff_ms[attempt] : 0) >= deadline) {
-			st = exec_fail(t, "starting a command", cause);
-			goto out;
-		}
-		if (attempt == EXEC_RETRIES) {
-			st = tp_fail(cause, TP_FAILED, "starting a command on "
-			    "%s failed: the server refused it %d times: sshd "
-			    "could not start it (see its log)", t->who,
-			    attempt + 1);
-			goto out;
-		}
-		channel_discard(ch, &cb);
-		ch = NULL;
-		callbacks_set = 0;
-		sleep_ms(exec_backoff_ms[attempt]);
-	}
+	st = start_command(t, line.buf, deadline, timeout, &cb, &ch, cause);
+	if (st != TP_OK)
+		goto out;
+	callbacks_set = 1;
 
 	/* From here on nothing may block past the deadline: non-blocking
 	 * session, one poll loop, data arrives through the callbacks. */
@@ -1030,12 +1049,6 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 		st = transport_check_become(res->exit_status, es.err.buf,
 		    t->user, t->name, cause);
 	}
-	goto out;
-
-unanswered:
-	st = tp_fail(cause, TP_TIMEOUT, "command on %s timed out after %d s: "
-	    "the server did not answer the request to start it", t->who,
-	    timeout);
 	goto out;
 
 kill:
