@@ -89,6 +89,8 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 	char			**targets = NULL;
 	size_t			  n = 0, i;
 	char			 *cmd, *cause = NULL;
+	const char		 *program;
+	size_t			  program_len;
 	struct tp_result	  out;
 	enum tp_status		  st;
 	json_t			 *facts;
@@ -98,7 +100,8 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 	for (i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);
-	st = module_ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
+	program = probe_stdin(&program_len);
+	st = module_ctx_exec(ctx, cmd, program, program_len, 0, &out, &cause);
 	free(cmd);
 	if (st != TP_OK) {
 		module_result_transport_failed(res, st, cause);

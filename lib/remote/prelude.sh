@@ -14,6 +14,12 @@
 # runs another (apply's probe) gets that program, built the same way, as a
 # value and runs it with `sh -c "$VALUE" tcptune-NAME`.
 #
+# A script that reads no data (the probe) may instead get its program on
+# standard input and the same values as environment assignments:
+#   env TCPTUNE_TEST_ROOT= NAME='value'... sh -s
+# (remote_piped_command), which keeps the command line short (sudo logs it)
+# and lets every host's command share one copy of the program.
+#
 # TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): a directory
 # that stands in for / (ROOT); ROOT/bin goes first in PATH, so that a test
 # can put stubs in place of the tools.

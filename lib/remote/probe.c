@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -87,13 +88,32 @@ probe_command(const char *const *rtt_targets, size_t n)
 {
 	char *words = target_words(rtt_targets, n), *cmd;
 
-	cmd = remote_command("probe", embedded_probe_sh,
-	    (const struct remote_var[]){
+	cmd = remote_piped_command((const struct remote_var[]){
 		{ "TARGETS", words },
 		{ "ONLY", "" },
 		{ NULL, NULL } });
 	free(words);
 	return cmd;
+}
+
+static char	*piped_program;
+static size_t	 piped_len;
+
+static void
+piped_program_init(void)
+{
+	piped_program = remote_piped_program(embedded_probe_sh);
+	piped_len = strlen(piped_program);
+}
+
+const char *
+probe_stdin(size_t *len)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, piped_program_init);
+	*len = piped_len;
+	return piped_program;
 }
 
 /* ---- the line format */

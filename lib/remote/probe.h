@@ -16,11 +16,16 @@
 /* The script's own text (lib/remote/probe.sh, without the prelude). */
 const char	*probe_script(void);
 
-/* The remote command line that runs the probe (see lib/remote/prelude.sh):
- * the script and its inputs are all in it, standard input is not read.
- * The RTT targets are one value, each target quoted with shquote_add.
- * Returns a new string. */
+/* The remote command line that runs the probe with probe_stdin() on its
+ * standard input (remote_piped_command, lib/remote/remote-cmd.h): the
+ * probe reads no data, so its 20 KB program travels there, one copy for
+ * every host, and the command line stays short (sudo logs it). The RTT
+ * targets are one value, each target quoted with shquote_add. Returns a
+ * new string. */
 char		*probe_command(const char *const *rtt_targets, size_t n);
+/* The prelude and the probe script: probe_command's standard input, *len
+ * bytes, built once and shared (never freed). */
+const char	*probe_stdin(size_t *len);
 /* The probe's program with no targets, for another script to run (apply's
  * read-back); sysctl_only: just the sysctls and sysctl.d files. Returns a
  * new string. */

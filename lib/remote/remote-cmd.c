@@ -70,6 +70,32 @@ remote_command(const char *name, const char *script,
 }
 
 char *
+remote_piped_command(const struct remote_var *vars)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= ");
+	for (i = 0; vars[i].name != NULL; i++) {
+		if (!var_name_ok(vars[i].name))
+			abort();
+		strbuf_addstr(&sb, vars[i].name);
+		strbuf_addch(&sb, '=');
+		shquote_add(&sb, vars[i].value != NULL ? vars[i].value : "");
+		strbuf_addch(&sb, ' ');
+	}
+	strbuf_addstr(&sb, "sh -s");
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+remote_piped_program(const char *script)
+{
+	return xprintf("%s%s", embedded_prelude_sh, script);
+}
+
+char *
 remote_unescape(const char *s, size_t len)
 {
 	char	*out, *p;

@@ -23,6 +23,14 @@ char	*remote_program(const char *script, const struct remote_var *vars);
  * process (and the shell's own messages). Returns a new string. */
 char	*remote_command(const char *name, const char *script,
 	    const struct remote_var *vars);
+/* For a script that reads no data (the probe), the program can travel on
+ * standard input instead, so that the command line stays short and every
+ * host's command shares one copy of the program: the same values, as
+ * environment assignments, `env TCPTUNE_TEST_ROOT= NAME='value'... sh -s`
+ * (the command), and the prelude then the script (remote_piped_program, its
+ * standard input). Returns a new string. */
+char	*remote_piped_command(const struct remote_var *vars);
+char	*remote_piped_program(const char *script);
 /* Undo the prelude's escaping of a value (len bytes, need not be
  * NUL-terminated): "\\" is a backslash, "\n" a newline; any other
  * backslash stands for itself. Returns a new string. */

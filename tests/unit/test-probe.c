@@ -776,45 +776,37 @@ test_escaping(void **state)
 	json_decref(j);
 }
 
-/* How every remote command starts: sh, the test hook cleared. */
-#define HOOK_CLEARED "env TCPTUNE_TEST_ROOT= sh"
-
-/* The start of command's program: header (quoted as part of it)? */
-static void
-assert_header(const char *cmd, const char *header)
-{
-	const char	*prefix = HOOK_CLEARED " -c ";
-	char		*q = shquote(header);
-
-	q[strlen(q) - 1] = '\0';	/* the program goes on */
-	assert_int_equal(strncmp(cmd, prefix, strlen(prefix)), 0);
-	assert_int_equal(strncmp(cmd + strlen(prefix), q, strlen(q)), 0);
-	free(q);
-}
-
-/* The targets are one value, each target one quoted word in it. */
+/* The targets are one value, each target one quoted word in it; the
+ * values are environment assignments, the program comes on stdin. */
 static void
 test_command(void **state)
 {
 	const char *const	 targets[] = { "198.18.0.2", "a'b c", "" };
-	const char		*tail = "' tcptune-probe";
-	struct strbuf		 header;
+	struct strbuf		 want;
+	const char		*program;
 	char			*cmd;
+	size_t			 len;
 
 	(void)state;
 	cmd = probe_command(targets, 3);
-	strbuf_init(&header);
-	strbuf_addstr(&header, "TARGETS=");
-	shquote_add(&header, "'198.18.0.2' 'a'\\''b c' ''");
-	strbuf_addstr(&header, "\nONLY=''\n");
-	assert_header(cmd, header.buf);
-	assert_string_equal(cmd + strlen(cmd) - strlen(tail), tail);
-	strbuf_release(&header);
+	strbuf_init(&want);
+	strbuf_addstr(&want, "env TCPTUNE_TEST_ROOT= TARGETS=");
+	shquote_add(&want, "'198.18.0.2' 'a'\\''b c' ''");
+	strbuf_addstr(&want, " ONLY='' sh -s");
+	assert_string_equal(cmd, want.buf);
+	strbuf_release(&want);
 	free(cmd);
 	cmd = probe_command(NULL, 0);
-	assert_header(cmd, "TARGETS=''\nONLY=''\n");
+	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= TARGETS='' ONLY='' "
+	    "sh -s");
 	free(cmd);
 	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
+	/* stdin: the prelude, then the script; one copy for every call */
+	program = probe_stdin(&len);
+	assert_int_equal(len, strlen(program));
+	assert_int_equal(strncmp(program, "# tcptune remote prelude", 24), 0);
+	assert_non_null(strstr(program, probe_script()));
+	assert_ptr_equal(probe_stdin(&len), program);
 }
 
 /* Run cmd with popen, its standard output into sb (initialised here);
@@ -843,17 +835,29 @@ run_live(const char *shell)
 	struct utsname	 u;
 	struct strbuf	 sb;
 	json_t		*j;
-	char		*probe, *cmd, *cause = NULL;
+	FILE		*f;
+	const char	*program;
+	char		*probe, *cmd, *path, *cause = NULL;
+	size_t		 len;
 	int		 status;
 
-	/* The command itself, its shell the one asked for. */
+	/* The command itself, its shell the one asked for, the program on
+	 * its standard input as tcptune sends it. */
 	probe = probe_command(NULL, 0);
-	assert_int_equal(strncmp(probe, HOOK_CLEARED, strlen(HOOK_CLEARED)),
-	    0);
-	cmd = tprintf("%s%s", shell, probe + strlen(HOOK_CLEARED));
+	assert_int_equal(strcmp(probe + strlen(probe) - 6, " sh -s"), 0);
+	probe[strlen(probe) - 6] = '\0';
+	program = probe_stdin(&len);
+	path = tprintf("/tmp/tcptune-probe-live-%d", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(program, 1, len, f), len);
+	fclose(f);
+	cmd = tprintf("%s %s -s <%s", probe, shell, path);
 	free(probe);
 	status = run_cmd(cmd, &sb);
 	free(cmd);
+	unlink(path);
+	free(path);
 	assert_int_equal(status, 0);
 
 	j = probe_parse(sb.buf, sb.len, &cause);
