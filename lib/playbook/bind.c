@@ -314,9 +314,8 @@ store(const struct module_param *p, const json_t *v, char *field)
 	}
 }
 
-/* m's conf from bound args, with the given mask as the caller knows it. */
-static void *
-conf_new(const struct module *m, const json_t *args, uint64_t given)
+void *
+bind_conf(const struct module *m, const json_t *args, uint64_t given)
 {
 	const struct module_param	*p;
 	struct module_conf		*conf;
@@ -334,12 +333,6 @@ conf_new(const struct module *m, const json_t *args, uint64_t given)
 	return conf;
 }
 
-void *
-bind_conf(const struct module *m, const json_t *args, uint64_t given)
-{
-	return conf_new(m, args, given);
-}
-
 /* The module's cross-field rules over its conf; 0 without a hook. */
 static int
 validate(const struct module *m, const json_t *args, uint64_t given,
@@ -350,7 +343,7 @@ validate(const struct module *m, const json_t *args, uint64_t given,
 
 	if (m->validate == NULL)
 		return 0;
-	conf = conf_new(m, args, given);
+	conf = bind_conf(m, args, given);
 	r = m->validate(conf, msg);
 	free(conf);
 	return r;

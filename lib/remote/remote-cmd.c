@@ -27,21 +27,30 @@ var_name_ok(const char *name)
 	return 1;
 }
 
+/* NAME='value' for each of vars, each followed by sep: the program's
+ * header (sep a newline) or the piped command's environment (a space). */
+static void
+add_assignments(struct strbuf *sb, const struct remote_var *vars, char sep)
+{
+	size_t i;
+
+	for (i = 0; vars[i].name != NULL; i++) {
+		if (!var_name_ok(vars[i].name))
+			abort();
+		strbuf_addstr(sb, vars[i].name);
+		strbuf_addch(sb, '=');
+		shquote_add(sb, vars[i].value != NULL ? vars[i].value : "");
+		strbuf_addch(sb, sep);
+	}
+}
+
 char *
 remote_program(const char *script, const struct remote_var *vars)
 {
 	struct strbuf	sb;
-	size_t		i;
 
 	strbuf_init(&sb);
-	for (i = 0; vars[i].name != NULL; i++) {
-		if (!var_name_ok(vars[i].name))
-			abort();
-		strbuf_addstr(&sb, vars[i].name);
-		strbuf_addch(&sb, '=');
-		shquote_add(&sb, vars[i].value != NULL ? vars[i].value : "");
-		strbuf_addch(&sb, '\n');
-	}
+	add_assignments(&sb, vars, '\n');
 	strbuf_addstr(&sb, embedded_prelude_sh);
 	strbuf_addstr(&sb, script);
 	return strbuf_detach(&sb, NULL);
@@ -73,18 +82,10 @@ char *
 remote_piped_command(const struct remote_var *vars)
 {
 	struct strbuf	sb;
-	size_t		i;
 
 	strbuf_init(&sb);
 	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= ");
-	for (i = 0; vars[i].name != NULL; i++) {
-		if (!var_name_ok(vars[i].name))
-			abort();
-		strbuf_addstr(&sb, vars[i].name);
-		strbuf_addch(&sb, '=');
-		shquote_add(&sb, vars[i].value != NULL ? vars[i].value : "");
-		strbuf_addch(&sb, ' ');
-	}
+	add_assignments(&sb, vars, ' ');
 	strbuf_addstr(&sb, "sh -s");
 	return strbuf_detach(&sb, NULL);
 }
