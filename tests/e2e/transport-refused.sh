@@ -19,31 +19,7 @@ set -eu
 
 tcptune=${1:?usage: transport-refused.sh TCPTUNE DRIVER}
 driver=${2:?usage: transport-refused.sh TCPTUNE DRIVER}
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-if [ ! -x "$sshd" ] || ! command -v ssh >/dev/null 2>&1 ||
-    ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "skip: sshd, ssh or ssh-keygen not installed"
-	exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: needs root (sshd logs in as root)"
-	exit 77
-fi
-
-dir=$(mktemp -d /tmp/tcptune-refused-XXXXXX)
-chmod 755 "$dir"
-stop_sshd() {
-	if [ -s "$dir/sshd.pid" ]; then
-		kill "$(cat "$dir/sshd.pid")" 2>/dev/null || true
-		rm -f "$dir/sshd.pid"
-	fi
-}
-cleanup() {
-	stop_sshd
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+sshd_setup tcptune-refused ssh ssh-keygen
 
 fails=0
 ok() { echo "ok: $1"; }
@@ -71,7 +47,7 @@ mkdir -p /run/sshd
 
 # start_sshd N: sshd with at most N open files; 0 once it listens.
 start_sshd() {
-	stop_sshd
+	sshd_stop
 	: >"$dir/sshd.log"
 	# shellcheck disable=SC3045 # dash and bash both have ulimit -n
 	(ulimit -n "$1" && exec "$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log") ||
@@ -98,7 +74,7 @@ for n in 9 10 11 12 13 14 15 16; do
 	*"exec request failed"*) limit=$n ;;
 	esac
 done
-stop_sshd
+sshd_stop
 if [ -z "$limit" ]; then
 	echo "FAIL: found no fd limit under which sshd authenticates but refuses exec (this sshd: $("$sshd" -V 2>&1 | head -1))"
 	exit 1

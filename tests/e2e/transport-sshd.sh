@@ -12,26 +12,7 @@ set -eu
 . "$(dirname "$0")/sshd-lib.sh"
 
 driver=${1:?usage: transport-sshd.sh DRIVER}
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-if [ ! -x "$sshd" ] || ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "skip: sshd or ssh-keygen not installed"
-	exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: needs root (sshd logs in as root, become uses sudo)"
-	exit 77
-fi
-
-dir=$(mktemp -d /tmp/tcptune-transport-XXXXXX)
-chmod 755 "$dir"
-cleanup() {
-	if [ -s "$dir/sshd.pid" ]; then
-		kill "$(cat "$dir/sshd.pid")" 2>/dev/null || true
-	fi
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+sshd_setup tcptune-transport ssh-keygen
 
 ssh-keygen -q -t ed25519 -N '' -C tcptune-test-host -f "$dir/host" 
 ssh-keygen -q -t ed25519 -N '' -C tcptune-test-ok -f "$dir/id_ok"
