@@ -25,7 +25,7 @@ rank() {
 
 bad=0
 edges=$(mktemp)
-trap 'rm -f "$edges"' EXIT
+trap 'rm -f "$edges" "$edges.bad"' EXIT
 
 for dir in lib/*/; do
 	d=$(basename "$dir")
@@ -76,7 +76,6 @@ for f in lib/*/*.c lib/*/*.h cmd/*/*.c cmd/*/*.h; do
 	done
 done
 if [ -e "$edges.bad" ]; then
-	rm -f "$edges.bad"
 	bad=1
 fi
 
