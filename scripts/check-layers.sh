@@ -10,7 +10,7 @@
 # Usage: scripts/check-layers.sh [SOURCE_DIR]
 set -eu
 
-LAYERS="base yaml template net inventory remote tune playbook run modules report"
+LAYERS="base config vault yaml template net inventory remote tune playbook run modules report"
 
 cd "${1:-$(dirname "$0")/..}"
 

@@ -12,6 +12,8 @@ packages=(
 	libssh-dev libyaml-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
 	openssh-server openssh-client iproute2 iputils-ping ethtool kmod procps
 	sudo iperf3 jq socat netcat-openbsd openssl time ansible-core
+	# the Ansible-compatibility tests: ansible.posix (sysctl) is in 'ansible'
+	ansible
 	# the trust-boundary tier: libFuzzer harnesses (clang), shellcheck of the
 	# remote scripts, and the scripts run under dash as on Debian hosts
 	clang libclang-rt-14-dev shellcheck dash

@@ -134,7 +134,7 @@ const struct cmd_entry cmd_play_entry = {
 	.alias = "playbook",
 	.usage = "PLAYBOOK [-C] [-D] [--detailed-exitcode]",
 	.summary = "run a playbook over the inventory",
-	.accepts = OPT_CHECK | OPT_TAGS,
+	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK,
 	.min_args = 1,
 	.max_args = 1,
 	.exec = cmd_play_exec,
@@ -145,7 +145,7 @@ const struct cmd_entry cmd_plan_entry = {
 	.usage = "PLAYBOOK [--detailed-exitcode]",
 	.summary = "what play would change (play --check --diff): changes "
 		   "nothing",
-	.accepts = OPT_CHECK | OPT_TAGS,
+	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK,
 	.min_args = 1,
 	.max_args = 1,
 	.exec = cmd_plan_exec,

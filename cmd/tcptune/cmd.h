@@ -43,6 +43,16 @@ struct options {
 	const char		 *skip_tags;	/* --skip-tags */
 	const char		 *prometheus;	/* drift --prometheus FILE */
 	const char		 *webhook;	/* drift --webhook URL */
+	char			**vault_password_files; /* --vault-password-file */
+	size_t			  nvault_password_files;
+	char			**vault_ids;	/* --vault-id [label@]source */
+	size_t			  nvault_ids;
+	int			  ask_vault_pass; /* -J/--ask-vault-pass */
+	int			  ask_become_pass; /* -K/--ask-become-pass */
+	const char		 *become_user;	/* --become-user */
+	int			  list_hosts;	/* --list-hosts */
+	int			  list_tasks;	/* --list-tasks */
+	const char		 *start_at_task; /* --start-at-task NAME */
 	char			**args;		/* positional arguments */
 	int			  nargs;
 };
@@ -52,6 +62,8 @@ struct options {
 #define OPT_CHECK		0x02	/* --check --diff --detailed-exitcode */
 #define OPT_TAGS		0x04	/* --tags --skip-tags */
 #define OPT_REPORT		0x08	/* --prometheus --webhook */
+#define OPT_LOOK		0x10	/* --list-hosts --list-tasks
+					   --start-at-task */
 
 struct cmd_entry {
 	const char	*name;

@@ -55,6 +55,12 @@ enum {
 	OPTV_SKIP_TAGS,
 	OPTV_PROMETHEUS,
 	OPTV_WEBHOOK,
+	OPTV_VAULT_PASSWORD_FILE,
+	OPTV_VAULT_ID,
+	OPTV_BECOME_USER,
+	OPTV_LIST_HOSTS,
+	OPTV_LIST_TASKS,
+	OPTV_START_AT_TASK,
 };
 
 static const struct option long_options[] = {
@@ -84,6 +90,18 @@ static const struct option long_options[] = {
 	{ "skip-tags", required_argument, NULL, OPTV_SKIP_TAGS },
 	{ "prometheus", required_argument, NULL, OPTV_PROMETHEUS },
 	{ "webhook", required_argument, NULL, OPTV_WEBHOOK },
+	{ "vault-password-file", required_argument, NULL,
+	  OPTV_VAULT_PASSWORD_FILE },
+	{ "vault-pass-file", required_argument, NULL,
+	  OPTV_VAULT_PASSWORD_FILE },
+	{ "vault-id", required_argument, NULL, OPTV_VAULT_ID },
+	{ "ask-vault-pass", no_argument, NULL, 'J' },
+	{ "ask-vault-password", no_argument, NULL, 'J' },
+	{ "ask-become-pass", no_argument, NULL, 'K' },
+	{ "become-user", required_argument, NULL, OPTV_BECOME_USER },
+	{ "list-hosts", no_argument, NULL, OPTV_LIST_HOSTS },
+	{ "list-tasks", no_argument, NULL, OPTV_LIST_TASKS },
+	{ "start-at-task", required_argument, NULL, OPTV_START_AT_TASK },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -98,6 +116,12 @@ static const char usage_options[] =
 "  -u, --user USER           remote user (overrides ansible_user)\n"
 "      --private-key FILE    ssh private key\n"
 "  -b, --become              run remote commands through sudo -n\n"
+"      --become-user USER    sudo to USER instead of root\n"
+"  -K, --ask-become-pass     ask for the sudo password (no echo)\n"
+"      --vault-password-file FILE   vault password file or script\n"
+"                            (repeatable; default $ANSIBLE_VAULT_PASSWORD_FILE)\n"
+"      --vault-id [LABEL@]SOURCE    a vault id: a file, script or 'prompt'\n"
+"  -J, --ask-vault-pass      ask for the vault password (no echo)\n"
 "      --format text|json    output format (default text)\n"
 "  -v, --verbose             more output (repeat for more)\n"
 "      --no-color            no ANSI colours\n"
@@ -113,6 +137,8 @@ static const char usage_options[] =
 "  -t, --tags T / --skip-tags T   select tasks by tag\n"
 "      --list, --host NAME, --graph   inventory views\n"
 "      --prometheus FILE, --webhook URL   drift reporting\n"
+"      --list-hosts, --list-tasks   show what would run; contact nothing\n"
+"      --start-at-task NAME  skip the tasks before the first named NAME\n"
 "\n"
 "Exit status: 0 ok; 1 could not run (bad options, parse or validation\n"
 "error, nothing matched); otherwise the OR of 2 (a host failed),\n"
@@ -226,7 +252,7 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 
 	opterr = 0;
 	optind = 0;	/* GNU getopt: re-initialise for each round */
-	while ((c = getopt_long(argc, argv, "+:i:l:f:e:u:bvCDt:h", long_options,
+	while ((c = getopt_long(argc, argv, "+:i:l:f:e:u:bvCDt:hJK", long_options,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'i': push(&o->inventories, &o->ninventories, optarg); break;
@@ -326,6 +352,31 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 				return -1;
 			o->webhook = optarg;
 			break;
+		case OPTV_VAULT_PASSWORD_FILE:
+			push(&o->vault_password_files,
+			    &o->nvault_password_files, optarg);
+			break;
+		case OPTV_VAULT_ID:
+			push(&o->vault_ids, &o->nvault_ids, optarg);
+			break;
+		case 'J': o->ask_vault_pass = 1; break;
+		case 'K': o->ask_become_pass = 1; break;
+		case OPTV_BECOME_USER: o->become_user = optarg; break;
+		case OPTV_LIST_HOSTS:
+			if (needs(cmd, OPT_LOOK, "--list-hosts") != 0)
+				return -1;
+			o->list_hosts = 1;
+			break;
+		case OPTV_LIST_TASKS:
+			if (needs(cmd, OPT_LOOK, "--list-tasks") != 0)
+				return -1;
+			o->list_tasks = 1;
+			break;
+		case OPTV_START_AT_TASK:
+			if (needs(cmd, OPT_LOOK, "--start-at-task") != 0)
+				return -1;
+			o->start_at_task = optarg;
+			break;
 		case 'h':
 			print_usage(stdout);
 			exit(0);
@@ -417,5 +468,7 @@ main(int argc, char **argv)
 	free(rest);
 	free(opts.inventories);
 	free(opts.extra_vars);
+	free(opts.vault_password_files);
+	free(opts.vault_ids);
 	return r;
 }
