@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd-common.h"
+#include "cmd-look.h"
 #include "yaml/diag.h"
 #include "base/util.h"
 #include "inventory/inventory.h"
@@ -72,6 +73,8 @@ cmd_run_playbook(struct options *opts, int drift,
 	}
 	free(dir);
 	if ((extra = cmd_extra_vars(opts)) == NULL)
+		goto out;
+	if (cmd_look(opts, pb, inv, &rc) != 0)
 		goto out;
 	transport_global_init();
 	run_config_from_options(&cfg, opts);

@@ -139,7 +139,7 @@ inventory_host_json(const struct inventory *inv, const char *host)
 
 /* ---- Python's str()/repr(), for --graph --vars ---- */
 
-static void
+void
 py_repr_string(struct strbuf *sb, const char *s)
 {
 	int q = strchr(s, '\'') != NULL && strchr(s, '"') == NULL ? '"' : '\'';

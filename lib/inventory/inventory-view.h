@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 struct inventory;
+struct strbuf;
 
 /* --list: groups and _meta.hostvars, new reference. limit may be NULL; with a
  * limit, group host lists and _meta.hostvars keep only selected hosts. */
@@ -22,5 +23,10 @@ json_t	*inventory_host_json(const struct inventory *inv, const char *host);
 #define INV_GRAPH_MAX_BYTES	(64 << 20)
 char	*inventory_graph(const struct inventory *inv, const char *group,
 	    int show_vars, const char *limit, char **cause);
+
+/* Python's repr() of a str appended to sb: Ansible's text views print
+ * Python values (--graph --vars; ansible-playbook --list-hosts shows a
+ * play's patterns as a list of them). */
+void	 py_repr_string(struct strbuf *sb, const char *s);
 
 #endif

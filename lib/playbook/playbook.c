@@ -776,6 +776,8 @@ task_selected(const struct play *p, const struct task *t, const char *tags,
 	size_t	  nonly, nskip, nmine = 0, i;
 	int	  run = 1, untagged;
 
+	if (t->before_start)
+		return 0;
 	only = split_csv(tags != NULL && *tags != '\0' ? tags : "all", &nonly);
 	skip = split_csv(skip_tags, &nskip);
 	mine = xcalloc(t->ntags + p->ntags + 2, sizeof *mine);

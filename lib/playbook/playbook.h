@@ -39,6 +39,9 @@ struct task {
 	int			 ignore_errors;
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
+	int			 before_start;	/* before the task the run
+						 * starts at: not run
+						 * (playbook_start_at) */
 };
 
 struct play {
@@ -51,7 +54,11 @@ struct play {
 	struct serial_spec	 serial;
 	int			 max_fail_percentage; /* -1 unset */
 	int			 any_errors_fatal;
-	int			 gather_facts;	/* default 1: run probe first */
+	int			 gather_facts;	/* default 1: run probe first;
+						 * 0 too when before_start */
+	int			 before_start;	/* wholly before the task the
+						 * run starts at: nothing runs,
+						 * not even fact gathering */
 	char			**tags;
 	size_t			 ntags;
 	struct task		*tasks;
@@ -98,7 +105,9 @@ json_t		*task_render_args(const struct task *t, const json_t *vars,
 		     uint64_t *given, char **cause);
 
 /* Whether a task runs under --tags/--skip-tags (comma-separated; NULL or ""
- * for tags means "all", for skip_tags nothing), with Ansible's rules: a
+ * for tags means "all", for skip_tags nothing) and --start-at-task (never
+ * before the task the run starts at, playbook/select.h), with Ansible's
+ * rules for tags: a
  * task's tags include its play's; untagged tasks have the tag 'untagged';
  * 'all', 'tagged' and 'untagged' select by kind; 'always' runs unless
  * skipped by name; 'never' runs only when asked for by one of its tags. */
