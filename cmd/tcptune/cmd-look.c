@@ -179,7 +179,7 @@ text_hosts(const struct look *lk, size_t i, char **names, size_t n)
 	for (j = 0; j < n; j++)
 		printf("      %s\n", names[j]);
 	/* tcptune's own line: Ansible does not show the batches. */
-	if (lk->pb->plays[i].serial.n > 0) {
+	if (lk->pb->plays[i].serial.n > 0 && n > 0) {
 		nb = batch_sizes(&lk->pb->plays[i], n, &sizes);
 		printf("    serial batches (%zu):", nb);
 		for (j = 0; j < nb; j++)
@@ -343,6 +343,31 @@ look_json(const struct look *lk)
 	return 0;
 }
 
+/* As ansible-playbook: a --limit that leaves no host of the inventory at
+ * all is an error, not a listing of empty plays. */
+static int
+limit_selects_hosts(const struct look *lk)
+{
+	char	**names = NULL, *cause = NULL;
+	size_t	  n = 0;
+
+	if (lk->opts->limit == NULL)
+		return 0;
+	if (inventory_select_limit(lk->inv, "all", lk->opts->limit, &names,
+	    &n, &cause) != 0) {
+		cmd_error("--limit: %s", cause);
+		free(cause);
+		return -1;
+	}
+	pattern_hosts_free(names, n);
+	if (n == 0) {
+		cmd_error("no host of the inventory matches --limit '%s'",
+		    lk->opts->limit);
+		return -1;
+	}
+	return 0;
+}
+
 int
 cmd_look(const struct options *opts, struct playbook *pb,
     const struct inventory *inv, int *rc)
@@ -358,6 +383,10 @@ cmd_look(const struct options *opts, struct playbook *pb,
 	}
 	if (!opts->list_hosts && !opts->list_tasks)
 		return 0;
+	if (limit_selects_hosts(&lk) != 0) {
+		*rc = EXIT_COULD_NOT_RUN;
+		return 1;
+	}
 	*rc = opts->format == FORMAT_JSON ? look_json(&lk) : look_text(&lk);
 	fflush(stdout);
 	return 1;

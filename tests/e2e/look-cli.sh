@@ -9,7 +9,8 @@
 #     loopback listener that counts connections; play, plan and drift list
 #     in well under a second and the listener sees nothing (while `tcptune
 #     ping` on it is seen: the listener does count);
-#  D: no task matches --start-at-task: exit 1, the message, nothing run.
+#  D: no task matches --start-at-task: exit 1, the message, nothing run;
+#  E: a --limit that leaves no host at all: exit 1, as ansible-playbook.
 # Usage: look-cli.sh [TCPTUNE]
 set -uo pipefail
 E2E_NEEDS_ROOT=0
@@ -162,4 +163,14 @@ assert_eq "D: the message says so" \
 assert_lt "D: refused before connecting" "$RUN_SECS" 1.0
 assert_eq "D: the listener saw nothing more" 1 \
     "$(cat "$E2E_TMP/accepted" 2>/dev/null || echo 0)"
+
+# --- E: a --limit that selects no host of the inventory
+for look in --list-hosts --list-tasks; do
+	e2e_run 10 "$TCPTUNE" play -i "$EX/fleet.ini" "$PLAYS" "$look" \
+	    --limit 'no-such-host*'
+	assert_rc "E: $look --limit 'no-such-host*'" 1
+	assert_eq "E: $look: the message" \
+	    "tcptune: no host of the inventory matches --limit 'no-such-host*'" \
+	    "$RUN_ERR"
+done
 e2e_finish
