@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,59 +248,24 @@ finish_values(struct acfg *cfg)
 	}
 }
 
-/* Length of the UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t	 need, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		need = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		need = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		need = 4;
-		cp = s[0] & 0x07;
-	} else
-		return 0;
-	if (need > n)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
-	if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return need;
-}
-
-/* What Ansible refuses before parsing (text that is not UTF-8) and what no
- * ansible.cfg holds (a NUL byte, a byte order mark, which configparser
- * takes as part of the first line). */
+/* What Ansible refuses too (a byte order mark, which configparser takes as
+ * part of the first line) and what no ansible.cfg holds (a NUL byte). Bytes
+ * that are not UTF-8 pass, as with Ansible (surrogateescape): a Latin-1
+ * comment is harmless, and a value with one meets the checks of whatever
+ * uses it. */
 static int
 check_bytes(struct parser *p, const char *text, size_t len, char **cause)
 {
-	const unsigned char	*s = (const unsigned char *)text;
-	size_t			 i, n;
+	size_t i;
 
 	p->line = 1;
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 		return parse_fail(p, cause, "starts with a byte order mark "
 		    "(Ansible does not read it either)");
-	for (i = 0; i < len; i += n) {
-		if (s[i] == '\0')
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\0')
 			return parse_fail(p, cause, "NUL byte");
-		if ((n = utf8_len(s + i, len - i)) == 0)
-			return parse_fail(p, cause, "not UTF-8 text");
-		if (s[i] == '\n')
+		if (text[i] == '\n')
 			p->line++;
 	}
 	return 0;

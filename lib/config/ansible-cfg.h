@@ -12,8 +12,9 @@
  * value (joined with '\n', blank lines kept inside, trailing ones dropped).
  * A duplicate section or a duplicate key in one section is an error, as in
  * configparser's strict mode; so is a line that is none of the above, a key
- * before any section, a NUL byte, invalid UTF-8, and a file over
- * ACFG_MAX_SIZE. Errors read "FILE:LINE: what". */
+ * before any section, a byte order mark (Ansible refuses it too), a NUL
+ * byte, and a file over ACFG_MAX_SIZE. Bytes that are not UTF-8 pass, as in
+ * Ansible. Errors read "FILE:LINE: what". */
 #ifndef TCPTUNE_ANSIBLE_CFG_H
 #define TCPTUNE_ANSIBLE_CFG_H
 
