@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/strbuf.h"
 #include "base/util.h"
 #include "base/xalloc.h"
 
@@ -21,6 +22,7 @@ struct parser {
 	unsigned		 line;
 	const char		*section;	/* NULL before the first header */
 	struct acfg_entry	*option;	/* what a continuation extends */
+	struct strbuf		 value;		/* its value, until flushed */
 	size_t			 indent;	/* the option line's indent */
 };
 
@@ -60,6 +62,29 @@ parse_fail(const struct parser *p, char **cause, const char *fmt, ...)
 	return -1;
 }
 
+/* The current option's value is complete: trailing blank lines and blanks
+ * go, as configparser rstrips the joined value. */
+static void
+flush_option(struct parser *p)
+{
+	if (p->option == NULL)
+		return;
+	strbuf_rtrim(&p->value);
+	p->option->value = strbuf_detach(&p->value, NULL);
+	p->option = NULL;
+}
+
+/* Sections and keys are looked up by a linear scan: a bound keeps a
+ * hostile file from making that quadratic. */
+static int
+too_many(const struct parser *p, char **cause)
+{
+	if (p->cfg->nentries + p->cfg->nsections < ACFG_MAX_KEYS)
+		return 0;
+	return parse_fail(p, cause, "more than %d keys and sections: not an "
+	    "ansible.cfg", ACFG_MAX_KEYS) != 0;
+}
+
 static int
 has_section(const struct acfg *cfg, const char *name)
 {
@@ -94,24 +119,25 @@ header_line(struct parser *p, const char *s, size_t len, char **cause)
 	char		*name;
 	size_t		 end = len;
 
+	flush_option(p);
 	while (end > 2 && s[end - 1] != ']')
 		end--;
 	name = xstrndup(s + 1, end - 2);
-	if (strcmp(name, "DEFAULT") != 0) {
-		if (has_section(cfg, name)) {
-			parse_fail(p, cause, "duplicate section [%s]", name);
-			free(name);
-			return -1;
-		}
-		cfg->sections = xreallocarray(cfg->sections,
-		    cfg->nsections + 1, sizeof *cfg->sections);
-		cfg->sections[cfg->nsections++] = name;
-	} else {
+	if (strcmp(name, "DEFAULT") == 0) {
 		free(name);
-		name = NULL;
+		p->section = "DEFAULT";
+		return 0;
 	}
-	p->section = name != NULL ? name : "DEFAULT";
-	p->option = NULL;
+	if (has_section(cfg, name) || too_many(p, cause)) {
+		if (has_section(cfg, name))
+			parse_fail(p, cause, "duplicate section [%s]", name);
+		free(name);
+		return -1;
+	}
+	cfg->sections = xreallocarray(cfg->sections, cfg->nsections + 1,
+	    sizeof *cfg->sections);
+	cfg->sections[cfg->nsections++] = name;
+	p->section = name;
 	return 0;
 }
 
@@ -154,32 +180,32 @@ option_line(struct parser *p, const char *s, size_t len, char **cause)
 		if (key[i] >= 'A' && key[i] <= 'Z')
 			key[i] = (char)(key[i] - 'A' + 'a');
 	}
-	if (find_entry(cfg, p->section, key) != NULL) {
-		parse_fail(p, cause, "duplicate key '%s' in [%s]", key,
-		    p->section);
+	if (find_entry(cfg, p->section, key) != NULL || too_many(p, cause)) {
+		if (find_entry(cfg, p->section, key) != NULL)
+			parse_fail(p, cause, "duplicate key '%s' in [%s]", key,
+			    p->section);
 		free(key);
 		return -1;
 	}
+	flush_option(p);
 	cfg->entries = xreallocarray(cfg->entries, cfg->nentries + 1,
 	    sizeof *cfg->entries);
 	e = &cfg->entries[cfg->nentries++];
 	e->section = xstrdup(p->section);
 	e->key = key;
-	e->value = xstrndup(v, vlen);
+	e->value = NULL;
 	e->line = p->line;
 	p->option = e;
+	strbuf_add(&p->value, v, vlen);
 	return 0;
 }
 
+/* A continuation line, or a blank one inside the value. */
 static void
-append_line(struct acfg_entry *e, const char *s, size_t len)
+append_line(struct parser *p, const char *s, size_t len)
 {
-	size_t old = strlen(e->value);
-
-	e->value = xrealloc(e->value, old + 1 + len + 1);
-	e->value[old] = '\n';
-	memcpy(e->value + old + 1, s, len);
-	e->value[old + 1 + len] = '\0';
+	strbuf_addch(&p->value, '\n');
+	strbuf_add(&p->value, s, len);
 }
 
 /* Where the line's text ends: before a whole-line comment ('#' or ';'
@@ -214,14 +240,14 @@ parse_line(struct parser *p, const char *s, size_t len, char **cause)
 		/* A blank line inside a value is kept (empty_lines_in_values);
 		 * a comment line is not. */
 		if (!has_comment && p->option != NULL)
-			append_line(p->option, "", 0);
+			append_line(p, "", 0);
 		return 0;
 	}
 	for (indent = 0; indent < len && is_blank((unsigned char)s[indent]);
 	    indent++)
 		;
 	if (p->option != NULL && indent > p->indent) {
-		append_line(p->option, v, vlen);
+		append_line(p, v, vlen);
 		return 0;
 	}
 	p->indent = indent;
@@ -231,21 +257,6 @@ parse_line(struct parser *p, const char *s, size_t len, char **cause)
 		return parse_fail(p, cause, "no [section] header before this "
 		    "line");
 	return option_line(p, v, vlen, cause);
-}
-
-/* Strip what a value's trailing blank lines left (configparser rstrips the
- * joined value). */
-static void
-finish_values(struct acfg *cfg)
-{
-	size_t i, n;
-
-	for (i = 0; i < cfg->nentries; i++) {
-		n = strlen(cfg->entries[i].value);
-		while (n > 0 && is_blank((unsigned char)cfg->entries[i].value[n - 1]))
-			n--;
-		cfg->entries[i].value[n] = '\0';
-	}
 }
 
 /* What Ansible refuses too (a byte order mark, which configparser takes as
@@ -282,6 +293,7 @@ acfg_parse(struct acfg *cfg, const char *path, const char *text, size_t len,
 	memset(cfg, 0, sizeof *cfg);
 	cfg->path = xstrdup(path);
 	memset(&p, 0, sizeof p);
+	strbuf_init(&p.value);
 	p.cfg = cfg;
 	p.path = path;
 	if (check_bytes(&p, text, len, cause) != 0)
@@ -295,9 +307,11 @@ acfg_parse(struct acfg *cfg, const char *path, const char *text, size_t len,
 		s += n;
 		rest -= n;
 	}
-	finish_values(cfg);
+	flush_option(&p);
+	strbuf_release(&p.value);
 	return 0;
 fail:
+	strbuf_release(&p.value);
 	acfg_clear(cfg);
 	return -1;
 }

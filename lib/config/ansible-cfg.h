@@ -13,7 +13,7 @@
  * A duplicate section or a duplicate key in one section is an error, as in
  * configparser's strict mode; so is a line that is none of the above, a key
  * before any section, a byte order mark (Ansible refuses it too), a NUL
- * byte, and a file over ACFG_MAX_SIZE. Bytes that are not UTF-8 pass, as in
+ * byte, and a file over ACFG_MAX_SIZE or ACFG_MAX_KEYS. Bytes that are not UTF-8 pass, as in
  * Ansible. Errors read "FILE:LINE: what". */
 #ifndef TCPTUNE_ANSIBLE_CFG_H
 #define TCPTUNE_ANSIBLE_CFG_H
@@ -22,6 +22,8 @@
 
 #define ACFG_MAX_SIZE	(4 * 1024 * 1024)	/* a full `ansible-config init`
 						   is ~40 KiB */
+#define ACFG_MAX_KEYS	4096			/* keys and sections: it has
+						   ~300 keys */
 
 struct acfg_entry {
 	char		*section;

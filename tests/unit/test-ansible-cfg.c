@@ -157,6 +157,27 @@ test_malformed(void **state)
 	    "order mark (Ansible does not read it either)");
 }
 
+/* "[defaults]" then 5000 lines of fmt (with %zu): refused with want. */
+static void
+expect_many(const char *fmt, const char *want)
+{
+	char	*text, *line;
+	size_t	 i, len = 0;
+
+	text = xmalloc(5000 * 32);
+	len = (size_t)sprintf(text, "[defaults]\n");
+	for (i = 0; i < 5000; i++) {
+		line = xprintf(fmt, i);
+		memcpy(text + len, line, strlen(line) + 1);
+		len += strlen(line);
+		free(line);
+	}
+	line = parse_err(text, len);
+	assert_string_equal(line, want);
+	free(line);
+	free(text);
+}
+
 static void
 test_hostile(void **state)
 {
@@ -183,6 +204,21 @@ test_hostile(void **state)
 	parse_ok(&cfg, "[defaults]\n# caf\xe9\nforks = 3\n");
 	assert_string_equal(get(&cfg, "defaults", "forks"), "3");
 	acfg_clear(&cfg);
+
+	/* 350k continuation lines: linear, not quadratic. */
+	big[0] = '\0';
+	strcpy(big, "[defaults]\nk = v\n");
+	for (size_t i = strlen(big); i + 3 < n; i += 3)
+		memcpy(big + i, " x\n", 4);
+	parse_ok(&cfg, big);
+	assert_true(strlen(get(&cfg, "defaults", "k")) > 600000);
+	acfg_clear(&cfg);
+
+	/* Keys and sections are bounded: lookups stay cheap. */
+	expect_many("k%zu = 1\n", "t.cfg:4097: more than 4096 keys and "
+	    "sections: not an ansible.cfg");
+	expect_many("[s%zu]\n", "t.cfg:4097: more than 4096 keys and "
+	    "sections: not an ansible.cfg");
 
 	/* A file over the bound is refused before it is parsed. */
 	fd = mkstemps(path, 4);
