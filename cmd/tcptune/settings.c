@@ -16,6 +16,7 @@
 
 #include "base/strbuf.h"
 #include "base/util.h"
+#include "remote/hostline.h"
 #include "base/xalloc.h"
 
 #define NO_FIELD	((size_t)-1)
@@ -40,6 +41,8 @@ struct setting_def {
 	long long		 min, max;	/* ST_INT */
 	const char		*choice;	/* ST_STR: the one value
 						   tcptune can honour */
+	int			 on_host;	/* ST_STR: goes into a command
+						   on the host (hostline) */
 	const char		*def;		/* tcptune's default, or NULL */
 };
 
@@ -47,7 +50,7 @@ static const struct setting_def setting_defs[] = {
 	{ .name = "remote_user", .type = ST_STR,
 	  .ini = { { "defaults", "remote_user" } },
 	  .env = { "ANSIBLE_REMOTE_USER" },
-	  .cli = AT(user), .target = AT(cfg_user) },
+	  .cli = AT(user), .target = AT(cfg_user), .on_host = 1 },
 	{ .name = "private_key_file", .type = ST_PATH,
 	  .ini = { { "defaults", "private_key_file" } },
 	  .env = { "ANSIBLE_PRIVATE_KEY_FILE" },
@@ -71,7 +74,8 @@ static const struct setting_def setting_defs[] = {
 	{ .name = "become_user", .type = ST_STR,
 	  .ini = { { "privilege_escalation", "become_user" } },
 	  .env = { "ANSIBLE_BECOME_USER" },
-	  .cli = AT(become_user), .target = AT(become_user), .def = "root" },
+	  .cli = AT(become_user), .target = AT(become_user), .def = "root",
+	  .on_host = 1 },
 	{ .name = "become_method", .type = ST_STR,
 	  .ini = { { "privilege_escalation", "become_method" } },
 	  .env = { "ANSIBLE_BECOME_METHOD" },
@@ -179,19 +183,38 @@ find_raw(struct settings *s, const char *const *env, size_t nenv,
 	return 1;
 }
 
+/* At most 60 bytes of a bad value, fit for a terminal: a control byte is
+ * shown as \xNN, never sent as it is. */
+static char *
+shown_value(const char *v)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i;
+
+	strbuf_init(&sb);
+	for (i = 0; v[i] != '\0' && i < 60; i++) {
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			strbuf_addf(&sb, "\\x%02x", (unsigned char)v[i]);
+		else
+			strbuf_addch(&sb, v[i]);
+	}
+	if (v[i] != '\0')
+		strbuf_addstr(&sb, "...");
+	return strbuf_detach(&sb, NULL);
+}
+
 /* "FILE:LINE: key: invalid value 'V': why" or "env VAR: invalid ...". */
 static int
 bad_value(const struct raw *r, char *why, char **cause)
 {
-	size_t		 len = strlen(r->value);
-	int		 cut = len > 60;
+	char *v = shown_value(r->value);
 
 	if (strncmp(r->origin, "env ", 4) == 0)
-		fail(cause, "%s: invalid value '%.*s%s': %s", r->origin,
-		    cut ? 60 : (int)len, r->value, cut ? "..." : "", why);
+		fail(cause, "%s: invalid value '%s': %s", r->origin, v, why);
 	else
-		fail(cause, "%s: %s: invalid value '%.*s%s': %s", r->origin,
-		    r->key, cut ? 60 : (int)len, r->value, cut ? "..." : "", why);
+		fail(cause, "%s: %s: invalid value '%s': %s", r->origin, r->key,
+		    v, why);
+	free(v);
 	free(why);
 	return -1;
 }
@@ -242,9 +265,11 @@ convert(struct settings *s, const struct setting_def *d, struct raw *r,
 		rc = acfg_to_path(r->value, r->basedir, &str, &why);
 	if (rc == 0 && d->choice != NULL && strcmp(str, d->choice) != 0) {
 		why = xprintf("tcptune can only use '%s'", d->choice);
-		free(str);
 		rc = -1;
-	}
+	} else if (rc == 0 && d->on_host)
+		rc = hostline_text(str, 256, "user name", &why);
+	if (rc != 0 && str != NULL)
+		free(str);
 	if (rc != 0)
 		return bad_value(r, why, cause);
 	if (d->type == ST_INT || d->type == ST_BOOL) {

@@ -110,6 +110,21 @@ find_entry(const struct acfg *cfg, const char *section, const char *key)
 	return NULL;
 }
 
+/* A key or section name with a control byte (ESC, say) is in no
+ * ansible.cfg, and errors print names: refused. */
+static int
+bad_name(const struct parser *p, const char *s, size_t len, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return parse_fail(p, cause, "control character in a "
+			    "key or section name");
+	}
+	return 0;
+}
+
 /* "[name]": configparser's SECTCRE, "\[(?P<header>.+)\]" matched at the
  * start, so the header runs to the last ']' and text after it is ignored. */
 static int
@@ -122,6 +137,8 @@ header_line(struct parser *p, const char *s, size_t len, char **cause)
 	flush_option(p);
 	while (end > 2 && s[end - 1] != ']')
 		end--;
+	if (bad_name(p, s + 1, end - 2, cause) != 0)
+		return -1;
 	name = xstrndup(s + 1, end - 2);
 	if (strcmp(name, "DEFAULT") == 0) {
 		free(name);
@@ -175,6 +192,8 @@ option_line(struct parser *p, const char *s, size_t len, char **cause)
 	s = trim(s, &klen);
 	if (klen == 0)
 		return parse_fail(p, cause, "no key before '%c'", s[0]);
+	if (bad_name(p, s, klen, cause) != 0)
+		return -1;
 	key = xstrndup(s, klen);
 	for (i = 0; i < klen; i++) {
 		if (key[i] >= 'A' && key[i] <= 'Z')

@@ -184,5 +184,10 @@ err=$(cd "$tmp/empty" && ANSIBLE_HOST_KEY_CHECKING=Flase "$tcptune" config 2>&1)
 [[ $err == "tcptune: env ANSIBLE_HOST_KEY_CHECKING: invalid value 'Flase': expected a boolean (yes/no, true/false, on/off, 1/0)" ]]
 verdict $? "bad boolean named with its variable" "bad boolean: $err"
 
+# A control byte in a value is refused and never echoed as it is.
+err=$(cd "$tmp/empty" && ANSIBLE_BECOME_USER=$'a\e[2Jb' "$tcptune" config 2>&1)
+[[ $err == "tcptune: env ANSIBLE_BECOME_USER: invalid value 'a\x1b[2Jb': a control character or a line break in the value" ]]
+verdict $? "control byte refused, shown as \\x1b" "control byte: $(printf %q "$err")"
+
 echo "ansible-cfg-compare: $passed passed, $failed failed"
 ((failed == 0))

@@ -153,6 +153,10 @@ test_malformed(void **state)
 	expect_err("[defaults]\nforks = 3\nx = 1\nFORKS: 4\n",
 	    "t.cfg:4: duplicate key 'forks' in [defaults]");
 	expect_err("[]\n", "t.cfg:1: no [section] header before this line");
+	expect_err("[defaults]\nfo\x1b[2Jo = 1\n", "t.cfg:2: control "
+	    "character in a key or section name");
+	expect_err("[de\tfaults]\n", "t.cfg:1: control character in a key "
+	    "or section name");
 	expect_err("\xef\xbb\xbf[defaults]\n", "t.cfg:1: starts with a byte "
 	    "order mark (Ansible does not read it either)");
 }
