@@ -20,7 +20,8 @@ cmd_load_inventory(const struct options *opts)
 
 	if (opts->ninventories == 0) {
 		cmd_error("no inventory: give -i FILE (or set "
-		    "TCPTUNE_INVENTORY)");
+		    "TCPTUNE_INVENTORY, ANSIBLE_INVENTORY or inventory in "
+		    "ansible.cfg)");
 		inventory_free(inv);
 		return NULL;
 	}

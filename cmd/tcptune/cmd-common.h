@@ -8,7 +8,8 @@ struct inventory;
 struct module;
 struct runner;
 
-/* Load every -i source (default: $TCPTUNE_INVENTORY). Prints the error and
+/* Load every -i source (or the settings' inventory: $TCPTUNE_INVENTORY,
+ * $ANSIBLE_INVENTORY, ansible.cfg; settings.c). Prints the error and
  * returns NULL on failure. */
 struct inventory	*cmd_load_inventory(const struct options *opts);
 /* Parse -e values; prints and returns NULL on error. */

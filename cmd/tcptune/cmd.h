@@ -15,11 +15,16 @@
 
 enum output_format { FORMAT_TEXT = 0, FORMAT_JSON };
 
+struct settings;
+
+/* Filled from the command line; a zero or NULL field was not given there
+ * and settings_resolve (settings.c) then sets it from ANSIBLE_* variables,
+ * ansible.cfg or tcptune's default. */
 struct options {
 	char			**inventories;	/* -i, in order */
 	size_t			  ninventories;
 	const char		 *limit;	/* -l/--limit */
-	int			  forks;	/* -f, default 50 */
+	int			  forks;	/* -f */
 	char			**extra_vars;	/* -e, raw "k=v", "@file" or JSON */
 	size_t			  nextra_vars;
 	const char		 *user;		/* -u */
@@ -49,10 +54,19 @@ struct options {
 	size_t			  nvault_ids;
 	int			  ask_vault_pass; /* -J/--ask-vault-pass */
 	int			  ask_become_pass; /* -K/--ask-become-pass */
-	const char		 *become_user;	/* --become-user */
+	const char		 *become_user;	/* --become-user, else the
+						   file's: under the host's
+						   ansible_become_user */
 	int			  list_hosts;	/* --list-hosts */
 	int			  list_tasks;	/* --list-tasks */
 	const char		 *start_at_task; /* --start-at-task NAME */
+	/* From ansible.cfg or ANSIBLE_*: like Ansible, used only where the
+	 * inventory sets nothing for the host (ansible_user, ...). */
+	const char		 *cfg_user;	/* remote_user */
+	const char		 *cfg_private_key; /* private_key_file */
+	int			  cfg_become;	/* become */
+	const struct settings	 *settings;	/* what was resolved, and from
+						   where (tcptune config) */
 	char			**args;		/* positional arguments */
 	int			  nargs;
 };

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "settings.h"
 #include "base/xalloc.h"
 
 extern const struct cmd_entry cmd_help_entry;
@@ -21,6 +22,7 @@ extern const struct cmd_entry cmd_drift_entry;
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_probe_entry;
+extern const struct cmd_entry cmd_config_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_inventory_entry,
@@ -34,6 +36,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_verify_entry,
 	&cmd_size_entry,
 	&cmd_modules_entry,
+	&cmd_config_entry,
 	&cmd_version_entry,
 	&cmd_help_entry,
 	NULL,
@@ -109,7 +112,8 @@ static const struct option long_options[] = {
 static const char usage_options[] =
 "Global options (they may also follow the command):\n"
 "  -i, --inventory SRC       inventory file, directory, URL or 'a,b,' list\n"
-"                            (repeatable; default $TCPTUNE_INVENTORY)\n"
+"                            (repeatable; default $TCPTUNE_INVENTORY, then\n"
+"                            ansible.cfg's: see 'tcptune config')\n"
 "  -l, --limit PATTERN       restrict to hosts matching an Ansible pattern\n"
 "  -f, --forks N             hosts worked on at once (default 50)\n"
 "  -e, --extra-vars VARS     k=v pairs, JSON, or @file (repeatable)\n"
@@ -119,7 +123,7 @@ static const char usage_options[] =
 "      --become-user USER    sudo to USER instead of root\n"
 "  -K, --ask-become-pass     ask for the sudo password (no echo)\n"
 "      --vault-password-file FILE   vault password file or script\n"
-"                            (repeatable; default $ANSIBLE_VAULT_PASSWORD_FILE)\n"
+"                            (repeatable; ansible.cfg's is added)\n"
 "      --vault-id [LABEL@]SOURCE    a vault id: a file, script or 'prompt'\n"
 "  -J, --ask-vault-pass      ask for the vault password (no echo)\n"
 "      --format text|json    output format (default text)\n"
@@ -394,19 +398,72 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 	return 0;
 }
 
+/*
+ * Options may come before or after positional arguments, as with
+ * ansible-playbook: parse in rounds, taking one positional argument
+ * whenever getopt stops on one. The positional ones go to opts->args.
+ */
+static int
+parse_command_line(int argc, char **argv, const struct cmd_entry *cmd,
+    struct options *opts)
+{
+	int	 sub_argc = argc - 1, i;
+	char	**sub_argv = argv + 1;
+
+	opts->args = xcalloc((size_t)argc, sizeof *opts->args);
+	while (sub_argc > 0) {
+		if (parse_options(sub_argc, sub_argv, cmd, opts) != 0)
+			return -1;
+		sub_argc -= optind;
+		sub_argv += optind;
+		if (sub_argc > 0 && strcmp(sub_argv[-1], "--") == 0) {
+			for (i = 0; i < sub_argc; i++)
+				opts->args[opts->nargs++] = sub_argv[i];
+			break;
+		}
+		if (sub_argc > 0) {
+			opts->args[opts->nargs++] = sub_argv[0];
+			/* make sub_argv[0] act as argv[0] next round */
+		}
+	}
+	if (opts->nargs < cmd->min_args ||
+	    (cmd->max_args >= 0 && opts->nargs > cmd->max_args))
+		return cmd_error("usage: tcptune %s %s", cmd->name, cmd->usage);
+	return 0;
+}
+
+/* Everything but help and version reads ansible.cfg and ANSIBLE_*, as
+ * every Ansible command does: help must work in a broken project too. */
+static int
+resolve_settings(const struct cmd_entry *cmd, struct options *opts,
+    struct settings *settings)
+{
+	char *cause = NULL;
+
+	if (cmd == &cmd_help_entry || cmd == &cmd_version_entry)
+		return 0;
+	if (settings_resolve(settings, opts, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (settings->warning != NULL)
+		fprintf(stderr, "tcptune: warning: %s\n", settings->warning);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options			 opts;
+	struct settings			 settings;
 	const struct cmd_entry		*cmd;
-	char				**rest;
-	int				 i, nrest = 0, r;
+	int				 r = EXIT_COULD_NOT_RUN;
 
+	/* Zero means "not on the command line" (cmd.h): the defaults are
+	 * settings.c's, below the environment and ansible.cfg. */
 	memset(&opts, 0, sizeof opts);
-	opts.forks = 50;
-	opts.timeout = 10;
-	opts.command_timeout = 120;
-	opts.host_key_checking = "strict";
+	memset(&settings, 0, sizeof settings);
 	opts.color = isatty(STDOUT_FILENO);
 	if (getenv("NO_COLOR") != NULL)
 		opts.color = 0;
@@ -422,53 +479,14 @@ main(int argc, char **argv)
 	if ((cmd = cmd_find(argv[1])) == NULL)
 		return cmd_error("unknown command '%s' (see 'tcptune help')",
 		    argv[1]);
-
-	/*
-	 * Options may come before or after positional arguments, as with
-	 * ansible-playbook: parse in rounds, taking one positional argument
-	 * whenever getopt stops on one.
-	 */
-	rest = xcalloc((size_t)argc, sizeof *rest);
-	{
-		int	 sub_argc = argc - 1;
-		char	**sub_argv = argv + 1;
-
-		while (sub_argc > 0) {
-			if (parse_options(sub_argc, sub_argv, cmd, &opts) != 0) {
-				free(rest);
-				return EXIT_COULD_NOT_RUN;
-			}
-			sub_argc -= optind;
-			sub_argv += optind;
-			if (sub_argc > 0 && strcmp(sub_argv[-1], "--") == 0) {
-				for (i = 0; i < sub_argc; i++)
-					rest[nrest++] = sub_argv[i];
-				break;
-			}
-			if (sub_argc > 0) {
-				rest[nrest++] = sub_argv[0];
-				/* make sub_argv[0] act as argv[0] next round */
-			}
-		}
-	}
-	opts.args = rest;
-	opts.nargs = nrest;
-	if (opts.nargs < cmd->min_args ||
-	    (cmd->max_args >= 0 && opts.nargs > cmd->max_args)) {
-		cmd_error("usage: tcptune %s %s", cmd->name, cmd->usage);
-		free(rest);
-		free(opts.inventories);
-		free(opts.extra_vars);
-		return EXIT_COULD_NOT_RUN;
-	}
-	if (opts.ninventories == 0 && getenv("TCPTUNE_INVENTORY") != NULL)
-		push(&opts.inventories, &opts.ninventories,
-		    getenv("TCPTUNE_INVENTORY"));
-	r = cmd->exec(&opts);
-	free(rest);
+	if (parse_command_line(argc, argv, cmd, &opts) == 0 &&
+	    resolve_settings(cmd, &opts, &settings) == 0)
+		r = cmd->exec(&opts);
+	free(opts.args);
 	free(opts.inventories);
 	free(opts.extra_vars);
 	free(opts.vault_password_files);
 	free(opts.vault_ids);
+	settings_free(&settings);
 	return r;
 }

@@ -311,6 +311,10 @@ run_config_from_options(struct run_config *cfg, const struct options *opts)
 	cfg->private_key = opts->private_key;
 	cfg->user = opts->user;
 	cfg->become = opts->become;
+	cfg->default_user = opts->cfg_user;
+	cfg->default_private_key = opts->cfg_private_key;
+	cfg->default_become = opts->cfg_become;
+	cfg->default_become_user = opts->become_user;
 	cfg->limit = opts->limit;
 	cfg->tags = opts->tags;
 	cfg->skip_tags = opts->skip_tags;

@@ -24,6 +24,13 @@ keep(struct host_state *h, size_t slot, const char *s)
 	return h->conn_strings[slot];
 }
 
+/* The first of a, b, c that is set. */
+static const char *
+first(const char *a, const char *b, const char *c)
+{
+	return a != NULL ? a : b != NULL ? b : c;
+}
+
 static int
 host_state_new(struct runner *r, const char *name, struct host_state **out,
     char **cause)
@@ -43,18 +50,21 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	h->tp.name = h->name;
 	h->tp.host = keep(h, 0, conn.address != NULL ? conn.address : name);
 	h->tp.port = conn.port;
-	/* The command line overrides the inventory, as with ansible -u. */
-	h->tp.user = keep(h, 1, cfg->user != NULL ? cfg->user : conn.user);
-	h->tp.key_file = keep(h, 2, cfg->private_key != NULL ?
-	    cfg->private_key : conn.key_file);
+	/* The command line overrides the inventory, as with ansible -u; the
+	 * ansible.cfg's values are only defaults under it. */
+	h->tp.user = keep(h, 1, first(cfg->user, conn.user, cfg->default_user));
+	h->tp.key_file = keep(h, 2, first(cfg->private_key, conn.key_file,
+	    cfg->default_private_key));
 	h->tp.known_hosts = cfg->known_hosts;
 	h->tp.ssh_config = cfg->ssh_config;
 	h->tp.proxy_jump = keep(h, 3, conn.proxy_jump);
 	h->tp.hostkey_mode = cfg->hostkey_mode;
 	h->tp.connect_timeout = cfg->connect_timeout;
 	h->tp.command_timeout = cfg->command_timeout;
-	h->tp.become = cfg->become || conn.become > 0;
-	h->tp.become_user = keep(h, 4, conn.become_user);
+	h->tp.become = cfg->become || (conn.become >= 0 ? conn.become > 0 :
+	    cfg->default_become);
+	h->tp.become_user = keep(h, 4, first(conn.become_user,
+	    cfg->default_become_user, NULL));
 	host_conn_clear(&conn);
 	h->registered = json_object();
 	h->memo = json_object();

@@ -80,6 +80,12 @@ struct run_config {
 	const char		*private_key;
 	const char		*user;
 	int			 become;	/* -b on the command line */
+	/* ansible.cfg and ANSIBLE_* values (--become-user too): Ansible uses
+	 * them only where the host's inventory sets nothing. */
+	const char		*default_user;	/* remote_user */
+	const char		*default_private_key; /* private_key_file */
+	int			 default_become; /* become */
+	const char		*default_become_user; /* become_user */
 	enum tp_hostkey_mode	 hostkey_mode;
 	const char		*limit;
 	const char		*tags;
