@@ -85,7 +85,7 @@ on_progress(void *arg, const struct run_progress *p)
 static void
 emit(json_t *ev)
 {
-	json_dumpf(ev, stdout, JSON_COMPACT);
+	json_dumpf(ev, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	fputc('\n', stdout);
 	fflush(stdout);
 	json_decref(ev);

@@ -13,7 +13,9 @@
 #  C: a terminal (tmux): the progress line names the slow host and its
 #     elapsed time while it runs, and is erased at the end;
 #  D: commands that cannot stream refuse --format jsonl.
-# Usage: stream.sh [TCPTUNE]. Exit 77 when not root.
+# Usage: stream.sh [TCPTUNE]. Exit 77 when not root. STREAM_SCREEN=PREFIX
+# keeps the captures (PREFIX.run, .end: the terminal while lab01 runs and at
+# the end; .pipe, .jsonl: the stamped pipe lines).
 set -uo pipefail
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -163,6 +165,7 @@ if command -v tmux >/dev/null 2>&1; then
 		cp "$E2E_TMP/c/screen-run" "$STREAM_SCREEN.run"
 		cp "$E2E_TMP/c/screen-end" "$STREAM_SCREEN.end"
 		cp "$E2E_TMP/a/lines" "$STREAM_SCREEN.pipe"
+		cp "$E2E_TMP/b/lines" "$STREAM_SCREEN.jsonl"
 	fi
 	tmx kill-server 2>/dev/null || true
 else
