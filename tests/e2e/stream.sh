@@ -12,7 +12,8 @@
 #     task_start before its results, recap last;
 #  C: a terminal (tmux): the progress line names the slow host and its
 #     elapsed time while it runs, and is erased at the end;
-#  D: commands that cannot stream refuse --format jsonl.
+#  D: commands that cannot stream refuse --format jsonl;
+#  E: a transport warning is printed once per host, before its result.
 # Usage: stream.sh [TCPTUNE]. Exit 77 when not root. STREAM_SCREEN=PREFIX
 # keeps the captures (PREFIX.run, .end: the terminal while lab01 runs and at
 # the end; .pipe, .jsonl: the stamped pipe lines).
@@ -171,6 +172,20 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	e2e_fail "C: tmux is not installed"
 fi
+
+# --- E: a transport warning is printed once per host, before its result
+e2e_run 30 tt ping --host-key-checking off
+assert_rc "E: ping with host key checking off" 0
+assert_eq "E: one [WARNING] per host on stderr" 4 \
+    "$(grep -c '^\[WARNING\]: lab0[1-4]: WARNING: host key checking is OFF' <<<"$RUN_ERR")"
+e2e_run 30 tt ping --host-key-checking off --format jsonl
+assert_eq "E: jsonl: each host's warning event, once, right before its result" \
+    "lab01 lab02 lab03 lab04" \
+    "$(jq -rs '[range(1; length) as $i | select(.[$i].event == "host_result" and
+        .[$i - 1].event == "warning" and .[$i - 1].host == .[$i].host) |
+        .[$i].host] | sort | join(" ")' <<<"$RUN_OUT")"
+assert_eq "E: jsonl: 4 warning events" 4 \
+    "$(jq -r 'select(.event == "warning") | .host' <<<"$RUN_OUT" | wc -l)"
 
 # --- D: a command that cannot stream says so
 e2e_run 10 "$TCPTUNE" drift "$PB" --format jsonl -i "$LAB_INVENTORY"
