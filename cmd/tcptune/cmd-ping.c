@@ -13,6 +13,7 @@ cmd_ping_exec(struct options *opts)
 const struct cmd_entry cmd_ping_entry = {
 	.name = "ping",
 	.usage = "[PATTERN]",
+	.accepts = OPT_STREAM,
 	.summary = "connect to each host, authenticate and run 'true'",
 	.min_args = 0,
 	.max_args = 1,

@@ -85,8 +85,11 @@ cmd_run_playbook(struct options *opts, int drift,
 	output_attach(&out, &cfg);
 	if (report != NULL && opts->verbose == 0) {
 		/* The report prints its own result; keep only the progress. */
-		cfg.batch_done = NULL;
 		cfg.play_start = NULL;
+		cfg.task_start = NULL;
+		cfg.host_warning = NULL;
+		cfg.host_result = NULL;
+		cfg.batch_done = NULL;
 	}
 	cmd_catch_interrupt();
 	started = 1;
@@ -137,7 +140,7 @@ const struct cmd_entry cmd_play_entry = {
 	.alias = "playbook",
 	.usage = "PLAYBOOK [-C] [-D] [--detailed-exitcode]",
 	.summary = "run a playbook over the inventory",
-	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK,
+	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK | OPT_STREAM,
 	.min_args = 1,
 	.max_args = 1,
 	.exec = cmd_play_exec,
@@ -148,7 +151,7 @@ const struct cmd_entry cmd_plan_entry = {
 	.usage = "PLAYBOOK [--detailed-exitcode]",
 	.summary = "what play would change (play --check --diff): changes "
 		   "nothing",
-	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK,
+	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK | OPT_STREAM,
 	.min_args = 1,
 	.max_args = 1,
 	.exec = cmd_plan_exec,

@@ -116,6 +116,7 @@ cmd_probe_exec(struct options *opts)
 const struct cmd_entry cmd_probe_entry = {
 	.name = "probe",
 	.usage = "[PATTERN]",
+	.accepts = OPT_STREAM,
 	.summary = "gather every fact of each host in one round trip",
 	.min_args = 0,
 	.max_args = 1,

@@ -13,7 +13,9 @@
 #define EXIT_HOST_UNREACHABLE	4
 #define EXIT_CHANGES		8
 
-enum output_format { FORMAT_TEXT = 0, FORMAT_JSON };
+/* jsonl: one event per line as the run goes (docs/output.md), for the
+ * commands that stream (OPT_STREAM). */
+enum output_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_JSONL };
 
 struct settings;
 
@@ -78,6 +80,8 @@ struct options {
 #define OPT_REPORT		0x08	/* --prometheus --webhook */
 #define OPT_LOOK		0x10	/* --list-hosts --list-tasks
 					   --start-at-task */
+#define OPT_STREAM		0x20	/* --format jsonl: prints a run's
+					   results as they come */
 
 struct cmd_entry {
 	const char	*name;

@@ -126,7 +126,8 @@ static const char usage_options[] =
 "                            (repeatable; ansible.cfg's is added)\n"
 "      --vault-id [LABEL@]SOURCE    a vault id: a file, script or 'prompt'\n"
 "  -J, --ask-vault-pass      ask for the vault password (no echo)\n"
-"      --format text|json    output format (default text)\n"
+"      --format text|json|jsonl   output format (default text; jsonl:\n"
+"                            one JSON event per line as the run goes)\n"
 "  -v, --verbose             more output (repeat for more)\n"
 "      --no-color            no ANSI colours\n"
 "      --timeout SEC         connect timeout (default 10)\n"
@@ -275,9 +276,13 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 				o->format = FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = FORMAT_JSON;
-			else {
+			else if (strcmp(optarg, "jsonl") == 0) {
+				if (needs(cmd, OPT_STREAM, "--format jsonl"))
+					return -1;
+				o->format = FORMAT_JSONL;
+			} else {
 				cmd_error("invalid --format '%s' (expected "
-				    "text or json)", optarg);
+				    "text, json or jsonl)", optarg);
 				return -1;
 			}
 			break;

@@ -1,10 +1,14 @@
 #include "output.h"
 
+#include <sys/ioctl.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "playbook/playbook.h"
+#include "run/events.h"
 #include "base/util.h"
 #include "base/xalloc.h"
 
@@ -23,6 +27,9 @@ output_init(struct output *o, const struct options *opts)
 	o->start = monotonic_seconds();
 	if (opts->format == FORMAT_JSON)
 		o->json = json_pack("{s:[]}", "plays");
+	/* Each line out as soon as it is printed, into a pipe too: a log or
+	 * a CI job sees a host's result when the host has it. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 void
@@ -46,24 +53,61 @@ clear_progress(struct output *o)
 	}
 }
 
-static void
-on_progress(void *arg, size_t done, size_t total, size_t failed)
+/* The terminal's width, read at each redraw so that a resize is
+ * followed; 0 when unknown. */
+static int
+terminal_width(void)
 {
-	struct output *o = arg;
+	struct winsize ws;
 
-	if (!o->progress)
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) != 0)
+		return 0;
+	return ws.ws_col;
+}
+
+static void
+on_progress(void *arg, const struct run_progress *p)
+{
+	struct output	*o = arg;
+	char		 line[1024];
+
+	if (p->running == 0) {
+		clear_progress(o);
 		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu hosts done, %zu failed, %.1fs]",
-	    done, total, failed, monotonic_seconds() - o->start);
+	}
+	run_progress_line(line, sizeof line, p, terminal_width());
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 	o->progress_shown = 1;
+}
+
+/* One --format jsonl event, on a line of its own, out at once. */
+static void
+emit(json_t *ev)
+{
+	json_dumpf(ev, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(ev);
+}
+
+static json_t *
+event_new(const char *name)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return run_event_new(name, &now);
 }
 
 static void
 on_play_start(void *arg, const struct play *play, size_t nhosts)
 {
-	struct output *o = arg;
+	struct output	*o = arg;
+	json_t		*ev;
 
+	o->play = play->name != NULL ? play->name : play->hosts;
+	o->task = NULL;
 	if (o->json != NULL) {
 		json_array_append_new(json_object_get(o->json, "plays"),
 		    json_pack("{s:s, s:s, s:I, s:{}}", "name",
@@ -71,14 +115,71 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 		    "host_count", (json_int_t)nhosts, "results"));
 		return;
 	}
-	printf("\nPLAY [%s] %s\n", play->name != NULL ? play->name :
-	    play->hosts, "*********************************************");
-	fflush(stdout);
+	if (o->opts->format == FORMAT_JSONL) {
+		ev = event_new("play_start");
+		json_object_set_new(ev, "play", json_string(o->play));
+		json_object_set_new(ev, "hosts", json_string(play->hosts));
+		json_object_set_new(ev, "host_count",
+		    json_integer((json_int_t)nhosts));
+		emit(ev);
+		return;
+	}
+	clear_progress(o);
+	printf("\nPLAY [%s] %s\n", o->play,
+	    "*********************************************");
+}
+
+/* A task's header (text) or task_start event (jsonl), once per step;
+ * nhosts 0 when not known (a result reported before its task ran). */
+static void
+task_header(struct output *o, const char *task, size_t nhosts)
+{
+	json_t *ev;
+
+	o->task = task;
+	if (o->opts->format == FORMAT_JSONL) {
+		ev = event_new("task_start");
+		json_object_set_new(ev, "play", json_string(o->play));
+		json_object_set_new(ev, "task", json_string(task));
+		if (nhosts > 0)
+			json_object_set_new(ev, "host_count",
+			    json_integer((json_int_t)nhosts));
+		emit(ev);
+		return;
+	}
+	clear_progress(o);
+	printf("\nTASK [%s] %s\n", task,
+	    "*********************************************");
 }
 
 static void
-print_result(struct output *o, const struct host_state *h,
-    const struct task_result *tr)
+on_task_start(void *arg, const struct play *play, const char *task,
+    size_t nhosts)
+{
+	(void)play;
+	task_header(arg, task, nhosts);
+}
+
+static void
+on_host_warning(void *arg, const char *host, const char *warning)
+{
+	struct output	*o = arg;
+	json_t		*ev;
+
+	if (o->opts->format == FORMAT_JSONL) {
+		ev = event_new("warning");
+		json_object_set_new(ev, "host", json_string(host));
+		json_object_set_new(ev, "msg", json_string(warning));
+		emit(ev);
+		return;
+	}
+	clear_progress(o);
+	fprintf(stderr, "%s[WARNING]: %s: %s%s\n", color(o, C_RED), host,
+	    warning, color(o, C_RESET));
+}
+
+static void
+print_result(struct output *o, const char *host, const struct task_result *tr)
 {
 	const char *word, *c;
 
@@ -88,134 +189,135 @@ print_result(struct output *o, const struct host_state *h,
 	case RESULT_SKIPPED: word = "skipping"; c = C_CYAN; break;
 	case RESULT_UNREACHABLE:
 		printf("%sfatal: [%s]: UNREACHABLE! => %s%s\n",
-		    color(o, C_RED), h->name, tr->msg != NULL ? tr->msg : "",
+		    color(o, C_RED), host, tr->msg != NULL ? tr->msg : "",
 		    color(o, C_RESET));
 		return;
 	case RESULT_FAILED:
 	default:
 		if (tr->ignored) {
 			printf("%sfailed (ignored): [%s] => %s%s\n",
-			    color(o, C_CYAN), h->name, tr->msg != NULL ?
+			    color(o, C_CYAN), host, tr->msg != NULL ?
 			    tr->msg : "", color(o, C_RESET));
 			return;
 		}
 		printf("%sfatal: [%s]: FAILED! => %s%s\n", color(o, C_RED),
-		    h->name, tr->msg != NULL ? tr->msg : "",
-		    color(o, C_RESET));
+		    host, tr->msg != NULL ? tr->msg : "", color(o, C_RESET));
 		if (tr->diff != NULL && o->opts->diff)
 			fputs(tr->diff, stdout);
 		return;
 	}
 	if (tr->msg != NULL && *tr->msg != '\0' &&
 	    (o->opts->verbose > 0 || tr->status != RESULT_SKIPPED))
-		printf("%s%s: [%s] => %s%s\n", color(o, c), word, h->name,
+		printf("%s%s: [%s] => %s%s\n", color(o, c), word, host,
 		    tr->msg, color(o, C_RESET));
 	else
-		printf("%s%s: [%s]%s\n", color(o, c), word, h->name,
+		printf("%s%s: [%s]%s\n", color(o, c), word, host,
 		    color(o, C_RESET));
 	if (tr->diff != NULL && o->opts->diff)
 		fputs(tr->diff, stdout);
 }
 
-static json_t *
-result_json(const struct task_result *tr)
+/* A host's result the moment it has it, after its task's header. */
+static void
+on_host_result(void *arg, const char *host, const struct task_result *tr)
 {
-	json_t *j = json_pack("{s:s, s:s, s:s, s:f}", "task", tr->task_name,
-	    "module", tr->module, "status", result_status_name(tr->status),
-	    "seconds", tr->seconds);
+	struct output	*o = arg;
+	json_t		*ev, *fields;
 
-	if (tr->msg != NULL)
-		json_object_set_new(j, "msg", json_string(tr->msg));
-	if (tr->diff != NULL)
-		json_object_set_new(j, "diff", json_string(tr->diff));
-	if (tr->data != NULL)
-		json_object_set(j, "data", tr->data);
-	if (tr->ignored)
-		json_object_set_new(j, "ignored", json_true());
-	return j;
+	if (o->task == NULL || strcmp(o->task, tr->task_name) != 0)
+		task_header(o, tr->task_name, 0);
+	if (o->opts->format == FORMAT_JSONL) {
+		ev = event_new("host_result");
+		json_object_set_new(ev, "play", json_string(o->play));
+		json_object_set_new(ev, "host", json_string(host));
+		json_object_set_new(ev, "kind", json_string(tr->kind ==
+		    RESULT_KIND_APPLY ? "apply" : "task"));
+		fields = task_result_json(tr);
+		json_object_update(ev, fields);
+		json_decref(fields);
+		emit(ev);
+		return;
+	}
+	clear_progress(o);
+	print_result(o, host, tr);
 }
 
 /*
- * After a batch, print its results task by task, hosts in inventory order,
- * as Ansible's linear strategy would have shown them.
+ * After a batch: --format json keeps its results, by host in inventory
+ * order, for the one document printed at the end. The text and jsonl
+ * output printed them as they came.
  */
 static void
 on_batch_done(void *arg, const struct play *play, size_t play_index,
     struct host_state **hosts, size_t n)
 {
 	struct output	*o = arg;
-	const char	*printed[256];
-	size_t		 nprinted = 0, i, j, k;
+	json_t		*plays, *res, *list;
+	size_t		 i, k;
 
 	(void)play;
-	clear_progress(o);
-	if (o->json != NULL) {
-		json_t *plays = json_object_get(o->json, "plays");
-		json_t *res = json_object_get(json_array_get(plays,
-		    json_array_size(plays) - 1), "results");
-
-		for (i = 0; i < n; i++) {
-			json_t *list = json_array();
-
-			for (k = 0; k < hosts[i]->nresults; k++) {
-				if (hosts[i]->results[k].play == play_index)
-					json_array_append_new(list,
-					    result_json(&hosts[i]->results[k]));
-			}
-			json_object_set_new(res, hosts[i]->name, list);
-		}
+	/* The next batch's tasks get their headers again, as in Ansible. */
+	o->task = NULL;
+	if (o->json == NULL)
 		return;
-	}
+	plays = json_object_get(o->json, "plays");
+	res = json_object_get(json_array_get(plays, json_array_size(plays) -
+	    1), "results");
 	for (i = 0; i < n; i++) {
-		if (hosts[i]->warning != NULL) {
-			fprintf(stderr, "%s[WARNING]: %s: %s%s\n",
-			    color(o, C_RED), hosts[i]->name, hosts[i]->warning,
-			    color(o, C_RESET));
-			free(hosts[i]->warning);
-			hosts[i]->warning = NULL;
-		}
-	}
-	/* Task names in first-seen order over the batch's results. */
-	for (i = 0; i < n; i++) {
+		list = json_array();
 		for (k = 0; k < hosts[i]->nresults; k++) {
-			const struct task_result *tr = &hosts[i]->results[k];
-
-			if (tr->play != play_index)
-				continue;
-			for (j = 0; j < nprinted; j++) {
-				if (printed[j] == tr->task_name)
-					break;
-			}
-			if (j < nprinted ||
-			    nprinted == sizeof printed / sizeof printed[0])
-				continue;
-			printed[nprinted++] = tr->task_name;
-			printf("\nTASK [%s] %s\n", tr->task_name,
-			    "*********************************************");
-			for (j = 0; j < n; j++) {
-				size_t m;
-
-				for (m = 0; m < hosts[j]->nresults; m++) {
-					const struct task_result *t2 =
-					    &hosts[j]->results[m];
-
-					if (t2->play == play_index &&
-					    t2->task_name == tr->task_name)
-						print_result(o, hosts[j], t2);
-				}
-			}
+			if (hosts[i]->results[k].play == play_index)
+				json_array_append_new(list,
+				    task_result_json(&hosts[i]->results[k]));
 		}
+		json_object_set_new(res, hosts[i]->name, list);
 	}
-	fflush(stdout);
 }
 
+/* Text and jsonl print a run as it goes; json only collects it. Drift's
+ * report may clear the printing callbacks again. */
 void
 output_attach(struct output *o, struct run_config *cfg)
 {
-	cfg->progress = on_progress;
-	cfg->batch_done = on_batch_done;
 	cfg->play_start = on_play_start;
+	cfg->batch_done = on_batch_done;
+	if (o->opts->format != FORMAT_JSON) {
+		cfg->task_start = on_task_start;
+		cfg->host_warning = on_host_warning;
+		cfg->host_result = on_host_result;
+	}
+	if (o->progress)
+		cfg->progress = on_progress;
 	cfg->cb_arg = o;
+}
+
+static void
+finish_json(struct output *o, const struct runner *r)
+{
+	json_object_set_new(o->json, "stats", run_stats_json(r));
+	if (r->stop_reason != NULL)
+		json_object_set_new(o->json, "stopped",
+		    json_string(r->stop_reason));
+	if (runner_interrupted)
+		json_object_set_new(o->json, "interrupted", json_true());
+	json_dumpf(o->json, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+	fputc('\n', stdout);
+}
+
+static void
+finish_jsonl(struct output *o, const struct runner *r)
+{
+	json_t *ev = event_new("recap");
+
+	json_object_set_new(ev, "stats", run_stats_json(r));
+	if (r->stop_reason != NULL)
+		json_object_set_new(ev, "stopped",
+		    json_string(r->stop_reason));
+	if (runner_interrupted)
+		json_object_set_new(ev, "interrupted", json_true());
+	json_object_set_new(ev, "seconds",
+	    json_real(monotonic_seconds() - o->start));
+	emit(ev);
 }
 
 void
@@ -225,28 +327,11 @@ output_finish(struct output *o, const struct runner *r)
 
 	clear_progress(o);
 	if (o->json != NULL) {
-		json_t *stats = json_object();
-
-		for (i = 0; i < r->nhosts; i++) {
-			const struct host_state *h = r->hosts[i];
-
-			if (h->nresults == 0)
-				continue;
-			json_object_set_new(stats, h->name, json_pack(
-			    "{s:i, s:i, s:i, s:i, s:i}", "ok", h->stats.ok,
-			    "changed", h->stats.changed, "unreachable",
-			    h->stats.unreachable, "failed", h->stats.failed,
-			    "skipped", h->stats.skipped));
-		}
-		json_object_set_new(o->json, "stats", stats);
-		if (r->stop_reason != NULL)
-			json_object_set_new(o->json, "stopped",
-			    json_string(r->stop_reason));
-		if (runner_interrupted)
-			json_object_set_new(o->json, "interrupted",
-			    json_true());
-		json_dumpf(o->json, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-		fputc('\n', stdout);
+		finish_json(o, r);
+		return;
+	}
+	if (o->opts->format == FORMAT_JSONL) {
+		finish_jsonl(o, r);
 		return;
 	}
 	if (r->stop_reason != NULL)

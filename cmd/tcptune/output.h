@@ -1,5 +1,7 @@
-/* Printing a run: Ansible-like task lines and recap, a live progress line on
- * a TTY, or one JSON document. */
+/* Printing a run: Ansible-like task lines as each host finishes and the
+ * recap, with a live progress line when stderr is a terminal; one JSON event
+ * per line (--format jsonl); or one JSON document at the end (--format
+ * json). docs/output.md describes them. */
 #ifndef TCPTUNE_OUTPUT_H
 #define TCPTUNE_OUTPUT_H
 
@@ -11,9 +13,11 @@
 struct output {
 	const struct options	*opts;
 	int			 progress;	/* live line on stderr */
+	int			 progress_shown;
 	double			 start;
 	json_t			*json;		/* --format json document */
-	int			 progress_shown;
+	const char		*play;		/* the running play's name */
+	const char		*task;		/* the last task header */
 };
 
 void	output_init(struct output *o, const struct options *opts);

@@ -1,8 +1,10 @@
 #include "run/runner.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "remote/hostline.h"
 #include "inventory/inventory.h"
@@ -372,11 +374,20 @@ struct batch {
 	size_t			  play_index;
 	struct host_state	**hosts;
 	size_t			  n;
-	size_t			  next;		/* under r->lock */
 	long			  step;		/* -1 gather, task index, ntasks
 						 * for the final apply */
+	int			  flushing;	/* the step only applies what
+						 * was staged before `step` */
 	json_t			 *groups;
 	const struct module	 *gather;	/* when gather_facts */
+	/* The running step, under r->lock: */
+	const char		 *name;		/* its task name */
+	size_t			  next;		/* the next host to take */
+	size_t			  done, total;	/* hosts that finished it, of */
+	double			 *since;	/* per host: when its step
+						 * began, 0 when not running */
+	size_t			  workers;	/* threads still taking hosts */
+	pthread_cond_t		  wake;		/* a worker stopped */
 };
 
 /* Apply what the staging modules staged, as a result of its own. The
@@ -409,101 +420,207 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	module_result_clear(&res);
 }
 
+/* Whether the host has staged changes to apply before the current step:
+ * before a task of another stager (or of none), and at the end. */
+static int
+needs_flush(const struct batch *b, const struct host_state *h)
+{
+	if (h->stage == NULL || b->step < 0)
+		return 0;
+	if ((size_t)b->step == b->play->ntasks)
+		return 1;
+	return b->play->tasks[b->step].module->stager != h->stager;
+}
+
+static int
+takes_step(const struct batch *b, const struct host_state *h)
+{
+	if (h->failed || h->unreachable)
+		return 0;
+	if (b->flushing)
+		return needs_flush(b, h);
+	return (size_t)b->step != b->play->ntasks;
+}
+
 /*
  * One step of the play on one host. Steps run in lock-step over the batch,
  * like Ansible's linear strategy: gathering facts (step -1), then each task,
- * then the final apply of anything staged (step ntasks). So every host of a
- * batch has its baseline measured before any host of it is tuned, and the
- * output groups by task. A host that failed takes no further step.
+ * each preceded by the apply of what other modules staged when there is one
+ * (flushing), then the final apply (step ntasks). So every host of a batch
+ * has its baseline measured before any host of it is tuned, and the output
+ * groups by task. A host that failed takes no further step.
  */
 static void
 run_host_step(struct batch *b, struct host_state *h)
 {
 	struct runner		*r = b->r;
-	const struct task	*t;
 	struct task_result	*last;
+	struct task		 gather;
 	json_t			*vars;
 
-	if (h->failed || h->unreachable)
+	if (b->flushing) {
+		flush_stage(r, h, b->play, b->play_index);
 		return;
+	}
+	vars = host_vars(r, h, b->play, b->groups);
 	if (b->step < 0) {
-		struct task gather;
-
 		memset(&gather, 0, sizeof gather);
-		gather.name = "Gathering Facts";
+		gather.name = (char *)b->name;
 		gather.module = b->gather;
 		gather.args = json_object();
 		gather.pos = b->play->pos;
 		gather.check_mode = -1;
 		gather.diff = -1;
-		vars = host_vars(r, h, b->play, b->groups);
 		run_task(r, h, b->play, b->play_index, &gather, vars);
-		json_decref(vars);
 		json_decref(gather.args);
-	} else if ((size_t)b->step == b->play->ntasks) {
-		flush_stage(r, h, b->play, b->play_index);
-		return;
-	} else {
-		t = &b->play->tasks[b->step];
-		if (t->module->stager != h->stager) {
-			flush_stage(r, h, b->play, b->play_index);
-			if (h->failed)
-				return;
-		}
-		vars = host_vars(r, h, b->play, b->groups);
-		run_task(r, h, b->play, b->play_index, t, vars);
-		json_decref(vars);
-	}
+	} else
+		run_task(r, h, b->play, b->play_index,
+		    &b->play->tasks[b->step], vars);
+	json_decref(vars);
 	last = &h->results[h->nresults - 1];
 	if ((last->status == RESULT_FAILED && !last->ignored) ||
 	    last->status == RESULT_UNREACHABLE)
 		h->failed = 1;
 }
 
+/* The running step for the progress line: the host running longest.
+ * Under r->lock. */
+static void
+report_progress(struct batch *b)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	struct run_progress	 p;
+	double			 now = monotonic_seconds(), first = 0;
+	size_t			 i;
+
+	if (cfg->progress == NULL)
+		return;
+	memset(&p, 0, sizeof p);
+	p.task = b->name;
+	p.done = b->done;
+	p.total = b->total;
+	for (i = 0; i < b->n; i++) {
+		if (b->since[i] == 0)
+			continue;
+		p.running++;
+		if (p.slowest == NULL || b->since[i] < first) {
+			first = b->since[i];
+			p.slowest = b->hosts[i]->name;
+		}
+	}
+	p.slowest_secs = p.slowest != NULL ? now - first : 0;
+	cfg->progress(cfg->cb_arg, &p);
+}
+
+/* The transport warning a connection left on the host, taken under the
+ * host's lock (a peer's module may be connecting to it), never under
+ * r->lock: a peer's long command must not hold back every result. */
+static char *
+take_warning(struct host_state *h)
+{
+	char *w;
+
+	pthread_mutex_lock(&h->lock);
+	w = h->warning;
+	h->warning = NULL;
+	pthread_mutex_unlock(&h->lock);
+	return w;
+}
+
+/* A host's step ended: its transport warning (taken, freed here), then
+ * its new results from index first. Under r->lock. */
+static void
+report_results(struct batch *b, struct host_state *h, size_t first,
+    char *warning)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	size_t			 k;
+
+	if (warning != NULL && cfg->host_warning != NULL)
+		cfg->host_warning(cfg->cb_arg, h->name, warning);
+	free(warning);
+	for (k = first; k < h->nresults && cfg->host_result != NULL; k++)
+		cfg->host_result(cfg->cb_arg, h->name, &h->results[k]);
+}
+
+/* Report what the host has from index first, with its warning, taking
+ * r->lock: for the main thread, while no worker runs. */
+static void
+report_host(struct batch *b, struct host_state *h, size_t first)
+{
+	char *warning = take_warning(h);
+
+	pthread_mutex_lock(&b->r->lock);
+	report_results(b, h, first, warning);
+	pthread_mutex_unlock(&b->r->lock);
+}
+
 static void *
 batch_worker(void *arg)
 {
-	struct batch	*b = arg;
-	struct runner	*r = b->r;
-	size_t		 i;
+	struct batch		*b = arg;
+	struct runner		*r = b->r;
+	struct host_state	*h;
+	char			*warning;
+	size_t			 i, first;
 
-	for (;;) {
-		pthread_mutex_lock(&r->lock);
-		i = b->next++;
-		pthread_mutex_unlock(&r->lock);
-		if (i >= b->n || runner_interrupted)
-			break;
-		run_host_step(b, b->hosts[i]);
-		if ((size_t)b->step != b->play->ntasks)
+	pthread_mutex_lock(&r->lock);
+	while ((i = b->next++) < b->n && !runner_interrupted) {
+		h = b->hosts[i];
+		if (!takes_step(b, h))
 			continue;
-		pthread_mutex_lock(&r->lock);
-		r->done++;
-		if (b->hosts[i]->failed || b->hosts[i]->unreachable)
-			r->nfailed++;
-		if (r->cfg->progress != NULL)
-			r->cfg->progress(r->cfg->cb_arg, r->done, r->total,
-			    r->nfailed);
+		b->since[i] = monotonic_seconds();
+		first = h->nresults;
 		pthread_mutex_unlock(&r->lock);
+		run_host_step(b, h);
+		warning = take_warning(h);
+		pthread_mutex_lock(&r->lock);
+		b->since[i] = 0;
+		b->done++;
+		report_results(b, h, first, warning);
+		report_progress(b);
 	}
+	b->workers--;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&r->lock);
 	return NULL;
 }
 
-/* Run the current step over every host of the batch with the fork pool. */
+/* Wait, under r->lock, until every worker stopped, redrawing the progress
+ * four times a second meanwhile: the slowest host's time keeps counting
+ * while nothing else happens. */
 static void
-run_step(struct batch *b)
+wait_workers(struct batch *b)
 {
+	struct timespec ts;
+
+	while (b->workers > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 250 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		if (pthread_cond_timedwait(&b->wake, &b->r->lock, &ts) ==
+		    ETIMEDOUT && b->workers > 0)
+			report_progress(b);
+	}
+}
+
+/* Run the current step over the hosts that take it with the fork pool.
+ * The workers wait for the lock until every thread is started. */
+static void
+run_workers(struct batch *b)
+{
+	struct runner	*r = b->r;
 	pthread_t	*threads;
 	size_t		 nthreads, i, started = 0;
 
-	b->next = 0;
-	nthreads = (size_t)b->r->cfg->forks;
-	if (nthreads > b->n)
-		nthreads = b->n;
-	if (nthreads <= 1) {
-		batch_worker(b);
-		return;
-	}
+	nthreads = (size_t)r->cfg->forks;
+	if (nthreads > b->total)
+		nthreads = b->total;
 	threads = xcalloc(nthreads, sizeof *threads);
+	pthread_mutex_lock(&r->lock);
 	for (i = 0; i < nthreads; i++) {
 		/* Small stacks: a hundred workers mostly wait on sockets. */
 		pthread_attr_t attr;
@@ -516,6 +633,11 @@ run_step(struct batch *b)
 		if (started != i + 1)
 			break;
 	}
+	b->workers = started > 0 ? started : 1;
+	if (started > 0)
+		wait_workers(b);
+	pthread_mutex_unlock(&r->lock);
+	/* No thread would start: this one does the work, without ticks. */
 	if (started == 0)
 		batch_worker(b);
 	for (i = 0; i < started; i++)
@@ -535,36 +657,98 @@ any_failed(const struct batch *b)
 	return 0;
 }
 
-static void
-run_batch(struct batch *b)
+/* The current step's task name, for its header and the progress line. */
+static const char *
+step_name(const struct batch *b)
 {
 	size_t i;
 
+	if (b->step < 0)
+		return "Gathering Facts";
+	if (!b->flushing)
+		return b->play->tasks[b->step].name;
 	for (i = 0; i < b->n; i++) {
-		json_t *vars;
-
-		b->hosts[i]->failed = 0;
-		if (b->hosts[i]->unreachable)
-			continue;
-		vars = host_vars(b->r, b->hosts[i], b->play, b->groups);
-		preflight(b->r, b->hosts[i], b->play, b->play_index, vars);
-		json_decref(vars);
+		if (needs_flush(b, b->hosts[i]))
+			return b->hosts[i]->stager->task_name;
 	}
+	return NULL;
+}
+
+/* Run the current step (a task, or the apply before it when flushing) on
+ * every host of the batch that takes it. Returns -1 when any_errors_fatal
+ * ends the play for every host, before the next step starts. */
+static int
+run_step(struct batch *b)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	size_t			 i;
+
+	b->next = 0;
+	b->done = 0;
+	b->total = 0;
+	for (i = 0; i < b->n; i++) {
+		b->since[i] = 0;
+		b->total += takes_step(b, b->hosts[i]);
+	}
+	if (b->total > 0) {
+		b->name = step_name(b);
+		if (cfg->task_start != NULL)
+			cfg->task_start(cfg->cb_arg, b->play, b->name,
+			    b->total);
+		run_workers(b);
+	}
+	return b->play->any_errors_fatal && any_failed(b) ? -1 : 0;
+}
+
+/* Before any step: the preflight gate on every host, its refusals
+ * reported at once. */
+static void
+preflight_batch(struct batch *b)
+{
+	struct host_state	*h;
+	size_t			 i, first;
+	json_t			*vars;
+
+	for (i = 0; i < b->n; i++) {
+		h = b->hosts[i];
+		h->failed = 0;
+		if (h->unreachable)
+			continue;
+		first = h->nresults;
+		vars = host_vars(b->r, h, b->play, b->groups);
+		preflight(b->r, h, b->play, b->play_index, vars);
+		json_decref(vars);
+		report_host(b, h, first);
+	}
+}
+
+static void
+run_batch(struct batch *b)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	size_t			 i;
+
+	preflight_batch(b);
 	for (b->step = b->gather != NULL ? -1 : 0;
 	    b->step <= (long)b->play->ntasks && !runner_interrupted;
 	    b->step++) {
 		if (b->step >= 0 && (size_t)b->step < b->play->ntasks &&
 		    !task_selected(b->play, &b->play->tasks[b->step],
-		    b->r->cfg->tags, b->r->cfg->skip_tags))
+		    cfg->tags, cfg->skip_tags))
 			continue;
-		run_step(b);
-		/* any_errors_fatal: the first failure ends the play for
-		 * every host, before the next step starts. */
-		if (b->play->any_errors_fatal && any_failed(b))
+		b->flushing = 1;
+		if (run_step(b) != 0)
+			break;
+		b->flushing = 0;
+		if (b->step < (long)b->play->ntasks && run_step(b) != 0)
 			break;
 	}
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		drop_stage(b->hosts[i]);
+		/* A warning left by a peer's module after this host's last
+		 * step is still shown, once. */
+		report_host(b, b->hosts[i], b->hosts[i]->nresults);
+	}
 }
 
 static json_t *
@@ -614,6 +798,19 @@ judge_batch(struct runner *r, const struct play *play,
 	}
 }
 
+/* The condition workers signal: on the monotonic clock, as its timed
+ * waits are, so that a change of the time of day cannot stall them. */
+static void
+init_wake(pthread_cond_t *c)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
 /* One serial batch of a play over hosts[0..size), reported through the
  * batch_done callback, then judged. */
 static void
@@ -640,7 +837,11 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	b.n = k;
 	b.groups = groups;
 	b.gather = play->gather_facts ? module_find_gatherer() : NULL;
+	b.since = xcalloc(k + 1, sizeof *b.since);
+	init_wake(&b.wake);
 	run_batch(&b);
+	pthread_cond_destroy(&b.wake);
+	free(b.since);
 	if (r->cfg->batch_done != NULL)
 		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
 	judge_batch(r, play, live, k, batch_index);
@@ -669,13 +870,6 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	for (i = 0; i < n; i++)
 		hosts[i] = runner_host(r, names[i]);
 	groups = groups_var(r);
-	pthread_mutex_lock(&r->lock);
-	r->done = 0;
-	r->total = 0;
-	r->nfailed = 0;
-	for (i = 0; i < n; i++)
-		r->total += !hosts[i]->unreachable;
-	pthread_mutex_unlock(&r->lock);
 	if (r->cfg->play_start != NULL)
 		r->cfg->play_start(r->cfg->cb_arg, play, n);
 	for (off = 0; off < n && !r->stopped && !runner_interrupted;

@@ -6,12 +6,14 @@
  * serialises use of its transport; the connection is opened on first use
  * and kept for the whole run (one connection per host per run).
  *
- * A play's hosts are split into serial batches; within a batch a pool of
- * `forks` threads takes hosts, and each host runs the play's tasks in order.
- * After each batch the runner applies any_errors_fatal and
- * max_fail_percentage (unreachable hosts count as failed, unlike Ansible)
- * and reports the batch through the callbacks, so that cmd/ does all the
- * printing. */
+ * A play's hosts are split into serial batches; within a batch each step
+ * (facts, a task, the apply of what tuning tasks staged) runs on every host
+ * of the batch before the next step starts, Ansible's linear strategy, with
+ * a pool of `forks` threads taking hosts. Each host's result is reported
+ * through the callbacks the moment its step ends, so that cmd/ can print it
+ * at once (and does all the printing). After each batch the runner applies
+ * any_errors_fatal and max_fail_percentage (unreachable hosts count as
+ * failed, unlike Ansible). */
 #ifndef TCPTUNE_RUNNER_H
 #define TCPTUNE_RUNNER_H
 
@@ -22,6 +24,7 @@
 
 #include "playbook/module.h"
 #include "net/transport.h"
+#include "run/progress.h"
 
 struct inventory;
 struct play;
@@ -94,16 +97,30 @@ struct run_config {
 	int			 drift;		/* check mode that reports drift
 						 * items (tcptune drift) */
 	json_t			*extra_vars;	/* borrowed */
-	/* Called (from worker threads, under the runner's lock) when a host
-	 * finishes a play: for a live progress line. */
-	void	(*progress)(void *arg, size_t done, size_t total,
-		    size_t failed);
-	/* Called after each batch, in the main thread, with the batch's
-	 * hosts in inventory order: print the task lines. */
-	void	(*batch_done)(void *arg, const struct play *play,
-		    size_t play_index, struct host_state **hosts, size_t n);
+	/* What cmd/ prints, as it happens. The runner never calls two of
+	 * these at once: the main thread calls them while no worker runs,
+	 * workers (and the main thread's ticks) under the runner's lock. None
+	 * may call into the runner. Any may be NULL. */
 	void	(*play_start)(void *arg, const struct play *play,
 		    size_t nhosts);
+	/* A step starts on nhosts hosts of the batch: its task's name (the
+	 * facts gathering and the stager's apply have one too). */
+	void	(*task_start)(void *arg, const struct play *play,
+		    const char *task, size_t nhosts);
+	/* A host's transport warning, once, before its next result. */
+	void	(*host_warning)(void *arg, const char *host,
+		    const char *warning);
+	/* A host's result, as soon as its step ended: results of a step
+	 * come in the order hosts finish. */
+	void	(*host_result)(void *arg, const char *host,
+		    const struct task_result *tr);
+	/* The running step, after each result and four times a second
+	 * while it runs: for a live progress line. */
+	void	(*progress)(void *arg, const struct run_progress *p);
+	/* After each batch, in the main thread, with the batch's hosts in
+	 * inventory order. */
+	void	(*batch_done)(void *arg, const struct play *play,
+		    size_t play_index, struct host_state **hosts, size_t n);
 	void	 *cb_arg;
 };
 
@@ -112,8 +129,8 @@ struct runner {
 	const struct inventory	 *inv;
 	struct host_state	**hosts;	/* every host of the inventory */
 	size_t			  nhosts;
-	pthread_mutex_t		  lock;		/* progress counters */
-	size_t			  done, total, nfailed;
+	pthread_mutex_t		  lock;		/* the running step's state,
+						 * and the callbacks */
 	int			  stopped;	/* max_fail / any_errors_fatal */
 	json_t			 *hostvars;	/* every host's inventory vars,
 						 * the `hostvars` variable */
