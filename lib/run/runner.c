@@ -12,6 +12,7 @@
 #include "template/template.h"
 #include "base/util.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -101,6 +102,48 @@ host_state_free(struct host_state *h)
 	free(h);
 }
 
+/*
+ * Inline vault values become their plaintext where a play sees variables:
+ * every host's inventory variables (hostvars) and the extra vars, all
+ * before any host is contacted, so a missing or wrong password changes
+ * nothing anywhere; play vars in reveal_play_vars. inventory --list never
+ * comes here and keeps printing the ciphertext, as ansible-inventory does.
+ */
+static int
+reveal_vault(struct runner *r, char **cause)
+{
+	const char	*name;
+	json_t		*v;
+	char		*owner;
+	int		 rc = 0;
+
+	json_object_foreach(r->hostvars, name, v) {
+		owner = xprintf("host '%s'", name);
+		rc = vault_reveal_vars(v, owner, cause);
+		free(owner);
+		if (rc != 0)
+			return -1;
+	}
+	if (r->cfg->extra_vars != NULL)
+		rc = vault_reveal_vars(r->cfg->extra_vars, "extra vars", cause);
+	return rc;
+}
+
+static int
+reveal_play_vars(const struct play *play, char **cause)
+{
+	char	*owner;
+	int	 rc;
+
+	if (play->vars == NULL)
+		return 0;
+	owner = xprintf("%s:%d: play '%s'", play->pos.file, play->pos.line,
+	    play->name != NULL ? play->name : play->hosts);
+	rc = vault_reveal_vars(play->vars, owner, cause);
+	free(owner);
+	return rc;
+}
+
 int
 runner_init(struct runner *r, const struct run_config *cfg,
     const struct inventory *inv, char **cause)
@@ -121,6 +164,8 @@ runner_init(struct runner *r, const struct run_config *cfg,
 		r->nhosts++;
 	}
 	pattern_hosts_free(names, n);
+	if (r->nhosts != n)
+		return -1;
 	/* `hostvars`: built once; templates read peers' vars through it
 	 * ({{ hostvars[iperf_peer].ansible_host }}). */
 	r->hostvars = json_object();
@@ -130,7 +175,7 @@ runner_init(struct runner *r, const struct run_config *cfg,
 		json_object_set_new(r->hostvars, r->hosts[i]->name,
 		    v != NULL ? v : json_object());
 	}
-	return r->nhosts == n ? 0 : -1;
+	return reveal_vault(r, cause);
 }
 
 void
@@ -172,6 +217,19 @@ host_vars(struct runner *r, struct host_state *h, const struct play *play,
 	return vars;
 }
 
+/* s with every vault secret replaced (vault_redact), as a string to keep;
+ * s is consumed. */
+static char *
+redacted(char *s)
+{
+	char *r;
+
+	if ((r = vault_redact(s)) == NULL)
+		return s;
+	free(s);
+	return r;
+}
+
 /* Keep res as the host's next result (a task's; the caller marks an
  * apply) and count it. */
 static struct task_result *
@@ -188,14 +246,17 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 	tr->module = module;
 	tr->kind = RESULT_KIND_TASK;
 	tr->status = res->status;
-	tr->msg = res->msg;
-	tr->diff = res->diff;
-	tr->data = res->data;
-	tr->ignored = ignored;
-	tr->seconds = secs;
+	/* The one place results are kept: what cmd/ prints, the JSON
+	 * report and drift's reports all read them from here. */
+	tr->msg = redacted(res->msg);
+	tr->diff = redacted(res->diff);
+	tr->data = vault_redact_json(res->data);
 	res->msg = NULL;
 	res->diff = NULL;
+	json_decref(res->data);
 	res->data = NULL;
+	tr->ignored = ignored;
+	tr->seconds = secs;
 	switch (res->status) {
 	case RESULT_OK: h->stats.ok++; break;
 	case RESULT_CHANGED: h->stats.changed++; break;
@@ -646,7 +707,8 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	size_t			  n = 0, i, off, size, batch_index = 0;
 	json_t			 *groups;
 
-	if (inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
+	if (reveal_play_vars(play, cause) != 0 ||
+	    inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
 	    &names, &n, cause) != 0)
 		return -1;
 	if (n == 0) {
