@@ -3,7 +3,6 @@
  * derivation), and every secret to redact from a run's results (vault.h). */
 #include "vault/vault.h"
 
-#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,32 +19,6 @@ struct known {
 static pthread_mutex_t	 known_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct known	*known;
 static size_t		 nknown;
-
-/*
- * jansson's strings hold revealed values and the strings of vaulted files;
- * its free wipes every block it frees, so that they do not outlive their
- * use in freed memory. Installed once a password exists, before anything
- * is decrypted (jansson's allocators may not change while it has memory
- * of its own allocator: this one frees malloc's blocks as free does).
- */
-static void
-wiping_free(void *p)
-{
-	if (p == NULL)
-		return;
-	explicit_bzero(p, malloc_usable_size(p));
-	free(p);
-}
-
-static void
-wipe_jansson_frees(void)
-{
-	static int done;
-
-	if (!done)
-		json_set_alloc_funcs(malloc, wiping_free);
-	done = 1;
-}
 
 json_t *
 vault_inline_new(const char *text, size_t len)
@@ -85,7 +58,6 @@ remember_locked(const char *cipher, const char *s, size_t len)
 void
 vault_remember(const char *s, size_t len)
 {
-	wipe_jansson_frees();
 	pthread_mutex_lock(&known_lock);
 	remember_locked(NULL, s, len);
 	pthread_mutex_unlock(&known_lock);

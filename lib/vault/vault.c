@@ -4,6 +4,8 @@
  * order of passwords decrypt_and_get_vault_id. */
 #include "vault/vault.h"
 
+#include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -271,11 +273,38 @@ out:
 	return r;
 }
 
+/*
+ * jansson's strings hold revealed values and the strings of vaulted files;
+ * its free wipes every block it frees, so that they do not outlive their
+ * use in freed memory. Installed once a password exists, before anything
+ * is decrypted (jansson's allocators may not change while it has memory
+ * of its own allocator: this one frees malloc's blocks as free does).
+ */
+static void
+wiping_free(void *p)
+{
+	if (p == NULL)
+		return;
+	explicit_bzero(p, malloc_usable_size(p));
+	free(p);
+}
+
+static void
+wipe_jansson_frees(void)
+{
+	static int done;
+
+	if (!done)
+		json_set_alloc_funcs(malloc, wiping_free);
+	done = 1;
+}
+
 void
 vault_secret_add(const char *label, const char *password, size_t len)
 {
 	struct secret *s;
 
+	wipe_jansson_frees();
 	keyring = xreallocarray(keyring, nkeyring + 1, sizeof *keyring);
 	s = &keyring[nkeyring++];
 	s->label = xstrdup(label != NULL ? label : VAULT_DEFAULT_ID);
