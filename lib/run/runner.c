@@ -815,17 +815,15 @@ runner_exit_bits(const struct runner *r)
 char *
 runner_traffic_address(const struct runner *r, const char *host)
 {
-	json_t		*vars = inventory_host_vars(r->inv, host);
+	/* hostvars, where inline vault values are already plaintext */
+	const json_t	*vars = json_object_get(r->hostvars, host);
 	const char	*a;
-	char		*addr;
 
 	if ((a = json_string_value(json_object_get(vars, "iperf_address"))) ==
 	    NULL && (a = json_string_value(json_object_get(vars,
 	    "ansible_host"))) == NULL)
 		a = host;
-	addr = xstrdup(a);
-	json_decref(vars);
-	return addr;
+	return xstrdup(a);
 }
 
 int
