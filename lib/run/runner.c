@@ -106,7 +106,7 @@ host_state_free(struct host_state *h)
  * Inline vault values become their plaintext where a play sees variables:
  * every host's inventory variables (hostvars) and the extra vars, all
  * before any host is contacted, so a missing or wrong password changes
- * nothing anywhere; play vars in reveal_play_vars. inventory --list never
+ * nothing anywhere; every play's vars too (reveal_play_vars). inventory --list never
  * comes here and keeps printing the ciphertext, as ansible-inventory does.
  */
 static int
@@ -707,8 +707,7 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	size_t			  n = 0, i, off, size, batch_index = 0;
 	json_t			 *groups;
 
-	if (reveal_play_vars(play, cause) != 0 ||
-	    inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
+	if (inventory_select_limit(r->inv, play->hosts, r->cfg->limit,
 	    &names, &n, cause) != 0)
 		return -1;
 	if (n == 0) {
@@ -756,6 +755,11 @@ runner_play(struct runner *r, const struct playbook *pb, char **cause)
 
 		for (j = 0; pb->plays[i].become > 0 && j < r->nhosts; j++)
 			r->hosts[j]->tp.become = 1;
+	}
+	/* every play's vault values before the first play touches a host */
+	for (i = 0; i < pb->nplays; i++) {
+		if (reveal_play_vars(&pb->plays[i], cause) != 0)
+			return -1;
 	}
 	for (i = 0; i < pb->nplays && !r->stopped && !runner_interrupted;
 	    i++) {
