@@ -18,6 +18,10 @@ cmd_load_inventory(const struct options *opts)
 	char			*cause = NULL;
 	size_t			 i;
 
+	if (cmd_vault_setup(opts) != 0) {
+		inventory_free(inv);
+		return NULL;
+	}
 	if (opts->ninventories == 0) {
 		cmd_error("no inventory: give -i FILE (or set "
 		    "TCPTUNE_INVENTORY, ANSIBLE_INVENTORY or inventory in "

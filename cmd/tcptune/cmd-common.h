@@ -12,6 +12,10 @@ struct runner;
  * $ANSIBLE_INVENTORY, ansible.cfg; settings.c). Prints the error and
  * returns NULL on failure. */
 struct inventory	*cmd_load_inventory(const struct options *opts);
+/* Fill the vault keyring from --vault-id, --vault-password-file and
+ * --ask-vault-pass, once, before anything is loaded (cmd-vault.c). Prints
+ * and returns EXIT_COULD_NOT_RUN on failure, else 0. */
+int			 cmd_vault_setup(const struct options *opts);
 /* Parse -e values; prints and returns NULL on error. */
 json_t			*cmd_extra_vars(const struct options *opts);
 /* Install the SIGINT handler that stops new work (runner_interrupted). */

@@ -2,18 +2,25 @@
  * its own so that the commands depend on it, not on main.c. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
+#include "base/xalloc.h"
+#include "vault/vault.h"
 
 int
 cmd_error(const char *fmt, ...)
 {
-	va_list ap;
+	va_list	 ap;
+	char	*msg, *safe;
 
-	fputs("tcptune: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = xvprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* a message may quote a value that came from a vault */
+	safe = vault_redact(msg);
+	fprintf(stderr, "tcptune: %s\n", safe != NULL ? safe : msg);
+	free(safe);
+	free(msg);
 	return EXIT_COULD_NOT_RUN;
 }

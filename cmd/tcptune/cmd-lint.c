@@ -58,6 +58,9 @@ cmd_lint_exec(struct options *opts)
 	if (opts->nargs == 0 && opts->ninventories == 0)
 		return cmd_error("usage: tcptune lint [-i INVENTORY] "
 		    "[PLAYBOOK...]");
+	/* vars_files and playbooks may be vaulted */
+	if (cmd_vault_setup(opts) != 0)
+		return EXIT_COULD_NOT_RUN;
 	if (opts->ninventories > 0) {
 		if ((inv = cmd_load_inventory(opts)) == NULL)
 			return EXIT_COULD_NOT_RUN;

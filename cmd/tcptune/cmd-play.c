@@ -60,7 +60,8 @@ cmd_run_playbook(struct options *opts, int drift,
 	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
 	double			 start = monotonic_seconds();
 
-	if ((pb = load_playbook(opts->args[0])) == NULL)
+	if (cmd_vault_setup(opts) != 0 ||
+	    (pb = load_playbook(opts->args[0])) == NULL)
 		return EXIT_COULD_NOT_RUN;
 	if ((inv = cmd_load_inventory(opts)) == NULL)
 		goto out;

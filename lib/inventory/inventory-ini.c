@@ -18,6 +18,7 @@
 #include "inventory/hostrange.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
 
 /* ---- Python literals (ast.literal_eval) ---- */
 
@@ -1041,8 +1042,8 @@ int
 inv_load_ini(struct inventory *inv, const char *path, char **cause)
 {
 	struct strbuf	 sb;
-	char		 chunk[8192];
-	size_t		 n;
+	char		 chunk[8192], *plain = NULL;
+	size_t		 n, plainlen = 0;
 	FILE		*fp;
 	int		 r;
 
@@ -1052,7 +1053,13 @@ inv_load_ini(struct inventory *inv, const char *path, char **cause)
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
 		strbuf_add(&sb, chunk, n);
 	fclose(fp);
-	r = inv_load_ini_buffer(inv, path, sb.buf, sb.len, cause);
+	/* Ansible's INI plugin reads through the loader, which decrypts */
+	if (!vault_is_encrypted(sb.buf, sb.len))
+		r = inv_load_ini_buffer(inv, path, sb.buf, sb.len, cause);
+	else if ((r = vault_decrypt(path, sb.buf, sb.len, &plain, &plainlen,
+	    cause)) == 0)
+		r = inv_load_ini_buffer(inv, path, plain, plainlen, cause);
+	vault_plain_free(plain, plainlen);
 	strbuf_release(&sb);
 	return r;
 }

@@ -19,6 +19,7 @@
 #include "net/http.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
 #include "yaml/ydoc.h"
 #include "base/util.h"
 
@@ -1055,6 +1056,13 @@ inventory_host_conn(const struct inventory *inv, const char *host,
 	out->become = -1;
 	if ((vars = inventory_host_vars(inv, host)) == NULL)
 		return fail(cause, "unknown host '%s'", host);
+	/* ansible_user or ansible_become_password may be inline vault */
+	s = xprintf("host '%s'", host);
+	r = vault_reveal_vars(vars, s, cause);
+	free(s);
+	if (r != 0)
+		goto out;
+	r = -1;
 
 	if ((out->address = var_string(vars, "ansible_host")) == NULL &&
 	    (out->address = var_string(vars, "ansible_ssh_host")) == NULL)

@@ -14,6 +14,7 @@
 #include "template/template.h"
 #include "base/util.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -113,6 +114,48 @@ host_state_free(struct host_state *h)
 	free(h);
 }
 
+/*
+ * Inline vault values become their plaintext where a play sees variables:
+ * every host's inventory variables (hostvars) and the extra vars, all
+ * before any host is contacted, so a missing or wrong password changes
+ * nothing anywhere; every play's vars too (reveal_play_vars). inventory --list never
+ * comes here and keeps printing the ciphertext, as ansible-inventory does.
+ */
+static int
+reveal_vault(struct runner *r, char **cause)
+{
+	const char	*name;
+	json_t		*v;
+	char		*owner;
+	int		 rc = 0;
+
+	json_object_foreach(r->hostvars, name, v) {
+		owner = xprintf("host '%s'", name);
+		rc = vault_reveal_vars(v, owner, cause);
+		free(owner);
+		if (rc != 0)
+			return -1;
+	}
+	if (r->cfg->extra_vars != NULL)
+		rc = vault_reveal_vars(r->cfg->extra_vars, "extra vars", cause);
+	return rc;
+}
+
+static int
+reveal_play_vars(const struct play *play, char **cause)
+{
+	char	*owner;
+	int	 rc;
+
+	if (play->vars == NULL)
+		return 0;
+	owner = xprintf("%s:%d: play '%s'", play->pos.file, play->pos.line,
+	    play->name != NULL ? play->name : play->hosts);
+	rc = vault_reveal_vars(play->vars, owner, cause);
+	free(owner);
+	return rc;
+}
+
 int
 runner_init(struct runner *r, const struct run_config *cfg,
     const struct inventory *inv, char **cause)
@@ -133,6 +176,8 @@ runner_init(struct runner *r, const struct run_config *cfg,
 		r->nhosts++;
 	}
 	pattern_hosts_free(names, n);
+	if (r->nhosts != n)
+		return -1;
 	/* `hostvars`: built once; templates read peers' vars through it
 	 * ({{ hostvars[iperf_peer].ansible_host }}). */
 	r->hostvars = json_object();
@@ -142,7 +187,7 @@ runner_init(struct runner *r, const struct run_config *cfg,
 		json_object_set_new(r->hostvars, r->hosts[i]->name,
 		    v != NULL ? v : json_object());
 	}
-	return r->nhosts == n ? 0 : -1;
+	return reveal_vault(r, cause);
 }
 
 void
@@ -184,6 +229,19 @@ host_vars(struct runner *r, struct host_state *h, const struct play *play,
 	return vars;
 }
 
+/* s with every vault secret replaced (vault_redact), as a string to keep;
+ * s is consumed. */
+static char *
+redacted(char *s)
+{
+	char *r;
+
+	if ((r = vault_redact(s)) == NULL)
+		return s;
+	free(s);
+	return r;
+}
+
 /* Keep res as the host's next result (a task's; the caller marks an
  * apply) and count it. */
 static struct task_result *
@@ -200,14 +258,17 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 	tr->module = module;
 	tr->kind = RESULT_KIND_TASK;
 	tr->status = res->status;
-	tr->msg = res->msg;
-	tr->diff = res->diff;
-	tr->data = res->data;
-	tr->ignored = ignored;
-	tr->seconds = secs;
+	/* The one place results are kept: what cmd/ prints, the JSON
+	 * report and drift's reports all read them from here. */
+	tr->msg = redacted(res->msg);
+	tr->diff = redacted(res->diff);
+	tr->data = vault_redact_json(res->data);
 	res->msg = NULL;
 	res->diff = NULL;
+	json_decref(res->data);
 	res->data = NULL;
+	tr->ignored = ignored;
+	tr->seconds = secs;
 	switch (res->status) {
 	case RESULT_OK: h->stats.ok++; break;
 	case RESULT_CHANGED: h->stats.changed++; break;
@@ -899,6 +960,11 @@ runner_play(struct runner *r, const struct playbook *pb, char **cause)
 		for (j = 0; pb->plays[i].become > 0 && j < r->nhosts; j++)
 			r->hosts[j]->tp.become = 1;
 	}
+	/* every play's vault values before the first play touches a host */
+	for (i = 0; i < pb->nplays; i++) {
+		if (reveal_play_vars(&pb->plays[i], cause) != 0)
+			return -1;
+	}
 	for (i = 0; i < pb->nplays && !r->stopped && !runner_interrupted;
 	    i++) {
 		if (run_one_play(r, &pb->plays[i], i, cause) != 0)
@@ -957,17 +1023,15 @@ runner_exit_bits(const struct runner *r)
 char *
 runner_traffic_address(const struct runner *r, const char *host)
 {
-	json_t		*vars = inventory_host_vars(r->inv, host);
+	/* hostvars, where inline vault values are already plaintext */
+	const json_t	*vars = json_object_get(r->hostvars, host);
 	const char	*a;
-	char		*addr;
 
 	if ((a = json_string_value(json_object_get(vars, "iperf_address"))) ==
 	    NULL && (a = json_string_value(json_object_get(vars,
 	    "ansible_host"))) == NULL)
 		a = host;
-	addr = xstrdup(a);
-	json_decref(vars);
-	return addr;
+	return xstrdup(a);
 }
 
 int

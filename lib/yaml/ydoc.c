@@ -11,6 +11,7 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
 
 struct ydoc {
 	char		 *file;
@@ -20,6 +21,7 @@ struct ydoc {
 	json_t		 *anchors;	/* name -> index in nodes */
 	struct ynode	**dups;		/* keys that repeat an earlier key */
 	size_t		  ndups;
+	int		  vaulted;	/* decrypted: wipe on free */
 };
 
 /* Totals of the document as expanded so far, checked against the limits. */
@@ -408,7 +410,7 @@ buffer_mark(const char *buf, size_t off, yaml_mark_t *m)
 }
 
 static struct ydoc *
-load(const char *name, const char *buf, size_t len, char **cause)
+parse(const char *name, const char *buf, size_t len, char **cause)
 {
 	yaml_parser_t	 parser;
 	yaml_mark_t	 m;
@@ -430,6 +432,45 @@ load(const char *name, const char *buf, size_t len, char **cause)
 		return NULL;
 	}
 	yaml_parser_delete(&parser);
+	return doc;
+}
+
+/* The values (not the keys: variable names) of a decrypted document are
+ * secrets to keep out of a run's output. */
+static void
+remember_values(const struct ynode *n)
+{
+	size_t i;
+
+	if (n == NULL)
+		return;
+	if (n->type == YNODE_SCALAR) {
+		if (strcmp(ynode_type_name(n), "string") == 0)
+			vault_remember(n->value, n->len);
+		return;
+	}
+	for (i = 0; i < n->n; i++)
+		remember_values(n->items[i]);
+}
+
+/* A whole-file vaulted document is decrypted first, as Ansible's loader
+ * does for every file it reads (vars files, inventories, playbooks). */
+static struct ydoc *
+load(const char *name, const char *buf, size_t len, char **cause)
+{
+	struct ydoc	*doc;
+	char		*plain;
+	size_t		 plainlen;
+
+	if (!vault_is_encrypted(buf, len))
+		return parse(name, buf, len, cause);
+	if (vault_decrypt(name, buf, len, &plain, &plainlen, cause) != 0)
+		return NULL;
+	if ((doc = parse(name, plain, plainlen, cause)) != NULL) {
+		doc->vaulted = 1;
+		remember_values(doc->root);
+	}
+	vault_plain_free(plain, plainlen);
 	return doc;
 }
 
@@ -471,6 +512,9 @@ ydoc_free(struct ydoc *doc)
 	if (doc == NULL)
 		return;
 	for (i = 0; i < doc->nnodes; i++) {
+		if (doc->vaulted && doc->nodes[i]->value != NULL)
+			explicit_bzero(doc->nodes[i]->value,
+			    doc->nodes[i]->len);
 		free(doc->nodes[i]->value);
 		free(doc->nodes[i]->tag);
 		free(doc->nodes[i]->keys);
@@ -1028,8 +1072,11 @@ ynode_to_json(const struct ynode *n)
 		return json_null();
 	switch (n->type) {
 	case YNODE_SCALAR:
-		if (tag_is(n, ":str") || tag_is(n, "!unsafe") ||
-		    tag_is(n, "!vault"))
+		/* what ansible-inventory prints for an inline value; the
+		 * runner reveals it (vault_reveal_vars) */
+		if (tag_is(n, "!vault") || tag_is(n, "!vault-encrypted"))
+			return vault_inline_new(n->value, n->len);
+		if (tag_is(n, ":str") || tag_is(n, "!unsafe"))
 			return json_stringn(n->value, n->len);
 		if (n->tag != NULL && !n->plain)
 			return yaml_scalar_to_json(n->value, n->len, 1);
