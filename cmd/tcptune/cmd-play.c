@@ -10,6 +10,7 @@
 #include "inventory/inventory.h"
 #include "output.h"
 #include "playbook/playbook.h"
+#include "prompt.h"
 #include "run/runner.h"
 #include "net/transport.h"
 #include "base/xalloc.h"
@@ -55,12 +56,14 @@ cmd_run_playbook(struct options *opts, int drift,
 	struct run_config	 cfg;
 	struct output		 out;
 	json_t			*extra = NULL;
-	char			*cause = NULL, *dir;
+	char			*cause = NULL, *dir, *become_pass = NULL;
 	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
 	double			 start = monotonic_seconds();
 
 	if ((pb = load_playbook(opts->args[0])) == NULL)
 		return EXIT_COULD_NOT_RUN;
+	if (cmd_ask_become_pass(opts, &become_pass) != 0)
+		goto out;
 	if ((inv = cmd_load_inventory(opts)) == NULL)
 		goto out;
 	/* group_vars/ and host_vars/ next to the playbook, as in Ansible. */
@@ -76,6 +79,7 @@ cmd_run_playbook(struct options *opts, int drift,
 	transport_global_init();
 	run_config_from_options(&cfg, opts);
 	cfg.extra_vars = extra;
+	cfg.become_password = become_pass;
 	cfg.playbook_path = opts->args[0];
 	cfg.drift = drift;
 	output_init(&out, opts);
@@ -112,6 +116,7 @@ out:
 	json_decref(extra);
 	inventory_free(inv);
 	playbook_free(pb);
+	secret_free(become_pass);
 	return rc;
 }
 

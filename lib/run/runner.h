@@ -80,6 +80,8 @@ struct run_config {
 	const char		*private_key;
 	const char		*user;
 	int			 become;	/* -b on the command line */
+	const char		*become_password; /* -K, borrowed, or NULL;
+						   * an inventory one wins */
 	enum tp_hostkey_mode	 hostkey_mode;
 	const char		*limit;
 	const char		*tags;
