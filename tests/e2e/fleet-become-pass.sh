@@ -107,6 +107,8 @@ run 60 "$inv_ok" ping -v
 assert_rc "[ansible_become_password ping -v] exits 0" 0
 assert_eq "[ansible_become_password ping -v] $n 'ok:' lines" "$n" \
     "$(grep -c '^ok: \[' <<<"$RUN_OUT")"
+run 60 "$inv_ok" probe -vvv
+assert_rc "[ansible_become_password probe -vvv] exits 0" 0
 
 # Ansible's sudo plugin: ansible_sudo_pass over ansible_become_pass over
 # ansible_become_password, whatever the level each is set at.
