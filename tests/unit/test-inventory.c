@@ -336,9 +336,12 @@ set_var(struct inventory *inv, const char *host, const char *key, json_t *v)
 static void
 test_conn_become_password(void **state)
 {
+	static const char *const want[][2] = { { "a", "p1" }, { "b", "p2" },
+	    { "c", "p3" }, { "d", "1234" } };
 	struct inventory	*inv = load("a,b,c,d,e,f,", NULL);
 	struct host_conn	 c;
 	char			*cause = NULL, *pw;
+	size_t			 i;
 
 	(void)state;
 	set_var(inv, "a", "ansible_become_password", json_string("p1"));
@@ -352,18 +355,11 @@ test_conn_become_password(void **state)
 	set_var(inv, "e", "ansible_become_password",
 	    json_pack("{s:s}", "__ansible_vault", "$ANSIBLE_VAULT;1.1;AES256"));
 	set_var(inv, "f", "ansible_become_pass", json_pack("[s]", "x1y2"));
-	pw = conn_password(inv, "a");
-	assert_string_equal(pw, "p1");
-	free(pw);
-	pw = conn_password(inv, "b");
-	assert_string_equal(pw, "p2");
-	free(pw);
-	pw = conn_password(inv, "c");
-	assert_string_equal(pw, "p3");
-	free(pw);
-	pw = conn_password(inv, "d");
-	assert_string_equal(pw, "1234");
-	free(pw);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		pw = conn_password(inv, want[i][0]);
+		assert_string_equal(pw, want[i][1]);
+		free(pw);
+	}
 
 	assert_int_equal(inventory_host_conn(inv, "e", &c, &cause), -1);
 	assert_string_equal(cause, "host 'e': ansible_become_password is "
