@@ -461,6 +461,27 @@ set_tcp_keepalive(ssh_session s)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
+/* The transport's own copy of the become password, if become is on and
+ * there is one. Empty means none, as in Ansible (which then uses sudo -n
+ * too). */
+static int
+keep_become_password(struct transport *t, const struct tp_options *o,
+    char **cause)
+{
+	if (!o->become || o->become_password == NULL ||
+	    *o->become_password == '\0')
+		return 0;
+	/* sudo -S reads one line: the rest would be left on the command's
+	 * stdin. */
+	if (strchr(o->become_password, '\n') != NULL) {
+		tp_fail(cause, TP_FAILED, "the become password for '%s' holds "
+		    "a newline: sudo reads only one line", t->name);
+		return -1;
+	}
+	t->become_password = xstrdup(o->become_password);
+	return 0;
+}
+
 enum tp_status
 transport_open(const struct tp_options *o, struct transport **out,
     char **cause)
@@ -491,19 +512,8 @@ transport_open(const struct tp_options *o, struct transport **out,
 	t->become = o->become;
 	t->become_user = o->become_user != NULL ? xstrdup(o->become_user) :
 	    NULL;
-	/* Empty means none, as in Ansible (it then uses sudo -n too). */
-	if (o->become && o->become_password != NULL &&
-	    *o->become_password != '\0') {
-		/* sudo -S reads one line: the rest would be left on the
-		 * command's stdin. */
-		if (strchr(o->become_password, '\n') != NULL) {
-			st = tp_fail(cause, TP_FAILED, "the become password for "
-			    "'%s' holds a newline: sudo reads only one line",
-			    name);
-			goto out;
-		}
-		t->become_password = xstrdup(o->become_password);
-	}
+	if (keep_become_password(t, o, cause) != 0)
+		goto out;
 	if ((s = t->session = ssh_new()) == NULL) {
 		st = tp_fail(cause, TP_FAILED, "cannot create ssh session");
 		goto out;
@@ -1178,6 +1188,31 @@ exec_input_clear(struct exec_input *io)
 	memset(io, 0, sizeof *io);
 }
 
+static void
+exec_init(struct exec_state *es, struct exec_input *io, const void *in,
+    size_t in_len)
+{
+	memset(es, 0, sizeof *es);
+	strbuf_init(&es->out);
+	strbuf_init(&es->err);
+	es->exit_status = -1;
+	memset(io, 0, sizeof *io);
+	io->in = in;
+	io->in_len = in_len;
+}
+
+static void
+exec_callbacks(struct ssh_channel_callbacks_struct *cb, struct exec_state *es)
+{
+	memset(cb, 0, sizeof *cb);
+	cb->userdata = es;
+	cb->channel_data_function = exec_data_cb;
+	cb->channel_close_function = exec_close_cb;
+	cb->channel_exit_status_function = exec_status_cb;
+	cb->channel_exit_signal_function = exec_signal_cb;
+	ssh_callbacks_init(cb);
+}
+
 enum tp_status
 transport_exec(struct transport *t, const char *cmd, const void *in,
     size_t in_len, int timeout, struct tp_result *res, char **cause)
@@ -1197,13 +1232,7 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 
 	memset(res, 0, sizeof *res);
 	res->exit_status = -1;
-	memset(&es, 0, sizeof es);
-	strbuf_init(&es.out);
-	strbuf_init(&es.err);
-	es.exit_status = -1;
-	memset(&io, 0, sizeof io);
-	io.in = in;
-	io.in_len = in_len;
+	exec_init(&es, &io, in, in_len);
 	strbuf_init(&line);
 	if (timeout <= 0)
 		timeout = t->command_timeout;
@@ -1223,13 +1252,7 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	}
 	/* Open and exec in blocking mode: bounded by connect_timeout. */
 	ssh_set_blocking(s, 1);
-	memset(&cb, 0, sizeof cb);
-	cb.userdata = &es;
-	cb.channel_data_function = exec_data_cb;
-	cb.channel_close_function = exec_close_cb;
-	cb.channel_exit_status_function = exec_status_cb;
-	cb.channel_exit_signal_function = exec_signal_cb;
-	ssh_callbacks_init(&cb);
+	exec_callbacks(&cb, &es);
 	st = start_command(t, line.buf, deadline, timeout, &cb, &ch, cause);
 	if (st != TP_OK)
 		goto out;
