@@ -167,6 +167,18 @@ assert_match "[wrong password text] fatal line with the message" \
     "fatal: \[${HOSTS[0]}\]: FAILED! => .*incorrect sudo password for user 'ttl-pw'" \
     "$RUN_OUT"
 
+# sudo refusing before it starts the command (requiretty, on one host: its
+# /etc/sudoers.d is its own) is still told apart, prompt or not.
+h3=${HOSTS[2]}
+lab "$h3" sh -c 'echo "Defaults:ttl-pw requiretty" >/etc/sudoers.d/zz-tty &&
+    chmod 0440 /etc/sudoers.d/zz-tty'
+run 40 "$inv_ok" ping --format json
+lab "$h3" rm -f /etc/sudoers.d/zz-tty
+assert_eq "[requiretty on $h3] only it fails" "ok ok failed" "$(statuses)"
+assert_eq "[requiretty on $h3] message" \
+    "sudo on host '$h3' requires a tty (requiretty) for user 'ttl-pw'" \
+    "$(json_msg "$h3")"
+
 # -K on a pseudo-terminal (script(1)); the answer is typed once the prompt
 # shows. pty_run ANSWER ARGS... sets RUN_RC, RUN_SECS, RUN_OUT (stdout
 # file) and PTY_LOG (what the terminal showed).
