@@ -3,7 +3,8 @@
 # a lab of its own (its own DIR, namespace prefix and address block), so they
 # may run in any order or in parallel. They need root and skip (77) otherwise;
 # fleet-errors needs no lab and runs as any user.
-foreach(t ping probe hostkey stopped silent become errors interrupt)
+foreach(t ping probe hostkey stopped silent become become-pass errors
+    interrupt)
   add_test(NAME e2e/fleet-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/fleet-${t}.sh
             $<TARGET_FILE:tcptune>

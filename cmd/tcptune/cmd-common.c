@@ -8,6 +8,7 @@
 #include "playbook/extravars.h"
 #include "inventory/inventory.h"
 #include "output.h"
+#include "prompt.h"
 #include "run/runner.h"
 #include "net/transport.h"
 
@@ -60,6 +61,28 @@ cmd_extra_vars(const struct options *opts)
 	return v;
 }
 
+int
+cmd_ask_become_pass(const struct options *opts, char **out)
+{
+	char *cause = NULL;
+
+	*out = NULL;
+	if (!opts->ask_become_pass)
+		return 0;
+	/* ansible-playbook's prompt, word for word. */
+	if ((*out = prompt_secret("BECOME password: ", "become password",
+	    &cause)) == NULL) {
+		cmd_error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (**out == '\0') {
+		secret_free(*out);
+		*out = NULL;
+	}
+	return 0;
+}
+
 static void
 on_sigint(int sig)
 {
@@ -92,19 +115,25 @@ cmd_adhoc(struct options *opts, const struct module *m,
 	struct runner		 r;
 	struct run_config	 cfg;
 	struct output		 out;
-	char			*cause = NULL;
+	char			*cause = NULL, *become_pass;
 	json_t			*extra;
 	int			 rc;
 
-	if ((inv = cmd_load_inventory(opts)) == NULL)
+	if (cmd_ask_become_pass(opts, &become_pass) != 0)
 		return EXIT_COULD_NOT_RUN;
+	if ((inv = cmd_load_inventory(opts)) == NULL) {
+		secret_free(become_pass);
+		return EXIT_COULD_NOT_RUN;
+	}
 	if ((extra = cmd_extra_vars(opts)) == NULL) {
+		secret_free(become_pass);
 		inventory_free(inv);
 		return EXIT_COULD_NOT_RUN;
 	}
 	transport_global_init();
 	run_config_from_options(&cfg, opts);
 	cfg.extra_vars = extra;
+	cfg.become_password = become_pass;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	cmd_catch_interrupt();
@@ -124,5 +153,6 @@ out:
 	output_free(&out);
 	json_decref(extra);
 	inventory_free(inv);
+	secret_free(become_pass);
 	return rc;
 }

@@ -18,6 +18,14 @@ struct inventory	*cmd_load_inventory(const struct options *opts);
 int			 cmd_vault_setup(const struct options *opts);
 /* Parse -e values; prints and returns NULL on error. */
 json_t			*cmd_extra_vars(const struct options *opts);
+/* -K: ask for the become password once, on the terminal with echo off,
+ * before the inventory is read or any host contacted (ansible-playbook
+ * asks first too); one password for every host, an inventory one wins.
+ * Returns 0 with *out NULL without -K or for an empty answer (sudo -n, as
+ * in Ansible), 0 with *out set (the caller frees it with secret_free), or
+ * -1 after printing the error. */
+int			 cmd_ask_become_pass(const struct options *opts,
+			    char **out);
 /* Install the SIGINT handler that stops new work (runner_interrupted). */
 void			 cmd_catch_interrupt(void);
 

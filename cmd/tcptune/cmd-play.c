@@ -11,6 +11,7 @@
 #include "inventory/inventory.h"
 #include "output.h"
 #include "playbook/playbook.h"
+#include "prompt.h"
 #include "run/runner.h"
 #include "net/transport.h"
 #include "base/xalloc.h"
@@ -56,13 +57,15 @@ cmd_run_playbook(struct options *opts, int drift,
 	struct run_config	 cfg;
 	struct output		 out;
 	json_t			*extra = NULL;
-	char			*cause = NULL, *dir;
+	char			*cause = NULL, *dir, *become_pass = NULL;
 	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
 	double			 start = monotonic_seconds();
 
 	if (cmd_vault_setup(opts) != 0 ||
 	    (pb = load_playbook(opts->args[0])) == NULL)
 		return EXIT_COULD_NOT_RUN;
+	if (cmd_ask_become_pass(opts, &become_pass) != 0)
+		goto out;
 	if ((inv = cmd_load_inventory(opts)) == NULL)
 		goto out;
 	/* group_vars/ and host_vars/ next to the playbook, as in Ansible. */
@@ -80,6 +83,7 @@ cmd_run_playbook(struct options *opts, int drift,
 	transport_global_init();
 	run_config_from_options(&cfg, opts);
 	cfg.extra_vars = extra;
+	cfg.become_password = become_pass;
 	cfg.playbook_path = opts->args[0];
 	cfg.drift = drift;
 	output_init(&out, opts);
@@ -119,6 +123,7 @@ out:
 	json_decref(extra);
 	inventory_free(inv);
 	playbook_free(pb);
+	secret_free(become_pass);
 	return rc;
 }
 

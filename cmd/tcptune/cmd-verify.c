@@ -17,6 +17,7 @@
 #include "inventory/inventory.h"
 #include "playbook/module.h"
 #include "output.h"
+#include "prompt.h"
 #include "run/runner.h"
 #include "net/transport.h"
 #include "base/xalloc.h"
@@ -69,7 +70,7 @@ cmd_verify_exec(struct options *opts)
 	struct ypos		 pos = { "<command line>", 1, 1 };
 	const char		*pattern = "all";
 	json_t			*params = NULL, *args = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *become_pass = NULL;
 	int			 first = 0, rc, started = 0;
 
 	if (opts->nargs > 0 && strchr(opts->args[0], '=') == NULL) {
@@ -86,12 +87,15 @@ cmd_verify_exec(struct options *opts)
 		return rc;
 	}
 	json_decref(args);
-	if ((inv = cmd_load_inventory(opts)) == NULL) {
+	if (cmd_ask_become_pass(opts, &become_pass) != 0 ||
+	    (inv = cmd_load_inventory(opts)) == NULL) {
+		secret_free(become_pass);
 		json_decref(params);
 		return EXIT_COULD_NOT_RUN;
 	}
 	transport_global_init();
 	run_config_from_options(&cfg, opts);
+	cfg.become_password = become_pass;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	cmd_catch_interrupt();
@@ -119,6 +123,7 @@ out:
 	output_free(&out);
 	inventory_free(inv);
 	json_decref(params);
+	secret_free(become_pass);
 	return rc;
 }
 

@@ -964,6 +964,10 @@ host_conn_clear(struct host_conn *c)
 	free(c->user);
 	free(c->key_file);
 	free(c->become_user);
+	if (c->become_password != NULL) {
+		explicit_bzero(c->become_password, strlen(c->become_password));
+		free(c->become_password);
+	}
 	free(c->proxy_jump);
 	memset(c, 0, sizeof *c);
 }
@@ -980,6 +984,38 @@ var_string(json_t *vars, const char *key)
 	if (json_is_integer(v))
 		return xprintf("%lld", (long long)json_integer_value(v));
 	return NULL;
+}
+
+/* The become password. Ansible's sudo plugin lists ansible_become_password,
+ * ansible_become_pass, ansible_sudo_pass, and the last one set wins (its
+ * config manager's _loop_entries). A string or a number is a password;
+ * anything else (an inline vault value not decrypted, a list) is an error
+ * that never shows the value. */
+static int
+become_password(json_t *vars, const char *host, char **out, char **cause)
+{
+	static const char *const names[] = { "ansible_sudo_pass",
+	    "ansible_become_pass", "ansible_become_password", NULL };
+	json_t	*v = NULL;
+	size_t	 i;
+
+	*out = NULL;
+	for (i = 0; names[i] != NULL; i++) {
+		v = json_object_get(vars, names[i]);
+		if (v != NULL && !json_is_null(v))
+			break;
+	}
+	if (names[i] == NULL)
+		return 0;
+	if (json_is_object(v) && json_object_get(v, "__ansible_vault") != NULL)
+		return fail(cause, "host '%s': %s is vault-encrypted and was not "
+		    "decrypted", host, names[i]);
+	if ((*out = var_string(vars, names[i])) == NULL)
+		return fail(cause, "host '%s': %s must be a string, got %s",
+		    host, names[i], json_is_array(v) ? "a list" :
+		    json_is_object(v) ? "a mapping" : json_is_boolean(v) ?
+		    "a boolean" : "a number that is not an integer");
+	return 0;
 }
 
 /* "-o ProxyJump=x", "-oProxyJump=x", "-o 'ProxyJump x'", "-J x" */
@@ -1102,6 +1138,8 @@ inventory_host_conn(const struct inventory *inv, const char *host,
 		goto out;
 	}
 	out->become_user = var_string(vars, "ansible_become_user");
+	if (become_password(vars, host, &out->become_password, cause) != 0)
+		goto out;
 	if ((out->proxy_jump = var_string(vars, "tcptune_proxy_jump")) == NULL) {
 		s = var_string(vars, "ansible_ssh_common_args");
 		out->proxy_jump = find_proxy_jump(s);

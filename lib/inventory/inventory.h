@@ -76,6 +76,10 @@ struct host_conn {
 	char	*key_file;	/* ansible_ssh_private_key_file, or NULL */
 	int	 become;	/* ansible_become, -1 if unset */
 	char	*become_user;	/* ansible_become_user, or NULL */
+	char	*become_password; /* ansible_sudo_pass, else ansible_become_pass,
+				   else ansible_become_password (the order
+				   of Ansible's sudo plugin), or NULL; a
+				   secret: host_conn_clear wipes it */
 	char	*proxy_jump;	/* tcptune_proxy_jump, else "-o ProxyJump=X"
 				   or "-J X" in ansible_ssh_common_args /
 				   ansible_ssh_extra_args, or NULL */

@@ -1,5 +1,6 @@
 /* The SSH transport over libssh 0.10: options, connect, host key check,
- * authentication (this file) and command execution (transport-exec.c). */
+ * authentication, and command execution (with sudo -S answered through
+ * net/become.c). */
 #include "net/transport.h"
 
 #include <ctype.h>
@@ -21,6 +22,7 @@
 #include "base/shquote.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "net/become.h"
 
 struct transport {
 	ssh_session	 session;
@@ -32,6 +34,7 @@ struct transport {
 	int		 command_timeout;
 	int		 become;
 	char		*become_user;
+	char		*become_password; /* NULL: sudo -n; wiped on close */
 };
 
 static enum tp_status tp_fail(char **, enum tp_status, const char *, ...)
@@ -458,6 +461,27 @@ set_tcp_keepalive(ssh_session s)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
+/* The transport's own copy of the become password, if become is on and
+ * there is one. Empty means none, as in Ansible (which then uses sudo -n
+ * too). */
+static int
+keep_become_password(struct transport *t, const struct tp_options *o,
+    char **cause)
+{
+	if (!o->become || o->become_password == NULL ||
+	    *o->become_password == '\0')
+		return 0;
+	/* sudo -S reads one line: the rest would be left on the command's
+	 * stdin. */
+	if (strchr(o->become_password, '\n') != NULL) {
+		tp_fail(cause, TP_FAILED, "the become password for '%s' holds "
+		    "a newline: sudo reads only one line", t->name);
+		return -1;
+	}
+	t->become_password = xstrdup(o->become_password);
+	return 0;
+}
+
 enum tp_status
 transport_open(const struct tp_options *o, struct transport **out,
     char **cause)
@@ -488,6 +512,8 @@ transport_open(const struct tp_options *o, struct transport **out,
 	t->become = o->become;
 	t->become_user = o->become_user != NULL ? xstrdup(o->become_user) :
 	    NULL;
+	if (keep_become_password(t, o, cause) != 0)
+		goto out;
 	if ((s = t->session = ssh_new()) == NULL) {
 		st = tp_fail(cause, TP_FAILED, "cannot create ssh session");
 		goto out;
@@ -614,6 +640,10 @@ transport_close(struct transport *t)
 	free(t->who);
 	free(t->user);
 	free(t->become_user);
+	if (t->become_password != NULL) {
+		explicit_bzero(t->become_password, strlen(t->become_password));
+		free(t->become_password);
+	}
 	free(t->warning);
 	free(t);
 }
@@ -622,20 +652,10 @@ void
 transport_build_command(struct strbuf *sb, const char *cmd, int become,
     const char *become_user)
 {
-	if (!become) {
+	if (!become)
 		strbuf_addstr(sb, cmd);
-		return;
-	}
-	/* -n: never prompt (a prompt would hang with no tty); `--` so that
-	 * nothing after it is read as a sudo option. */
-	strbuf_addstr(sb, "sudo -n ");
-	if (become_user != NULL && strcmp(become_user, "root") != 0) {
-		strbuf_addstr(sb, "-u ");
-		shquote_add(sb, become_user);
-		strbuf_addch(sb, ' ');
-	}
-	strbuf_addstr(sb, "-- sh -c ");
-	shquote_add(sb, cmd);
+	else
+		become_build_command(sb, cmd, become_user, NULL);
 }
 
 /* Does err hold a line starting with "sudo: " that contains what? */
@@ -658,12 +678,24 @@ sudo_said(const char *err, const char *what)
 	return 0;
 }
 
+/* The one wording, whether sudo asked twice or said so itself. */
+static enum tp_status
+wrong_password(char **cause, const char *user, const char *host)
+{
+	return tp_fail(cause, TP_BECOME, "incorrect sudo password for user "
+	    "'%s' on host '%s'", user, host);
+}
+
 enum tp_status
 transport_check_become(int exit_status, const char *err, const char *user,
     const char *host, char **cause)
 {
 	if (err == NULL)
 		err = "";
+	/* sudo -S that gave up: "sudo: 1 incorrect password attempt" (one
+	 * try allowed, or the password line never came). */
+	if (exit_status == 1 && sudo_said(err, "incorrect password attempt"))
+		return wrong_password(cause, user, host);
 	/* sudo exits 1 when it refuses; the command's own failures cannot
 	 * be told apart by status, hence the look at sudo's own words. */
 	if (exit_status == 1 && sudo_said(err, "a password is required"))
@@ -688,6 +720,7 @@ transport_check_become(int exit_status, const char *err, const char *user,
 struct exec_state {
 	struct strbuf	out;
 	struct strbuf	err;
+	struct become_scan *scan;	/* sudo -S: stderr passes through it */
 	int		exit_status;	/* -1 until received */
 	char		*exit_signal;	/* or NULL */
 	int		closed;		/* remote closed the channel */
@@ -700,11 +733,14 @@ exec_data_cb(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 {
 	struct exec_state *es = arg;
 	struct strbuf *sb = is_stderr ? &es->err : &es->out;
+	size_t held = es->scan != NULL ? es->scan->pending.len : 0;
 
 	(void)s;
 	(void)ch;
-	if (es->out.len + es->err.len + len > TP_MAX_OUTPUT)
+	if (es->out.len + es->err.len + held + len > TP_MAX_OUTPUT)
 		es->overflow = 1;
+	else if (is_stderr && es->scan != NULL)
+		become_scan_feed(es->scan, data, len, &es->err);
 	else
 		strbuf_add(sb, data, len);
 	return (int)len;	/* all consumed: libssh reopens the window */
@@ -912,6 +948,271 @@ start_command(struct transport *t, const char *line, long long deadline,
 	}
 }
 
+/* What one exec writes on the command's stdin, in this order: the sudo
+ * password line when sudo asks for it (and only then), the command's own
+ * input once the command runs, then end of input. */
+struct exec_input {
+	const char	*in;
+	size_t		 in_len;
+	size_t		 in_done;
+	int		 eof_sent;
+	char		*pw_line;	/* password and "\n", or NULL; wiped */
+	size_t		 pw_len;
+	size_t		 pw_done;
+	long long	 sudo_deadline;	/* sudo must prompt or start by then */
+};
+
+/* How long sudo may take to prompt, or to answer a password, before the
+ * host fails: the connect timeout, at least this. A wrong password costs
+ * sudo's own pause (about 2 s) before it asks again. */
+#define TP_BECOME_WAIT_MIN	5
+
+static long long
+sudo_wait_ms(const struct transport *t)
+{
+	int secs = t->connect_timeout;
+
+	if (secs < TP_BECOME_WAIT_MIN)
+		secs = TP_BECOME_WAIT_MIN;
+	return (long long)secs * 1000;
+}
+
+/* Write what the window allows of buf[*done..len), never blocking: 1 if
+ * something was written, 0 if not, -1 if the channel failed. */
+static int
+write_window(ssh_channel ch, const char *buf, size_t len, size_t *done)
+{
+	uint32_t	window;
+	size_t		chunk;
+	int		n, progress = 0;
+
+	while (*done < len && (window = ssh_channel_window_size(ch)) > 0) {
+		chunk = len - *done;
+		if (chunk > window)
+			chunk = window;
+		if (chunk > 32768)
+			chunk = 32768;
+		n = ssh_channel_write(ch, buf + *done, (uint32_t)chunk);
+		if (n == SSH_ERROR)
+			return -1;
+		if (n == 0)
+			break;
+		*done += (size_t)n;
+		progress = 1;
+	}
+	return progress;
+}
+
+/* The command's stdin, then EOF; with sudo -S not before the command has
+ * started. Returns 1 on progress, 0 if none, -1 with *st on failure. */
+static int
+feed_input(struct transport *t, ssh_channel ch, struct exec_state *es,
+    struct exec_input *io, enum tp_status *st, char **cause)
+{
+	int r;
+
+	if (es->closed || (es->scan != NULL && !es->scan->started))
+		return 0;
+	r = write_window(ch, io->in, io->in_len, &io->in_done);
+	if (r == -1) {
+		if (ssh_channel_is_closed(ch))
+			return 0;
+		*st = exec_fail(t, "sending input", cause);
+		return -1;
+	}
+	if (!io->eof_sent && io->in_done == io->in_len) {
+		/* The command sees end of input. */
+		if (ssh_channel_send_eof(ch) == SSH_ERROR &&
+		    !ssh_channel_is_closed(ch)) {
+			*st = exec_fail(t, "closing input", cause);
+			return -1;
+		}
+		io->eof_sent = 1;
+	}
+	return r;
+}
+
+/* Before the command starts under sudo -S: the password once at the
+ * first prompt; a second prompt means it was wrong, and sudo is stopped
+ * (end of input) rather than asked again. Returns 1 on progress, 0 if
+ * none, -1 with *st when the host fails. */
+static int
+answer_sudo(struct transport *t, ssh_channel ch, struct exec_state *es,
+    struct exec_input *io, enum tp_status *st, char **cause)
+{
+	const struct become_scan	*sc = es->scan;
+	long long			 now = now_ms();
+	int				 r;
+
+	if (sc == NULL || sc->started || es->closed)
+		return 0;
+	if (sc->prompts > 1) {
+		ssh_channel_send_eof(ch);
+		*st = wrong_password(cause, t->user, t->name);
+		return -1;
+	}
+	if (sc->prompts == 1 && io->pw_done < io->pw_len) {
+		r = write_window(ch, io->pw_line, io->pw_len, &io->pw_done);
+		if (r == -1 && !ssh_channel_is_closed(ch)) {
+			*st = exec_fail(t, "sending the sudo password", cause);
+			return -1;
+		}
+		if (io->pw_done == io->pw_len)
+			io->sudo_deadline = now + sudo_wait_ms(t);
+		return r == 1;
+	}
+	if (now >= io->sudo_deadline) {
+		*st = tp_fail(cause, TP_BECOME, "sudo on host '%s' did not %s "
+		    "within %lld s", t->name, sc->prompts == 0 ? "ask for the "
+		    "password or start the command" : "answer the password",
+		    sudo_wait_ms(t) / 1000);
+		return -1;
+	}
+	return 0;
+}
+
+/* How long the loop may sleep in poll: until the next deadline, the next
+ * keepalive, or not at all after progress. */
+static int
+poll_wait_ms(const struct exec_state *es, const struct exec_input *io,
+    long long deadline, long long quiet_since, int progress)
+{
+	long long now = now_ms(), wait = deadline - now;
+	long long idle = TP_KEEPALIVE_SECS * 1000LL - (now - quiet_since);
+
+	if (progress)
+		return 0;
+	if (wait > idle)
+		wait = idle;
+	if (es->scan != NULL && !es->scan->started &&
+	    wait > io->sudo_deadline - now)
+		wait = io->sudo_deadline - now;
+	return wait < 0 ? 0 : (int)wait;
+}
+
+/* Poll until the channel closes. TP_OK when it did; otherwise the failure,
+ * with *kill set when the command may still run and must be stopped. */
+static enum tp_status
+exec_loop(struct transport *t, ssh_channel ch, ssh_event ev,
+    struct exec_state *es, struct exec_input *io, long long deadline,
+    int timeout, int *kill, char **cause)
+{
+	enum tp_status	st = TP_FAILED;
+	long long	now, quiet_since = now_ms();
+	int		rc, progress;
+
+	*kill = 0;
+	for (;;) {
+		if ((progress = answer_sudo(t, ch, es, io, &st, cause)) == -1 ||
+		    (rc = feed_input(t, ch, es, io, &st, cause)) == -1)
+			return st;
+		progress |= rc;
+		if (es->closed)
+			return TP_OK;
+		if (es->overflow) {
+			*kill = 1;
+			return tp_fail(cause, TP_FAILED, "output of command on "
+			    "%s exceeds %u bytes", t->who, TP_MAX_OUTPUT);
+		}
+		if (!ssh_is_connected(t->session))
+			return exec_fail(t, "running a command", cause);
+		now = now_ms();
+		if (now >= deadline) {
+			*kill = 1;
+			return tp_fail(cause, TP_TIMEOUT, "command on %s timed "
+			    "out after %d s", t->who, timeout);
+		}
+		if (now - quiet_since >= TP_KEEPALIVE_SECS * 1000LL) {
+			/* No reply is needed, so this never blocks. */
+			ssh_send_ignore(t->session, "");
+			quiet_since = now;
+		}
+		rc = ssh_event_dopoll(ev, poll_wait_ms(es, io, deadline,
+		    quiet_since, progress));
+		if (rc == SSH_ERROR && !es->closed)
+			return exec_fail(t, "running a command", cause);
+		if (rc == SSH_OK)
+			quiet_since = now_ms();
+	}
+}
+
+/* The finished command's status, and whether sudo let it run. */
+static enum tp_status
+exec_outcome(struct transport *t, struct exec_state *es,
+    struct tp_result *res, char **cause)
+{
+	enum tp_status st = TP_OK;
+
+	if (es->exit_status != -1)
+		res->exit_status = es->exit_status;
+	else if (es->exit_signal != NULL)
+		res->exit_status = signal_status(es->exit_signal);
+	if (t->become) {
+		st = transport_check_become(res->exit_status, es->err.buf,
+		    t->user, t->name, cause);
+	}
+	if (st == TP_OK && es->scan != NULL && !es->scan->started) {
+		/* sudo ended without starting the command: whatever it
+		 * printed is not the command's result. */
+		st = tp_fail(cause, TP_BECOME, "sudo on host '%s' did not start "
+		    "the command for user '%s' (exit %d)", t->name, t->user,
+		    res->exit_status);
+	}
+	return st;
+}
+
+/* With a become password: a fresh prompt and marker for this command, the
+ * scanner, and the password line to send when asked. */
+static int
+exec_become_setup(struct transport *t, const char *cmd, struct strbuf *line,
+    struct become_words *w, struct become_scan *sc, struct exec_input *io,
+    char **cause)
+{
+	if (become_words_random(w, cause) != 0)
+		return -1;
+	become_build_command(line, cmd, t->become_user, w);
+	become_scan_init(sc, w);
+	io->pw_line = xprintf("%s\n", t->become_password);
+	io->pw_len = strlen(io->pw_line);
+	io->sudo_deadline = now_ms() + sudo_wait_ms(t);
+	return 0;
+}
+
+static void
+exec_input_clear(struct exec_input *io)
+{
+	if (io->pw_line != NULL) {
+		explicit_bzero(io->pw_line, io->pw_len);
+		free(io->pw_line);
+	}
+	memset(io, 0, sizeof *io);
+}
+
+static void
+exec_init(struct exec_state *es, struct exec_input *io, const void *in,
+    size_t in_len)
+{
+	memset(es, 0, sizeof *es);
+	strbuf_init(&es->out);
+	strbuf_init(&es->err);
+	es->exit_status = -1;
+	memset(io, 0, sizeof *io);
+	io->in = in;
+	io->in_len = in_len;
+}
+
+static void
+exec_callbacks(struct ssh_channel_callbacks_struct *cb, struct exec_state *es)
+{
+	memset(cb, 0, sizeof *cb);
+	cb->userdata = es;
+	cb->channel_data_function = exec_data_cb;
+	cb->channel_close_function = exec_close_cb;
+	cb->channel_exit_status_function = exec_status_cb;
+	cb->channel_exit_signal_function = exec_signal_cb;
+	ssh_callbacks_init(cb);
+}
+
 enum tp_status
 transport_exec(struct transport *t, const char *cmd, const void *in,
     size_t in_len, int timeout, struct tp_result *res, char **cause)
@@ -921,26 +1222,28 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	ssh_event ev = NULL;
 	struct ssh_channel_callbacks_struct cb;
 	struct exec_state es;
+	struct exec_input io;
+	struct become_words words;
+	struct become_scan scan;
 	struct strbuf line;
 	enum tp_status st = TP_FAILED;
-	long long start, deadline, now, quiet_since, wait;
-	size_t written = 0, chunk;
-	uint32_t window;
-	int n, eof_sent = 0, rc, callbacks_set = 0;
-	const char *p = in;
+	long long deadline;
+	int kill;
 
 	memset(res, 0, sizeof *res);
 	res->exit_status = -1;
-	memset(&es, 0, sizeof es);
-	strbuf_init(&es.out);
-	strbuf_init(&es.err);
-	es.exit_status = -1;
+	exec_init(&es, &io, in, in_len);
 	strbuf_init(&line);
 	if (timeout <= 0)
 		timeout = t->command_timeout;
-	start = now_ms();
-	deadline = start + (long long)timeout * 1000;
-	transport_build_command(&line, cmd, t->become, t->become_user);
+	deadline = now_ms() + (long long)timeout * 1000;
+	if (t->become && t->become_password != NULL) {
+		if (exec_become_setup(t, cmd, &line, &words, &scan, &io,
+		    cause) != 0)
+			goto out;
+		es.scan = &scan;
+	} else
+		transport_build_command(&line, cmd, t->become, t->become_user);
 
 	if (!ssh_is_connected(s)) {
 		st = tp_fail(cause, TP_UNREACHABLE, "connection to %s is closed",
@@ -949,17 +1252,10 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	}
 	/* Open and exec in blocking mode: bounded by connect_timeout. */
 	ssh_set_blocking(s, 1);
-	memset(&cb, 0, sizeof cb);
-	cb.userdata = &es;
-	cb.channel_data_function = exec_data_cb;
-	cb.channel_close_function = exec_close_cb;
-	cb.channel_exit_status_function = exec_status_cb;
-	cb.channel_exit_signal_function = exec_signal_cb;
-	ssh_callbacks_init(&cb);
+	exec_callbacks(&cb, &es);
 	st = start_command(t, line.buf, deadline, timeout, &cb, &ch, cause);
 	if (st != TP_OK)
 		goto out;
-	callbacks_set = 1;
 
 	/* From here on nothing may block past the deadline: non-blocking
 	 * session, one poll loop, data arrives through the callbacks. */
@@ -970,104 +1266,28 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 		    t->who);
 		goto out;
 	}
-	quiet_since = now_ms();
-	for (;;) {
-		int progress = 0;
-
-		/* Feed stdin, never more than the window (so never blocks). */
-		while (!es.closed && written < in_len &&
-		    (window = ssh_channel_window_size(ch)) > 0) {
-			chunk = in_len - written;
-			if (chunk > window)
-				chunk = window;
-			if (chunk > 32768)
-				chunk = 32768;
-			n = ssh_channel_write(ch, p + written, (uint32_t)chunk);
-			if (n == SSH_ERROR) {
-				if (es.closed || ssh_channel_is_closed(ch))
-					break;
-				st = exec_fail(t, "sending input", cause);
-				goto out;
-			}
-			if (n == 0)
-				break;
-			written += (size_t)n;
-			progress = 1;
-		}
-		if (!eof_sent && !es.closed && written == in_len) {
-			/* The command sees end of input. */
-			if (ssh_channel_send_eof(ch) == SSH_ERROR &&
-			    !ssh_channel_is_closed(ch)) {
-				st = exec_fail(t, "closing input", cause);
-				goto out;
-			}
-			eof_sent = 1;
-		}
-		if (es.closed)
-			break;
-		if (es.overflow) {
-			st = tp_fail(cause, TP_FAILED, "output of command on %s "
-			    "exceeds %u bytes", t->who, TP_MAX_OUTPUT);
-			goto kill;
-		}
-		if (!ssh_is_connected(s)) {
-			st = exec_fail(t, "running a command", cause);
-			goto out;
-		}
-
-		now = now_ms();
-		if (now >= deadline) {
-			st = tp_fail(cause, TP_TIMEOUT, "command on %s timed out "
-			    "after %d s", t->who, timeout);
-			goto kill;
-		}
-		if (now - quiet_since >= TP_KEEPALIVE_SECS * 1000LL) {
-			/* No reply is needed, so this never blocks. */
-			ssh_send_ignore(s, "");
-			quiet_since = now;
-		}
-		wait = deadline - now;
-		if (wait > TP_KEEPALIVE_SECS * 1000LL - (now - quiet_since))
-			wait = TP_KEEPALIVE_SECS * 1000LL - (now - quiet_since);
-		if (progress)
-			wait = 0;
-		rc = ssh_event_dopoll(ev, (int)wait);
-		if (rc == SSH_ERROR && !es.closed) {
-			st = exec_fail(t, "running a command", cause);
-			goto out;
-		}
-		if (rc == SSH_OK)
-			quiet_since = now_ms();
+	st = exec_loop(t, ch, ev, &es, &io, deadline, timeout, &kill, cause);
+	if (es.scan != NULL)
+		become_scan_end(es.scan, &es.err);
+	if (st == TP_OK)
+		st = exec_outcome(t, &es, res, cause);
+	else if (kill) {
+		/* Stop the remote command (servers without "signal" support
+		 * only see the channel close) and leave the session usable. */
+		ssh_channel_request_send_signal(ch, "KILL");
 	}
-
-	if (es.exit_status != -1)
-		res->exit_status = es.exit_status;
-	else if (es.exit_signal != NULL)
-		res->exit_status = signal_status(es.exit_signal);
-	st = TP_OK;
-	if (t->become) {
-		st = transport_check_become(res->exit_status, es.err.buf,
-		    t->user, t->name, cause);
-	}
-	goto out;
-
-kill:
-	/* Stop the remote command (servers without "signal" support only
-	 * see the channel close) and leave the session usable. */
-	ssh_channel_request_send_signal(ch, "KILL");
 
 out:
 	if (ev != NULL) {
 		ssh_event_remove_session(ev, s);
 		ssh_event_free(ev);
 	}
-	if (ch != NULL) {
-		if (callbacks_set)
-			channel_discard(ch, &cb);
-		else
-			ssh_channel_free(ch);
-	}
+	if (ch != NULL)
+		channel_discard(ch, &cb);
 	ssh_set_blocking(s, 1);
+	if (es.scan != NULL)
+		become_scan_release(es.scan);
+	exec_input_clear(&io);
 	res->out = strbuf_detach(&es.out, &res->out_len);
 	res->err = strbuf_detach(&es.err, &res->err_len);
 	free(es.exit_signal);

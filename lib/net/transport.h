@@ -60,8 +60,20 @@
  * also enabled on the socket (idle 30 s, 3 probes 10 s apart) so a dead
  * peer turns into an error instead of waiting for the command timeout.
  *
- * Secrets: nothing here logs key material or the environment; libssh's own
- * logging stays at its default (off). */
+ * Become. Without a password, commands run under `sudo -n`, which fails
+ * at once where sudo would ask. With become_password, under `sudo -S` with
+ * a prompt and a start marker of our own (net/become.h): the password is
+ * written on the channel's stdin only when sudo's prompt appears, the
+ * command's stdin only after the marker, and a second prompt (a wrong
+ * password) ends the command at once with TP_BECOME ("incorrect sudo
+ * password for user 'U' on host 'H'"), about sudo's own 2 s pause after
+ * the password was sent. sudo must prompt or start the command within the
+ * connect timeout (at least 5 s), or the host fails with TP_BECOME.
+ *
+ * Secrets: nothing here logs key material, the environment or the become
+ * password; the password is never on a command line and is wiped from
+ * memory when the transport closes. libssh's own logging stays at its
+ * default (off). */
 #ifndef TCPTUNE_TRANSPORT_H
 #define TCPTUNE_TRANSPORT_H
 
@@ -104,8 +116,12 @@ struct tp_options {
 	enum tp_hostkey_mode hostkey_mode;
 	int		 connect_timeout; /* seconds, <= 0 = default */
 	int		 command_timeout; /* seconds, default for exec */
-	int		 become;	/* wrap commands in sudo -n */
+	int		 become;	/* wrap commands in sudo */
 	const char	*become_user;	/* NULL = root */
+	const char	*become_password; /* NULL or "" = sudo -n; else sudo
+					   * -S, the password written on
+					   * stdin when sudo asks (copied,
+					   * wiped on close) */
 };
 
 struct transport;
@@ -140,12 +156,14 @@ enum tp_status	 transport_open(const struct tp_options *opts,
 
 /* Run cmd (a complete sh command line, values already quoted with shquote)
  * through the user's login shell on the host; with become it is wrapped by
- * transport_build_command. in/in_len is fed to its stdin (may be NULL/0),
- * then stdin is closed. timeout <= 0 means the transport's command timeout.
+ * transport_build_command (or, with a become password, by
+ * become_build_command). in/in_len is fed to its stdin (may be NULL/0),
+ * then stdin is closed; under sudo -S only once the command has started,
+ * so the password never reaches it. timeout <= 0 means the transport's command timeout.
  * Returns TP_OK whenever the command ran, whatever its exit status (look at
  * res->exit_status); TP_TIMEOUT when it ran too long (res holds the output
- * so far); TP_BECOME when sudo refused (needs a password, user not allowed,
- * needs a tty, sudo missing); TP_UNREACHABLE if the connection broke;
+ * so far); TP_BECOME when sudo refused (needs a password, wrong password, user not
+ * allowed, needs a tty, sudo missing, no answer); TP_UNREACHABLE if the connection broke;
  * TP_FAILED otherwise. res is filled in every case and must be cleared. */
 enum tp_status	 transport_exec(struct transport *t, const char *cmd,
 		    const void *in, size_t in_len, int timeout,
@@ -163,7 +181,8 @@ void		 transport_close(struct transport *t);
 
 void		 tp_result_clear(struct tp_result *r);
 
-/* Append the command line transport_exec sends: cmd itself, or with become
+/* Append the command line transport_exec sends without a become password:
+ * cmd itself, or with become
  *   sudo -n -- sh -c 'CMD'            (become_user NULL or "root")
  *   sudo -n -u 'USER' -- sh -c 'CMD'
  * with CMD and USER quoted by shquote. */

@@ -68,6 +68,10 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	    cfg->default_become);
 	h->tp.become_user = keep(h, 4, first(conn.become_user,
 	    cfg->default_become_user, NULL));
+	/* The inventory's password wins over -K's, host by host, as in
+	 * Ansible. */
+	h->tp.become_password = keep(h, 5, conn.become_password != NULL ?
+	    conn.become_password : cfg->become_password);
 	host_conn_clear(&conn);
 	h->registered = json_object();
 	h->memo = json_object();
@@ -94,8 +98,14 @@ host_state_free(struct host_state *h)
 	if (h == NULL)
 		return;
 	transport_close(h->tp_handle);
-	for (i = 0; i < sizeof h->conn_strings / sizeof h->conn_strings[0]; i++)
+	/* Wiped: one of them may be the become password. */
+	for (i = 0; i < sizeof h->conn_strings / sizeof h->conn_strings[0];
+	    i++) {
+		if (h->conn_strings[i] != NULL)
+			explicit_bzero(h->conn_strings[i],
+			    strlen(h->conn_strings[i]));
 		free(h->conn_strings[i]);
+	}
 	for (i = 0; i < h->nresults; i++) {
 		free(h->results[i].msg);
 		free(h->results[i].diff);

@@ -89,6 +89,8 @@ struct run_config {
 	const char		*default_private_key; /* private_key_file */
 	int			 default_become; /* become */
 	const char		*default_become_user; /* become_user */
+	const char		*become_password; /* -K, borrowed, or NULL;
+						   * an inventory one wins */
 	enum tp_hostkey_mode	 hostkey_mode;
 	const char		*limit;
 	const char		*tags;

@@ -489,6 +489,45 @@ test_become(void)
 	transport_close(t);
 }
 
+/* A become password where sudo does not ask (root): sudo -S, the start
+ * marker comes at once, and the command gets exactly its own stdin (1 MiB,
+ * well past the channel window, and never the password), with the marker
+ * gone from stderr. */
+static void
+test_become_password_unasked(void)
+{
+	struct tp_options o = opts(path("kh"), TP_HOSTKEY_STRICT);
+	struct transport *t = NULL;
+	struct tp_result r;
+	char *cause = NULL, *big;
+	enum tp_status st;
+	size_t n = 1024 * 1024;
+
+	o.become = 1;
+	o.become_password = "never-sent-secret";
+	o.become_user = "nobody";
+	if ((st = transport_open(&o, &t, &cause)) != TP_OK) {
+		check(0, "open with a become password: %s", cause);
+		free(cause);
+		return;
+	}
+	big = malloc(n);
+	memset(big, 'x', n);
+	st = transport_exec(t, "wc -c; id -un; echo done >&2", big, n, 0, &r,
+	    &cause);
+	check(st == TP_OK && strcmp(r.out, "1048576\nnobody\n") == 0 &&
+	    strcmp(r.err, "done\n") == 0 && r.exit_status == 0,
+	    "sudo -S that does not ask: stdin intact, marker gone: [%s] [%s]",
+	    r.out, r.err);
+	tp_result_clear(&r);
+	st = transport_exec(t, "cat", "in\n", 3, 0, &r, &cause);
+	check(st == TP_OK && strcmp(r.out, "in\n") == 0,
+	    "the password is not on the command's stdin: [%s]", r.out);
+	tp_result_clear(&r);
+	free(big);
+	transport_close(t);
+}
+
 static void
 test_unreachable(void)
 {
@@ -747,6 +786,7 @@ main(int argc, char **argv)
 	test_exec();
 	test_slow_answer();
 	test_become();
+	test_become_password_unasked();
 	test_unreachable();
 	test_auth();
 	test_config();

@@ -309,6 +309,74 @@ test_conn(void **state)
 	inventory_free(inv);
 }
 
+/* conn_password(inv, host): its become password, or NULL; fails the test
+ * if inventory_host_conn fails. */
+static char *
+conn_password(struct inventory *inv, const char *host)
+{
+	struct host_conn	 c;
+	char			*cause = NULL, *pw;
+
+	if (inventory_host_conn(inv, host, &c, &cause) != 0)
+		fail_msg("%s: %s", host, cause);
+	pw = c.become_password != NULL ? strdup(c.become_password) : NULL;
+	host_conn_clear(&c);
+	return pw;
+}
+
+static void
+set_var(struct inventory *inv, const char *host, const char *key, json_t *v)
+{
+	json_object_set_new(inventory_host(inv, host)->vars, key, v);
+}
+
+/* Ansible's sudo plugin: the last set of ansible_become_password,
+ * ansible_become_pass, ansible_sudo_pass wins; errors never show the
+ * value. */
+static void
+test_conn_become_password(void **state)
+{
+	static const char *const want[][2] = { { "a", "p1" }, { "b", "p2" },
+	    { "c", "p3" }, { "d", "1234" } };
+	struct inventory	*inv = load("a,b,c,d,e,f,", NULL);
+	struct host_conn	 c;
+	char			*cause = NULL, *pw;
+	size_t			 i;
+
+	(void)state;
+	set_var(inv, "a", "ansible_become_password", json_string("p1"));
+	set_var(inv, "b", "ansible_become_password", json_string("p1"));
+	set_var(inv, "b", "ansible_become_pass", json_string("p2"));
+	set_var(inv, "c", "ansible_sudo_pass", json_string("p3"));
+	set_var(inv, "c", "ansible_become_pass", json_string("p2"));
+	set_var(inv, "c", "ansible_become_password", json_string("p1"));
+	set_var(inv, "d", "ansible_become_password", json_integer(1234));
+	set_var(inv, "d", "ansible_sudo_pass", json_null());
+	set_var(inv, "e", "ansible_become_password",
+	    json_pack("{s:s}", "__ansible_vault", "$ANSIBLE_VAULT;1.1;AES256"));
+	set_var(inv, "f", "ansible_become_pass", json_pack("[s]", "x1y2"));
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		pw = conn_password(inv, want[i][0]);
+		assert_string_equal(pw, want[i][1]);
+		free(pw);
+	}
+
+	assert_int_equal(inventory_host_conn(inv, "e", &c, &cause), -1);
+	assert_string_equal(cause, "host 'e': ansible_become_password is "
+	    "vault-encrypted and was not decrypted");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(inventory_host_conn(inv, "f", &c, &cause), -1);
+	assert_string_equal(cause, "host 'f': ansible_become_pass must be a "
+	    "string, got a list");
+	free(cause);
+	inventory_free(inv);
+
+	inv = load("g,", NULL);
+	assert_null(conn_password(inv, "g"));
+	inventory_free(inv);
+}
+
 static void
 test_list_output(void **state)
 {
@@ -363,6 +431,7 @@ main(void)
 		cmocka_unit_test(test_vars_root),
 		cmocka_unit_test(test_dynamic_json),
 		cmocka_unit_test(test_conn),
+		cmocka_unit_test(test_conn_become_password),
 		cmocka_unit_test(test_list_output),
 	};
 

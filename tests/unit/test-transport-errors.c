@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "net/become.h"
 #include "net/transport.h"
 
 static void
@@ -126,6 +127,7 @@ test_build_become_runs(void **state)
 	char dir[] = "/tmp/tcptune-test-become-XXXXXX", file[256], *out;
 	const char *rest;
 	struct strbuf sb, want;
+	struct become_words words;
 	FILE *f;
 	size_t i;
 
@@ -160,6 +162,22 @@ test_build_become_runs(void **state)
 	rest = "[-n]\n[--]\nit's";
 	assert_string_equal(out, rest);
 	free(out);
+
+	/* With a password: sudo -S and our prompt as single arguments; the
+	 * shell sudo starts prints the marker on stderr, then runs the
+	 * command untouched. */
+	become_words_set(&words, "00112233445566ff");
+	for (i = 0; cmds[i] != NULL; i++) {
+		strbuf_reset(&sb);
+		strbuf_reset(&want);
+		strbuf_addstr(&sb, "exec 2>&1; ");
+		become_build_command(&sb, cmds[i], "us'er", &words);
+		out = run_sh(dir, sb.buf);
+		strbuf_addf(&want, "[-S]\n[-p]\n[%s]\n[-u]\n[us'er]\n[--]\n"
+		    "%s\n%s", words.prompt, words.marker, want_out[i]);
+		assert_string_equal(out, want.buf);
+		free(out);
+	}
 
 	strbuf_release(&sb);
 	strbuf_release(&want);
