@@ -29,6 +29,7 @@
 #include "modules/tune.h"
 #include "remote/apply.h"
 #include "remote/hostline.h"
+#include "tune/dropin.h"
 #include "tune/sysctlconf.h"
 
 struct posix_sysctl_conf {
@@ -174,22 +175,34 @@ psys_sysctl_failed(struct psys *s, const struct apply_sysctl_run *r,
 	    "; " : "", what, r->rc, r->out != NULL ? r->out : "");
 }
 
+/* A live value for a message: blanks squeezed (sysctl prints tabs), or
+ * "unreadable". New string. */
+static char *
+shown(const char *live)
+{
+	return live != NULL ? sysctl_value_normalise(live) :
+	    xstrdup("unreadable");
+}
+
 /* The value the kernel has after a set or a reload must be the task's:
  * tcptune reads it back where the module trusts sysctl's exit status. */
 static void
 psys_read_back(struct psys *s)
 {
-	const struct apply_result *d = &s->done;
+	const struct apply_result	*d = &s->done;
+	char				*live;
 
 	if (!s->task.present || (!d->set.ran && !d->reload.ran) ||
 	    s->errors.len > 0)
 		return;
 	if (s->conf->ignoreerrors && (d->live == NULL || *d->live == '\0'))
 		return;	/* an unknown key, which -e ignores */
-	if (d->live_rc != 0 || !sysctlconf_values_equal(d->live, s->value))
-		strbuf_addf(&s->errors, "the kernel did not take %s = %s "
-		    "(live: %s)", s->name, s->value, d->live_rc == 0 &&
-		    d->live != NULL ? d->live : "unreadable");
+	if (d->live_rc == 0 && sysctlconf_values_equal(d->live, s->value))
+		return;
+	live = shown(d->live_rc == 0 ? d->live : NULL);
+	strbuf_addf(&s->errors, "the kernel did not take %s = %s (live: %s)",
+	    s->name, s->value, live);
+	free(live);
 }
 
 /* Do what the plan says, in the module's order. */
@@ -327,7 +340,7 @@ psys_diff(const struct psys *s)
 {
 	const char	*after = psys_live_after(s);
 	struct strbuf	 sb = STRBUF_INIT;
-	char		*d;
+	char		*d, *before, *now;
 
 	strbuf_init(&sb);
 	if (s->plan.write_file) {
@@ -336,9 +349,12 @@ psys_diff(const struct psys *s)
 		strbuf_addstr(&sb, d);
 		free(d);
 	}
-	strbuf_addf(&sb, "live %s: %s -> %s%s\n", s->name, s->proc != NULL ?
-	    s->proc : "unreadable", after != NULL ? after : "unreadable",
+	before = shown(s->proc);
+	now = shown(after);
+	strbuf_addf(&sb, "live %s: %s -> %s%s\n", s->name, before, now,
 	    sysctlconf_values_equal(s->proc, after) ? " (same)" : "");
+	free(before);
+	free(now);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -348,7 +364,7 @@ psys_verdict(struct psys *s, struct module_result *res)
 {
 	const char	*check = module_ctx_check(s->ctx) ? "would " : "did ";
 	const char	*after = psys_live_after(s);
-	char		*winner = psys_override(s);
+	char		*winner = psys_override(s), *live;
 	struct strbuf	 sb = STRBUF_INIT;
 
 	strbuf_init(&sb);
@@ -373,7 +389,9 @@ psys_verdict(struct psys *s, struct module_result *res)
 	if (s->wrote)
 		strbuf_addstr(&sb, " (written; the first backup is kept under "
 		    TUNE_STATE_DIR ")");
-	strbuf_addf(&sb, "; live %s", after != NULL ? after : "unreadable");
+	live = shown(after);
+	strbuf_addf(&sb, "; live %s", live);
+	free(live);
 	if (winner != NULL)
 		strbuf_addf(&sb, "; warning: '%s' also sets %s and wins at "
 		    "boot", winner, s->name);
