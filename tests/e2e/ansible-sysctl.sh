@@ -108,7 +108,6 @@ assert_eq "the live values are the same on both hosts" "$(lives_of "$A")" \
 assert_eq "80-ansible.conf as Ansible writes it" "# tuned by hand
 
 net.ipv4.tcp_fin_timeout=31
-
 ; an old note
 net.ipv4.tcp_keepalive_probes=7
 net.ipv4.tcp_rmem=4096   87380  6291456
