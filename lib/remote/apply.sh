@@ -255,9 +255,15 @@ backup_dir() {
 }
 
 # File $1 as "|line" lines, and an error line if it cannot all be read.
+# A last line without a newline gets one here (no_newline says so), or the
+# next section's "@" line would be glued to it.
 show_file() {
-	[ -z "$(tail -c 1 "$1" 2>/dev/null)" ] || kv no_newline 1
-	{ ERR=$(sed -e 's/^/|/' "$1" 2>&1 >&3); } 3>&1 && return 0
+	sf_nl=
+	[ -z "$(tail -c 1 "$1" 2>/dev/null)" ] || { kv no_newline 1; sf_nl=1; }
+	if { ERR=$(sed -e 's/^/|/' "$1" 2>&1 >&3); } 3>&1; then
+		[ -z "$sf_nl" ] || echo
+		return 0
+	fi
 	reason sed
 	kv error "cannot read $1: $ERR"
 }
