@@ -466,4 +466,5 @@ const struct module mod_posix_sysctl = {
 	.validate = posix_sysctl_validate,
 	.run = posix_sysctl_run,
 	.plan = posix_sysctl_plan,
+	.kv_free_form = 1,
 };

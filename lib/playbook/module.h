@@ -132,6 +132,9 @@ struct module {
 	const struct module_stager	*stager;
 	/* The module gather_facts runs (the probe); one row of the table. */
 	int	gathers_facts;
+	/* A string of "key=value" words is its parameters, as Ansible's
+	 * free form (`sysctl: name=vm.swappiness value=5`). */
+	int	kv_free_form;
 };
 
 /*

@@ -1,7 +1,8 @@
 #!/bin/bash
 # ansible-sysctl.sh - a playbook written for Ansible's ansible.posix.sysctl
 # (tests/data/sysctlconf/ansible-sysctl.yml: FQCN and short names, state
-# present and absent, sysctl_file, reload, sysctl_set, key/val aliases) is
+# present and absent, sysctl_file, reload, sysctl_set, key/val aliases,
+# the key=value free form) is
 # applied by ansible-playbook to one lab host and by tcptune to another,
 # both starting from the same files: the files come out byte-identical and
 # the live values the same; tcptune's --check --diff changes nothing (file
@@ -95,9 +96,9 @@ assert_rc "ansible-playbook applies the playbook" 0
 ansible_out=$RUN_OUT
 e2e_run 60 tt play "$PB" --limit "$T"
 assert_rc "tcptune applies the same playbook" 0
-assert_match "tcptune: six changed tasks" "$T +: ok=[0-9]+ +changed=6 +unreachable=0 +failed=0" \
+assert_match "tcptune: seven changed tasks" "$T +: ok=[0-9]+ +changed=7 +unreachable=0 +failed=0" \
     "$RUN_OUT"
-assert_match "Ansible: six changed tasks" "$A +: ok=[0-9]+ +changed=6 +unreachable=0 +failed=0" \
+assert_match "Ansible: seven changed tasks" "$A +: ok=[0-9]+ +changed=7 +unreachable=0 +failed=0" \
     "$ansible_out"
 
 # Same bytes (and modes) in every file, same live values.
@@ -109,7 +110,7 @@ assert_eq "80-ansible.conf as Ansible writes it" "# tuned by hand
 
 net.ipv4.tcp_fin_timeout=31
 ; an old note
-net.ipv4.tcp_keepalive_probes=7
+net.ipv4.tcp_keepalive_probes=8
 net.ipv4.tcp_rmem=4096   87380  6291456
 net.ipv4.tcp_sack=0" "$(lab "$T" cat /etc/sysctl.d/80-ansible.conf)"
 assert_eq "tcptune kept the first backup of 80-ansible.conf" \

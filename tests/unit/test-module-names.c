@@ -25,7 +25,9 @@ static const char pb_text[] =
     "    - ansible.posix.sysctl: {name: net.ipv4.tcp_sack, value: 1}\n"
     "    - ansible.builtin.sysctl: {key: net.ipv4.tcp_sack, val: 1}\n"
     "    - name: legacy\n"
-    "      ansible.legacy.sysctl: {name: net.ipv4.tcp_sack, state: absent}\n";
+    "      ansible.legacy.sysctl: {name: net.ipv4.tcp_sack, state: absent}\n"
+    "    - sysctl: name=net.ipv4.tcp_rmem value='4096 87380  6291456' "
+    "reload=no sysctl_file=\"{{ f }}\"\n";
 
 static void
 test_names(void **state)
@@ -36,7 +38,9 @@ test_names(void **state)
 		{ "ansible.posix.sysctl", "ansible.posix.sysctl" },
 		{ "ansible.posix.sysctl", "ansible.builtin.sysctl" },
 		{ "ansible.posix.sysctl", "legacy" },
+		{ "ansible.posix.sysctl", "sysctl" },
 	};
+	const json_t	*args;
 	struct playbook	*pb = NULL;
 	struct diag	 d = DIAG_INIT;
 	size_t		 i;
@@ -45,12 +49,19 @@ test_names(void **state)
 	if (playbook_load_buffer("names.yml", pb_text, strlen(pb_text), &pb,
 	    &d) != 0)
 		fail_msg("%s", diag_get(&d, 0));
-	assert_int_equal(pb->plays[0].ntasks, 5);
-	for (i = 0; i < 5; i++) {
+	assert_int_equal(pb->plays[0].ntasks, 6);
+	for (i = 0; i < 6; i++) {
 		assert_string_equal(pb->plays[0].tasks[i].module->name,
 		    want[i][0]);
 		assert_string_equal(pb->plays[0].tasks[i].name, want[i][1]);
 	}
+	/* Ansible's free form: key=value words, quotes taken off. */
+	args = pb->plays[0].tasks[5].args;
+	assert_string_equal(json_string_value(json_object_get(args, "value")),
+	    "4096 87380  6291456");
+	assert_true(json_is_false(json_object_get(args, "reload")));
+	assert_string_equal(json_string_value(json_object_get(args,
+	    "sysctl_file")), "{{ f }}");
 	playbook_free(pb);
 	diag_clear(&d);
 	assert_string_equal(module_find("ansible.builtin.sysctl")->name,
@@ -94,6 +105,10 @@ test_ansible_checks(void **state)
 	    "'sysctl_file' must be an absolute path");
 	bad("sysctl: {values: {a: 1}, name: net.x}", "unknown parameter "
 	    "'name' for module 'sysctl'");
+	bad("sysctl: name=net.x 5", "free-form parameters must be key=value "
+	    "words, got '5'");
+	bad("sysctl: name=net.x value=1 reload=maybe", "expected bool for "
+	    "'reload'");
 }
 
 static void
