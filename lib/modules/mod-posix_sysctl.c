@@ -362,7 +362,7 @@ psys_diff(const struct psys *s)
 static void
 psys_verdict(struct psys *s, struct module_result *res)
 {
-	const char	*check = module_ctx_check(s->ctx) ? "would " : "did ";
+	const char	*check = module_ctx_check(s->ctx) ? "would " : "";
 	const char	*after = psys_live_after(s);
 	char		*winner = psys_override(s), *live;
 	struct strbuf	 sb = STRBUF_INIT;
