@@ -13,3 +13,13 @@ foreach(t plan apply override keys rollback kill serial route hostile restore-fa
   set_tests_properties(e2e/tune-${t} PROPERTIES
     LABELS "e2e;tune" SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
+
+# ansible.posix.sysctl (issue 10): a playbook written for Ansible applied by
+# ansible-playbook to one lab host and by tcptune to another gives the same
+# files and live values; check, diff, rerun. Lab asy, 198.18.111.0/24.
+add_test(NAME e2e/ansible-sysctl
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/ansible-sysctl.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/ansible-sysctl PROPERTIES
+  LABELS "e2e;tune" SKIP_RETURN_CODE 77 TIMEOUT 300)

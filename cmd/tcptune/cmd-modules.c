@@ -25,13 +25,29 @@ print_param(const struct module_param *p)
 	printf("\n  %-16s %s\n", "", p->help != NULL ? p->help : "");
 }
 
+/* ", also NAME, NAME" for a module's aliases, or "". */
+static void
+print_aliases(const struct module *m)
+{
+	const char *const *a;
+
+	for (a = m->aliases; a != NULL && *a != NULL; a++)
+		printf("%s%s", a == m->aliases ? " (also " : ", ", *a);
+	if (m->aliases != NULL && *m->aliases != NULL)
+		printf(")");
+}
+
 static void
 print_module(const struct module *m)
 {
 	const struct module_param *p;
 
-	printf("%s - %s%s\n", m->name, m->summary,
+	printf("%s", m->name);
+	print_aliases(m);
+	printf(" - %s%s\n", m->summary,
 	    m->run == NULL ? " (not implemented yet)" : "");
+	if (m->claims != NULL)
+		printf("chosen for a task that gives '%s'\n", m->claims);
 	printf("parameters:\n");
 	for (p = m->params; p->name != NULL; p++)
 		print_param(p);
@@ -41,13 +57,20 @@ static int
 cmd_modules_exec(struct options *opts)
 {
 	const struct module	*m;
-	size_t			 i;
+	size_t			 i, n;
 
 	if (opts->nargs == 1) {
-		if ((m = module_find(opts->args[0])) == NULL)
+		/* Every module answering to the name: `sysctl` is two. */
+		if (module_find(opts->args[0]) == NULL)
 			return cmd_error("unknown module '%s' (see 'tcptune "
 			    "modules')", opts->args[0]);
-		print_module(m);
+		for (i = 0, n = 0; module_table[i] != NULL; i++) {
+			if (!module_answers(module_table[i], opts->args[0]))
+				continue;
+			if (n++ > 0)
+				printf("\n");
+			print_module(module_table[i]);
+		}
 		return 0;
 	}
 	for (i = 0; module_table[i] != NULL; i++) {

@@ -111,6 +111,7 @@ sysctl_run(struct module_ctx *ctx, const void *vconf,
 
 const struct module mod_sysctl = {
 	.name = "sysctl",
+	.claims = "values",
 	.summary = "set explicit sysctl keys through the managed drop-in",
 	.params = sysctl_params,
 	.conf_size = sizeof(struct sysctl_conf),

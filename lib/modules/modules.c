@@ -12,6 +12,7 @@ extern const struct module mod_probe;
 extern const struct module mod_tcp_buffers;
 extern const struct module mod_congestion;
 extern const struct module mod_sysctl;
+extern const struct module mod_posix_sysctl;
 extern const struct module mod_route;
 extern const struct module mod_iperf3_verify;
 extern const struct module mod_command;
@@ -23,12 +24,27 @@ const struct module *const module_table[] = {
 	&mod_tcp_buffers,
 	&mod_congestion,
 	&mod_sysctl,
+	&mod_posix_sysctl,
 	&mod_route,
 	&mod_iperf3_verify,
 	&mod_command,
 	&mod_rollback,
 	NULL,
 };
+
+int
+module_answers(const struct module *m, const char *name)
+{
+	const char *const *a;
+
+	if (strcmp(m->name, name) == 0)
+		return 1;
+	for (a = m->aliases; a != NULL && *a != NULL; a++) {
+		if (strcmp(*a, name) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 const struct module *
 module_find(const char *name)
@@ -39,7 +55,41 @@ module_find(const char *name)
 		if (strcmp(module_table[i]->name, name) == 0)
 			return module_table[i];
 	}
+	for (i = 0; module_table[i] != NULL; i++) {
+		if (module_answers(module_table[i], name))
+			return module_table[i];
+	}
 	return NULL;
+}
+
+static int
+in_names(const char *name, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+const struct module *
+module_find_task(const char *key, const char *const *given, size_t ngiven)
+{
+	const struct module	*m, *unclaimed = NULL;
+	size_t			 i;
+
+	for (i = 0; (m = module_table[i]) != NULL; i++) {
+		if (!module_answers(m, key))
+			continue;
+		if (m->claims == NULL) {
+			if (unclaimed == NULL)
+				unclaimed = m;
+		} else if (in_names(m->claims, given, ngiven))
+			return m;
+	}
+	return unclaimed;
 }
 
 const struct module *

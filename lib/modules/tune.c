@@ -125,10 +125,8 @@ sysctld_from_facts(const json_t *facts, const struct stage *planned,
 	}
 }
 
-/* The file whose assignment of key wins at boot, or NULL; with planned,
- * as it will be once planned is written. */
-static char *
-winning_file(const json_t *facts, const struct stage *planned,
+char *
+tune_boot_winner(const json_t *facts, const struct stage *planned,
     const char *key)
 {
 	struct sysctld_set	 set;
@@ -180,7 +178,18 @@ fill_request(struct apply_request *req, const struct module_ctx *ctx,
 static int
 request_check(const struct apply_request *req, char **cause)
 {
-	if (req->file != NULL && hostline_dropin_path(req->file, cause) != 0)
+	int conf = req->mode == APPLY_CONF_READ || req->mode == APPLY_CONF_WRITE;
+
+	/* An Ansible-style task edits any sysctl file it names; its key and
+	 * "key=value" are checked here once more, as they travel. */
+	if (conf && (req->file == NULL || hostline_path(req->file, cause) != 0 ||
+	    req->key == NULL || hostline_sysctl_key(req->key, cause) != 0 ||
+	    (req->set_kv != NULL && hostline_sysctl_value(strchr(req->set_kv,
+	    '=') != NULL ? strchr(req->set_kv, '=') + 1 : "", cause) != 0)))
+		return req->file == NULL || req->key == NULL ? fail(cause,
+		    "no file or key for the sysctl task") : -1;
+	if (!conf && req->file != NULL && hostline_dropin_path(req->file,
+	    cause) != 0)
 		return -1;
 	if (req->qdisc != NULL && hostline_word(req->qdisc, "qdisc",
 	    cause) != 0)
@@ -198,9 +207,8 @@ request_check(const struct apply_request *req, char **cause)
 	return 0;
 }
 
-/* Run the apply script on the context's host and parse what it says. */
-static int
-run_apply(struct module_ctx *ctx, const struct apply_request *req,
+int
+tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
     const char *input, struct apply_result *ar, struct module_result *res)
 {
 	struct tp_result	 out;
@@ -210,7 +218,7 @@ run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	/* The last line of defence for check mode: whatever a module does,
 	 * the core never sends a writing apply for a check-mode task. */
 	if (module_ctx_check(ctx) && (req->mode == APPLY_APPLY ||
-	    req->mode == APPLY_ROLLBACK)) {
+	    req->mode == APPLY_ROLLBACK || req->mode == APPLY_CONF_WRITE)) {
 		res->status = RESULT_FAILED;
 		res->msg = xstrdup("refused: a change was asked for in check "
 		    "mode (a bug in the module that asked; nothing was sent)");
@@ -284,11 +292,8 @@ check_live_qdisc(const struct stage *st, const struct apply_request *req,
 	free(live);
 }
 
-/* Take in the probe run after a change. A light one (only sysctls and
- * sysctl.d files, when no qdisc, module or route was touched) updates just
- * those facts; a full one replaces them all. */
-static void
-refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
+void
+tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
 {
 	static const char *const sysctl_facts[] = { "sysctl", "sysctl_files",
 	    "sysctl_order", "sysctl_readonly_mount", NULL };
@@ -351,7 +356,7 @@ add_key_table(struct strbuf *sb, const struct stage *st,
 				before = ar->keys[j].before != NULL ?
 				    ar->keys[j].before : ar->keys[j].live;
 		}
-		winner = winning_file(facts, NULL, e->key);
+		winner = tune_boot_winner(facts, NULL, e->key);
 		strbuf_addf(sb, "  %-36s %s -> %s%s   (boot: %s)\n", e->key,
 		    before != NULL ? before : "?", e->value,
 		    values_equal(before, e->value) ? " (same)" : "",
@@ -370,7 +375,7 @@ check_overrides(const struct stage *st, const json_t *facts,
 	size_t i;
 
 	for (i = 0; i < st->dropin.n; i++) {
-		char *winner = winning_file(facts, st,
+		char *winner = tune_boot_winner(facts, st,
 		    st->dropin.entries[i].key);
 
 		if (winner != NULL && strcmp(winner, st->file) != 0)
@@ -442,7 +447,7 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 			if (strcmp(ar->keys[j].key, e->key) == 0)
 				live = ar->keys[j].before;
 		}
-		winner = winning_file(facts, NULL, e->key);
+		winner = tune_boot_winner(facts, NULL, e->key);
 		in_file = parsed ? dropin_get(&old, e->key) : NULL;
 		if (winner != NULL && strcmp(winner, st->file) != 0 &&
 		    ar->old_exists)
@@ -558,7 +563,7 @@ flush_render(struct flush *f, struct module_result *res)
 static int
 flush_apply(struct flush *f, struct module_result *res)
 {
-	return run_apply(f->ctx, &f->req, f->text, &f->ar, res);
+	return tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
 }
 
 /* The file: a unified diff from what is there to what we render, when its
@@ -659,7 +664,7 @@ interpret_write(struct flush *f)
 	 * the play still say which file wins. */
 	check_overrides(st, ar->facts != NULL ? ar->facts :
 	    module_ctx_facts(f->ctx), &f->errors);
-	refresh_facts(f->ctx, &f->ar, st->qdisc == NULL &&
+	tune_refresh_facts(f->ctx, &f->ar, st->qdisc == NULL &&
 	    st->modules == NULL && st->route_opts == NULL);
 }
 
@@ -792,7 +797,7 @@ tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 	req.to_previous = previous;
 	req.mode = plan ? APPLY_ROLLBACK_CHECK : APPLY_ROLLBACK;
 	req.reprobe = !plan;
-	if (run_apply(ctx, &req, NULL, &ar, res) != 0)
+	if (tune_run_apply(ctx, &req, NULL, &ar, res) != 0)
 		goto out;
 	/* The script says what it could not do; never "restored" then. */
 	if (ar.step_error != NULL) {
@@ -848,7 +853,7 @@ tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 		    k->error != NULL ? ", " : "", k->error != NULL ? k->error :
 		    "");
 	}
-	refresh_facts(ctx, &ar, 1);
+	tune_refresh_facts(ctx, &ar, 1);
 	if (errors.len > 0) {
 		res->status = RESULT_FAILED;
 		res->msg = strbuf_detach(&errors, NULL);

@@ -52,7 +52,29 @@ void	stage_note(struct stage *st, const char *fmt, ...)
  * qdisc, route)" of module "tune". */
 extern const struct module_stager tune_stager;
 
+/* The file whose assignment of key wins at boot (by the probe's
+ * sysctl_files facts), or NULL; with planned, as it will be once planned's
+ * keys are its file's (allocated). */
+char	*tune_boot_winner(const json_t *facts, const struct stage *planned,
+	    const char *key);
+
+struct apply_request;
 struct apply_result;
+/* Run the apply script (lib/remote/apply.sh) on the context's host and
+ * parse what it says into ar. -1 with res failed (or unreachable) when the
+ * request does not pass the gate, asks for a change in check mode (nothing
+ * is sent then), or the round trip or its output failed. input: the
+ * script's standard input, or NULL. */
+int	tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
+	    const char *input, struct apply_result *ar,
+	    struct module_result *res);
+/* Take in the probe the script ran after a change (ar->facts, if any). A
+ * light one (only sysctls and sysctl.d files, when no qdisc, module or
+ * route was touched) updates just those facts; a full one replaces them
+ * all. */
+void	tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar,
+	    int light);
+
 /* Drift of one host, pure: st is what the play would make, ar what the
  * check-mode apply script read (the file, each key's live value), facts the
  * probe's. An array of {key, expected, live, cause[, detail]} where cause is

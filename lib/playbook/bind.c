@@ -432,6 +432,67 @@ finish(const struct module *m, json_t *args, const struct ypos *pos,
 	return r;
 }
 
+/* The end of one word of Ansible's free form at s: blanks end it, except
+ * inside quotes or {{ }}. */
+static const char *
+kv_word_end(const char *s)
+{
+	char	quote = 0;
+	int	braces = 0;
+
+	for (; *s != '\0'; s++) {
+		if (quote != 0) {
+			if (*s == quote)
+				quote = 0;
+		} else if (*s == '\'' || *s == '"')
+			quote = *s;
+		else if (s[0] == '{' && s[1] == '{')
+			braces++, s++;
+		else if (s[0] == '}' && s[1] == '}' && braces > 0)
+			braces--, s++;
+		else if (braces == 0 && isspace((unsigned char)*s))
+			break;
+	}
+	return s;
+}
+
+/* Ansible's free form "k=v k2='v 2'": an object of strings (a value in
+ * matching quotes unquoted), or NULL with *msg. */
+static json_t *
+parse_kv_form(const char *s, char **msg)
+{
+	json_t		*o = json_object();
+	const char	*end, *eq;
+	char		*word, *v;
+	size_t		 n;
+
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == '\0')
+			return o;
+		end = kv_word_end(s);
+		word = xstrndup(s, (size_t)(end - s));
+		s = end;
+		if ((eq = strchr(word, '=')) == NULL || eq == word) {
+			*msg = xprintf("free-form parameters must be "
+			    "key=value words, got '%s'", word);
+			free(word);
+			json_decref(o);
+			return NULL;
+		}
+		v = (char *)eq + 1;
+		n = strlen(v);
+		if (n >= 2 && (v[0] == '\'' || v[0] == '"') && v[n - 1] == v[0]) {
+			v[n - 1] = '\0';
+			v++;
+		}
+		*(char *)eq = '\0';
+		json_object_set_new(o, word, json_string(v));
+		free(word);
+	}
+}
+
 /* Check the template syntax of every string under n; 1 if any is
  * templated. */
 static int
@@ -458,6 +519,45 @@ check_templates(const struct ynode *n, struct diag *d, int *bad)
 	return templated;
 }
 
+/* Ansible's free form of a module's parameters, each bound as a YAML
+ * scalar would be (errors at the scalar); 1 if any is templated. */
+static int
+bind_kv_form(const struct module *m, const struct ynode *params,
+    json_t *args, uint64_t *given, struct diag *d)
+{
+	const struct module_param	*p;
+	const char			*key;
+	json_t				*kv, *v, *out;
+	char				*msg = NULL;
+	int				 templated = 0;
+
+	if ((kv = parse_kv_form(params->value, &msg)) == NULL) {
+		diag_add(d, &params->pos, "%s", msg);
+		free(msg);
+		return 0;
+	}
+	json_object_foreach(kv, key, v) {
+		const char *text = json_string_value(v);
+
+		if ((p = module_find_param(m, key)) == NULL) {
+			unknown_param(d, NULL, &params->pos, m, key);
+			continue;
+		}
+		*given |= given_bit(m, p);
+		if (template_has(text)) {
+			templated = 1;
+			json_object_set(args, p->name, v);
+		} else if (convert(p, v, text, &out, &msg) != 0) {
+			diag_add(d, &params->pos, "%s", msg);
+			free(msg);
+			msg = NULL;
+		} else
+			json_object_set_new(args, p->name, out);
+	}
+	json_decref(kv);
+	return templated;
+}
+
 int
 bind_task_params(const struct module *m, const struct ypos *pos,
     const struct ynode *params, json_t **args, struct diag *d)
@@ -473,6 +573,10 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 	*args = json_object();
 	if (params != NULL && params->type == YNODE_SCALAR &&
 	    !ynode_is_null(params)) {
+		if (m->kv_free_form) {
+			templated = bind_kv_form(m, params, *args, &given, d);
+			goto checked;
+		}
 		/* the free form: `command: uptime` */
 		if ((p = module_find_param(m, "cmd")) == NULL) {
 			diag_add(d, &params->pos, "parameters of module '%s' "
@@ -533,6 +637,7 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 			json_object_set_new(*args, p->name, out);
 		json_decref(v);
 	}
+checked:
 	finish(m, *args, pos, d, NULL);
 	if (diag_count(d) == before && !templated &&
 	    validate(m, *args, given, &cause) != 0) {
@@ -554,12 +659,24 @@ out:
  * was rendered are the defaults bound at load time.
  */
 static int
-given_in_yaml(const struct ynode *params, const char *key)
+given_in_yaml(const struct module *m, const struct ynode *params,
+    const char *key)
 {
-	const struct ynode *n;
+	const struct ynode	*n;
+	json_t			*kv;
+	char			*msg = NULL;
+	int			 r;
 
 	if (params == NULL)
 		return 1;
+	if (params->type == YNODE_SCALAR && m->kv_free_form &&
+	    !ynode_is_null(params)) {
+		kv = parse_kv_form(params->value, &msg);
+		r = kv != NULL && json_object_get(kv, key) != NULL;
+		json_decref(kv);
+		free(msg);
+		return r;
+	}
 	if (params->type == YNODE_SCALAR)	/* the free form */
 		return !ynode_is_null(params) && strcmp(key, "cmd") == 0;
 	n = params->type == YNODE_MAP ? ynode_get(params, key) : NULL;
@@ -600,7 +717,7 @@ bind_rendered_args(const struct module *m, const json_t *rendered,
 			goto fail;
 		}
 		json_object_set_new(*args, key, out);
-		if (given_in_yaml(params, key))
+		if (given_in_yaml(m, params, key))
 			given |= given_bit(m, p);
 	}
 	if (finish(m, *args, pos, NULL, cause) != 0)

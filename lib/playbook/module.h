@@ -98,6 +98,14 @@ struct module_result {
 
 struct module {
 	const char			*name;
+	/* Other names a task may call it by (the FQCNs Ansible accepts for
+	 * it), NULL-terminated; NULL: none. */
+	const char *const		*aliases;
+	/* Set when another module answers to the same name: this one is
+	 * the task's only when the task gives this parameter (today's
+	 * `sysctl` with `values:`, beside Ansible's `sysctl` with `name:`).
+	 * NULL: the module for its names. */
+	const char			*claims;
 	const char			*summary;
 	const struct module_param	*params;	/* terminated by name NULL */
 	/* sizeof the conf its params bind into; run, plan and validate get
@@ -124,6 +132,9 @@ struct module {
 	const struct module_stager	*stager;
 	/* The module gather_facts runs (the probe); one row of the table. */
 	int	gathers_facts;
+	/* A string of "key=value" words is its parameters, as Ansible's
+	 * free form (`sysctl: name=vm.swappiness value=5`). */
+	int	kv_free_form;
 };
 
 /*
@@ -148,7 +159,16 @@ struct module_stager {
 /* NULL-terminated table of every module, in lib/modules/modules.c. */
 extern const struct module *const module_table[];
 
+/* The module named name, else the first one name is an alias of. */
 const struct module		*module_find(const char *name);
+/* Whether m answers to name (its name or an alias). */
+int				 module_answers(const struct module *m,
+				    const char *name);
+/* The module a task's key names, given the names of the parameters the
+ * task gives: among the modules answering to key, one whose `claims`
+ * parameter is given, else the one that claims nothing; NULL: none. */
+const struct module		*module_find_task(const char *key,
+				    const char *const *given, size_t ngiven);
 /* The table's module with gathers_facts set, or NULL. */
 const struct module		*module_find_gatherer(void);
 const struct module_param	*module_find_param(const struct module *m,

@@ -279,11 +279,30 @@ module_names(void)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The module a task's key names, by the parameters it gives (two modules
+ * may answer to one name: module_find_task). */
+static const struct module *
+task_module(const char *key, const struct ynode *params)
+{
+	const struct module	 *m;
+	const char		**given = NULL;
+	size_t			  i, n = 0;
+
+	if (params != NULL && params->type == YNODE_MAP) {
+		given = xcalloc(params->n + 1, sizeof *given);
+		for (i = 0; i < params->n; i++)
+			given[n++] = ynode_key(params, i);
+	}
+	m = module_find_task(key, given, n);
+	free(given);
+	return m;
+}
+
 static void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
 	const struct module	*m;
-	const char		*key, *sugg;
+	const char		*key, *sugg, *module_key = NULL;
 	char			*names;
 	size_t			 i;
 	int			 has_module = 0, reported = 0;
@@ -305,7 +324,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		key = ynode_key(n, i);
 		if (in_list(key, task_keys))
 			continue;
-		if ((m = module_find(key)) != NULL) {
+		if ((m = task_module(key, n->items[i])) != NULL) {
 			if (t->module != NULL && t->module != m) {
 				diag_add(ld->d, &n->keys[i]->pos, "task has "
 				    "more than one module: '%s' and '%s'",
@@ -314,6 +333,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 				continue;
 			}
 			t->module = m;
+			module_key = key;
 			t->module_pos = n->keys[i]->pos;
 			t->args_node = n->items[i];
 			continue;
@@ -358,8 +378,9 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	    &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "check_mode"), "check_mode", &t->check_mode);
 	get_bool(ld, ynode_get(n, "diff"), "diff", &t->diff);
+	/* As ansible-playbook: the module as the task wrote it. */
 	if (t->module != NULL && t->name == NULL)
-		t->name = xstrdup(t->module->name);
+		t->name = xstrdup(module_key);
 }
 
 static char *

@@ -20,6 +20,10 @@ mode_name(enum apply_mode mode)
 		return "apply";
 	case APPLY_ROLLBACK:
 		return "rollback";
+	case APPLY_CONF_READ:
+		return "conf-read";
+	case APPLY_CONF_WRITE:
+		return "conf-write";
 	default:
 		return "rollback-check";
 	}
@@ -56,6 +60,12 @@ apply_command(const struct apply_request *req)
 		{ "PROBE", probe },
 		{ "PERSIST", req->route_persist ? "unit" : "" },
 		{ "TO", req->to_previous ? "previous" : "" },
+		{ "KEY", req->key },
+		{ "EXPECT", req->expect_sum },
+		{ "SETKV", req->set_kv },
+		{ "WRITE", req->write ? "1" : "" },
+		{ "RELOAD", req->reload ? "1" : "" },
+		{ "IGNORE", req->ignore_errors ? "1" : "" },
 		{ NULL, NULL } });
 	free(probe);
 	return cmd;
@@ -89,7 +99,7 @@ static int
 step_section(const char *section)
 {
 	static const char *const steps[] = { "old", "undo", "rollback",
-	    "state", "backup", NULL };
+	    "state", "backup", "conf", NULL };
 	size_t i;
 
 	for (i = 0; steps[i] != NULL; i++) {
@@ -97,6 +107,20 @@ step_section(const char *section)
 			return 1;
 	}
 	return 0;
+}
+
+/* One "key=value" line of a @set or @reload section. */
+static void
+parse_sysctl_run(struct apply_sysctl_run *r, const char *k, size_t kl,
+    const char *v, size_t vl)
+{
+	r->ran = 1;
+	if (kl == 2 && memcmp(k, "rc", 2) == 0)
+		r->rc = atoi(v);
+	else if (kl == 3 && memcmp(k, "out", 3) == 0)
+		set(&r->out, v, vl);
+	else if (kl == 6 && memcmp(k, "failed", 6) == 0)
+		r->failed = vl > 0 && *v == '1';
 }
 
 int
@@ -110,6 +134,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 	int			 first = 1, no_newline = 0;
 
 	memset(res, 0, sizeof *res);
+	res->live_rc = -1;
 	strbuf_init(&old);
 	strbuf_init(&backup);
 	while (p < end) {
@@ -244,6 +269,18 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				if (IS("status"))
 					res->undone = vl == 6 &&
 					    memcmp(v, "undone", 6) == 0;
+			} else if (strcmp(section, "conf") == 0) {
+				if (IS("sum"))
+					set(&res->conf_sum, v, vl);
+			} else if (strcmp(section, "live") == 0) {
+				if (IS("rc"))
+					res->live_rc = atoi(v);
+				else if (IS("value"))
+					set(&res->live, v, vl);
+			} else if (strcmp(section, "set") == 0 ||
+			    strcmp(section, "reload") == 0) {
+				parse_sysctl_run(section[0] == 's' ?
+				    &res->set : &res->reload, p, kl, v, vl);
 			} else if (strcmp(section, "error") == 0) {
 				if (IS("error"))
 					set(&res->write_error, v, vl);
@@ -296,5 +333,9 @@ apply_result_clear(struct apply_result *res)
 	free(res->rollback_file);
 	free(res->step_error);
 	json_decref(res->facts);
+	free(res->conf_sum);
+	free(res->live);
+	free(res->set.out);
+	free(res->reload.out);
 	memset(res, 0, sizeof *res);
 }

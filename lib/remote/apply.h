@@ -1,8 +1,10 @@
 /* The apply round trip: one remote exec of lib/remote/apply.sh that writes the
  * managed drop-in atomically (or, in check mode, only reads it), loads it,
  * sets the live qdisc / modules / route options, reads every key back and
- * re-probes; or rolls back to the first backup. This file builds the command
- * and parses what the script prints. */
+ * re-probes; or rolls back to the first backup; or one step of an
+ * Ansible-style sysctl task (conf-read: a sysctl file and one live value;
+ * conf-write: sysctl -w, the file replaced, sysctl -p, the value read
+ * back). This file builds the command and parses what the script prints. */
 #ifndef TCPTUNE_APPLY_H
 #define TCPTUNE_APPLY_H
 
@@ -10,7 +12,7 @@
 #include <stddef.h>
 
 enum apply_mode { APPLY_CHECK, APPLY_APPLY, APPLY_ROLLBACK,
-	APPLY_ROLLBACK_CHECK };
+	APPLY_ROLLBACK_CHECK, APPLY_CONF_READ, APPLY_CONF_WRITE };
 
 struct apply_request {
 	enum apply_mode	 mode;
@@ -25,6 +27,22 @@ struct apply_request {
 	int		 to_previous;	/* rollback: to before the last apply,
 					 * not to before the first */
 	int		 reprobe;	/* append the probe after a change */
+	/* conf-read and conf-write (file is any sysctl file there) */
+	const char	*key;		/* the live value to read */
+	const char	*expect_sum;	/* conf-write: conf-read's sum */
+	const char	*set_kv;	/* "key=value" for sysctl -w, or NULL */
+	int		 write;		/* replace file with the input */
+	int		 reload;	/* sysctl -p file */
+	int		 ignore_errors;	/* -e on both */
+};
+
+/* One sysctl command of conf-write: its status and messages, and whether
+ * the Ansible module would fail on them. */
+struct apply_sysctl_run {
+	int	 ran;
+	int	 rc;
+	char	*out;		/* stdout and stderr */
+	int	 failed;
 };
 
 struct apply_key {
@@ -69,6 +87,11 @@ struct apply_result {
 					 * reason, joined by "; ". Set: the
 					 * task failed. */
 	json_t		*facts;		/* the probe after the change, or NULL */
+	char		*conf_sum;	/* conf-read: the file's cksum line */
+	int		 live_rc;	/* conf-*: sysctl -e -n's status, -1 if
+					 * not shown */
+	char		*live;		/* and what it printed */
+	struct apply_sysctl_run set, reload;	/* conf-write */
 	int		 done;		/* the script reached its end */
 };
 

@@ -2,11 +2,14 @@
 # load only our file, set the live qdisc / modules / route options, read
 # every key back, then re-run the probe so the controller can see which file
 # wins for each key. One exec per host; also does check (read only) and
-# rollback.
+# rollback, and the two steps of an Ansible-style sysctl task on any sysctl
+# file (conf-read, conf-write: see "ansible.posix.sysctl" below).
 #
 # Run as a remote program (lib/remote/prelude.sh), its header giving:
-#   MODE     check | apply | rollback | rollback-check
-#   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf
+#   MODE     check | apply | rollback | rollback-check | conf-read |
+#            conf-write
+#   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf (conf-*: the
+#            sysctl file the task edits, e.g. /etc/sysctl.conf)
 #   STATE    where backups live, e.g. /var/lib/tcptune
 #   QDISC    live root qdisc to set on DEV ("" = leave it)
 #   DEV      the default-route interface
@@ -19,7 +22,14 @@
 #   PERSIST  "unit": keep ROUTE across reboots with a oneshot systemd unit
 #   TO       rollback target: "" (the first backup: the host before tcptune)
 #            or "previous" (the host before the last apply that changed it)
-# Standard input (apply mode): the new content of FILE.
+#   KEY      conf-*: the key whose live value is read (`sysctl -e -n KEY`)
+#   EXPECT   conf-write: the "sum" conf-read printed; FILE must still have
+#            it, else nothing is done
+#   SETKV    conf-write: "KEY=VALUE" for `sysctl -w` first ("" = don't)
+#   WRITE    conf-write: "1" = replace FILE with standard input
+#   RELOAD   conf-write: "1" = `sysctl -p FILE` last
+#   IGNORE   conf-write: "1" = -e on sysctl -w and -p (ignore unknown keys)
+# Standard input (apply and conf-write modes): the new content of FILE.
 #
 # Under the tests (TCPTUNE_TEST_ROOT, see the prelude), /proc/sys becomes
 # ROOT/proc/sys and /etc ROOT/etc wherever the script reaches outside FILE
@@ -245,9 +255,15 @@ backup_dir() {
 }
 
 # File $1 as "|line" lines, and an error line if it cannot all be read.
+# A last line without a newline gets one here (no_newline says so), or the
+# next section's "@" line would be glued to it.
 show_file() {
-	[ -z "$(tail -c 1 "$1" 2>/dev/null)" ] || kv no_newline 1
-	{ ERR=$(sed -e 's/^/|/' "$1" 2>&1 >&3); } 3>&1 && return 0
+	sf_nl=
+	[ -z "$(tail -c 1 "$1" 2>/dev/null)" ] || { kv no_newline 1; sf_nl=1; }
+	if { ERR=$(sed -e 's/^/|/' "$1" 2>&1 >&3); } 3>&1; then
+		[ -z "$sf_nl" ] || echo
+		return 0
+	fi
 	reason sed
 	kv error "cannot read $1: $ERR"
 }
@@ -853,8 +869,143 @@ do_rollback() {
 	fi
 }
 
+# ---- ansible.posix.sysctl
+#
+# A task of Ansible's sysctl module edits one line of a file that holds
+# other people's lines (/etc/sysctl.conf by default). The edit itself is
+# computed on the controller (lib/tune/sysctlconf.c, unit-tested against
+# Ansible's own code) from the file as conf-read showed it; conf-write gets
+# the result and the file's sum as it was read, so a file changed in
+# between is refused, never overwritten. conf-write does what that module
+# does, in its order: sysctl -w, write the file, sysctl -p FILE; then it
+# reads the live value back.
+
+# The file's checksum and size (POSIX cksum), or "absent".
+file_sum() {
+	if [ -f "$FILE" ]; then
+		cksum <"$FILE" 2>/dev/null || echo unreadable
+	else
+		echo absent
+	fi
+}
+
+# "@live": what `sysctl -e -n KEY` printed and its status, as the module
+# reads a live value.
+show_live() {
+	printf '@live\n'
+	sl_out=$(sysctl -e -n "$KEY" 2>/dev/null)
+	kv rc $?
+	kv value "$sl_out"
+}
+
+# Whether sysctl's messages $1 hold a refusal it exits 0 on (the module's
+# own test: a whole line 'sysctl: setting key "K": Invalid argument' or
+# '...: Read-only file system', K without '"').
+refused_quietly() {
+	while IFS= read -r rq_l; do
+		case $rq_l in
+		'sysctl: setting key "'*'": Invalid argument' | \
+		'sysctl: setting key "'*'": Read-only file system')
+			rq_k=${rq_l#'sysctl: setting key "'}
+			rq_k=${rq_k%'": '*}
+			case $rq_k in
+			'' | *'"'*) ;;
+			*) return 0 ;;
+			esac ;;
+		esac
+	done <<EOF
+$1
+EOF
+	return 1
+}
+
+# Section $1: run sysctl with the rest as arguments; its status and
+# messages, and "failed=1" when the module would fail on them.
+run_sysctl() {
+	printf '@%s\n' "$1"
+	shift
+	rs_out=$(sysctl "$@" 2>&1)
+	rs_rc=$?
+	CHANGED_ANY=1
+	kv rc "$rs_rc"
+	kv out "$rs_out"
+	[ "$rs_rc" -eq 0 ] && ! refused_quietly "$rs_out" && return 0
+	kv failed 1
+	return 1
+}
+
+# Replace FILE with standard input: a temp file beside it that keeps FILE's
+# mode and owner (as Ansible's atomic_move; a new file gets 0644, Ansible's
+# 0666 under umask 022), the first backup, then the rename. The directory
+# must exist, as the module's mkstemp there needs it.
+conf_write_file() {
+	printf '@write\n'
+	dir=${FILE%/*}
+	b=$(backup_dir)
+	if ! try mkdir -p "$STATE/backup"; then
+		kv error "cannot create $STATE/backup: $ERR"
+		return 1
+	fi
+	if ! mk_temp "${dir:-}/.${FILE##*/}.XXXXXX"; then
+		kv error "cannot create a temp file in ${dir:-/}: $ERR"
+		return 1
+	fi
+	guard
+	if { [ -f "$FILE" ] && ! try cp -p "$FILE" "$TMP"; } ||
+	    ! try copy_stdin "$TMP"; then
+		write_failed "cannot write a temp file in ${dir:-/}: $ERR"
+		return 1
+	fi
+	if ! save_backup "$TMP"; then
+		write_failed "cannot save a backup in $b: $ERR"
+		return 1
+	fi
+	cw_mode=
+	[ -f "$FILE" ] || cw_mode=0644
+	if ! commit_temp "$FILE" $cw_mode; then
+		write_failed "cannot replace $FILE: $ERR"
+		return 1
+	fi
+	sync "${dir:-/}" 2>/dev/null
+	kv status written
+	CHANGED_ANY=1
+}
+
+do_conf_write() {
+	printf '@conf\n'
+	cw_sum=$(file_sum)
+	if [ "$cw_sum" != "$EXPECT" ]; then
+		kv error "$FILE changed since it was read (cksum $EXPECT, now $cw_sum); nothing was done"
+		return
+	fi
+	cw_e=
+	[ "$IGNORE" = 1 ] && cw_e=-e
+	if [ -n "$SETKV" ]; then
+		# shellcheck disable=SC2086 # cw_e is one option or nothing
+		run_sysctl set $cw_e -w "$SETKV" || return
+	fi
+	if [ "$WRITE" = 1 ]; then
+		conf_write_file || return
+	fi
+	if [ "$RELOAD" = 1 ]; then
+		# shellcheck disable=SC2086 # cw_e is one option or nothing
+		run_sysctl reload $cw_e -p "$FILE"
+	fi
+}
+
 printf 'tcptune-apply 1\n'
 case $MODE in
+conf-read)
+	old_file
+	printf '@conf\n'
+	kv sum "$(file_sum)"
+	show_live
+	;;
+conf-write)
+	do_conf_write
+	show_live
+	reprobe
+	;;
 check)
 	# Read only: no temp file, no write. The new content is held in a
 	# variable so each key's live value can be shown beside it.

@@ -334,6 +334,31 @@ dropin_var_check(const json_t *vars, char **cause)
 	return -1;
 }
 
+/* A key as an Ansible-style task gives it: blanks around it (Python's
+ * ASCII whitespace) are dropped by the module, so they are not checked. */
+static int
+check_task_key(const char *s, char **cause)
+{
+	size_t	 a = 0, b = strlen(s);
+	char	*key;
+	int	 r;
+
+	while (a < b && (s[a] == ' ' || (s[a] >= '\t' && s[a] <= '\r') ||
+	    (s[a] >= '\x1c' && s[a] <= '\x1f')))
+		a++;
+	while (b > a && (s[b - 1] == ' ' || (s[b - 1] >= '\t' &&
+	    s[b - 1] <= '\r') || (s[b - 1] >= '\x1c' && s[b - 1] <= '\x1f')))
+		b--;
+	key = xstrndup(s + a, b - a);
+	if (key[0] == '-')
+		r = refuse(cause, "sysctl key", key, "%s", "starts with '-' "
+		    "(it would read as an option of sysctl)");
+	else
+		r = hostline_sysctl_key(key, cause);
+	free(key);
+	return r;
+}
+
 int
 hostline_check_value(const char *param, enum hostline_kind kind,
     const json_t *v, const json_t *vars, char **cause)
@@ -364,6 +389,18 @@ hostline_check_value(const char *param, enum hostline_kind kind,
 	case HOSTLINE_DROPIN_PATH:
 		if (s != NULL)
 			r = hostline_dropin_path(s, &why);
+		break;
+	case HOSTLINE_SYSCTL_KEY:
+		if (s != NULL)
+			r = check_task_key(s, &why);
+		break;
+	case HOSTLINE_SYSCTL_VALUE:
+		if (s != NULL)
+			r = hostline_sysctl_value(s, &why);
+		break;
+	case HOSTLINE_PATH:
+		if (s != NULL)
+			r = hostline_path(s, &why);
 		break;
 	case HOSTLINE_SYSCTL_MAP:
 		/* Its own message: it names the key too. */

@@ -71,6 +71,11 @@ enum hostline_kind {
 	HOSTLINE_SHELL,		/* shell text: the author's, with every
 				 * template substitution quoted as one
 				 * word (template_render_shell) */
+	HOSTLINE_SYSCTL_KEY,	/* one sysctl key, surrounding blanks not
+				 * part of it (Ansible strips them), not
+				 * starting with '-' (an option of sysctl) */
+	HOSTLINE_SYSCTL_VALUE,	/* one sysctl value */
+	HOSTLINE_PATH,		/* any absolute path (hostline_path) */
 };
 
 /* The host var that names the managed drop-in instead of a task's

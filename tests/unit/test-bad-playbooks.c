@@ -61,8 +61,9 @@ static const struct {
 		    " 'sysctl_file'?)",
 		NULL } },
 	{ "10-missing-required.yml", {
-		B "10-missing-required.yml:4:7: missing required parameter"
-		    " 'values' for module 'sysctl'",
+		B "10-missing-required.yml:4:7: module 'ansible.posix.sysctl':"
+		    " missing required parameter 'name' (a 'sysctl' task with"
+		    " 'values' is tcptune's drop-in module)",
 		NULL } },
 	{ "11-wrong-type.yml", {
 		B "11-wrong-type.yml:4:19: expected int for 'duration',"
@@ -135,8 +136,8 @@ static const struct {
 		NULL } },
 	{ "25-no-module.yml", {
 		B "25-no-module.yml:3:7: task has no module (one of ping, probe,"
-		    " tcp_buffers, congestion, sysctl, route, iperf3_verify,"
-		    " command, rollback)",
+		    " tcp_buffers, congestion, sysctl, ansible.posix.sysctl,"
+		    " route, iperf3_verify, command, rollback)",
 		NULL } },
 	{ "26-task-not-mapping.yml", {
 		B "26-task-not-mapping.yml:3:7: task must be a mapping,"
