@@ -67,7 +67,9 @@ cmd_ask_become_pass(const struct options *opts, char **out)
 	char *cause = NULL;
 
 	*out = NULL;
-	if (!opts->ask_become_pass)
+	/* Listing contacts no host, so it needs no password (nor does
+	 * ansible-playbook ask for one with --list-hosts/--list-tasks). */
+	if (!opts->ask_become_pass || opts->list_hosts || opts->list_tasks)
 		return 0;
 	/* ansible-playbook's prompt, word for word. */
 	if ((*out = prompt_secret("BECOME password: ", "become password",

@@ -136,6 +136,18 @@ check "--host: vaulted files decrypted, inline values as {__ansible_vault}" \
      (.api_token.__ansible_vault | startswith("$ANSIBLE_VAULT;1.2;AES256;prod\n"))' \
     "$E2E_TMP/t.json"
 
+# The password file from the environment and from ansible.cfg (resolved by
+# cmd/tcptune/settings.c, read by the same keyring), as Ansible reads them.
+# Not in a subshell: the pass/fail counters live in this shell.
+export ANSIBLE_VAULT_PASSWORD_FILE=$DEF
+compare "--list, ANSIBLE_VAULT_PASSWORD_FILE" --list --vault-id "prod@$PROD"
+unset ANSIBLE_VAULT_PASSWORD_FILE
+printf '[defaults]\nvault_password_file = %s\n' "$DEF" >"$W/home/vault.cfg"
+ANSIBLE_CONFIG=$W/home/vault.cfg
+compare "--list, ansible.cfg vault_password_file" --list \
+    --vault-id "prod@$PROD"
+ANSIBLE_CONFIG=$W/home/ansible.cfg
+
 # One password of the two: the file vaulted with the other id fails.
 e2e_run 60 "$TCPTUNE" inventory -i inv --list --vault-password-file "$DEF"
 assert_rc "a password for one id only exits 1" 1
