@@ -21,3 +21,9 @@ add_test(NAME e2e/look-start-at
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/look-start-at PROPERTIES
   LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# --version/-V and "did you mean" for commands, options and modules.
+add_test(NAME cli/suggest
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/cli-suggest.sh
+          $<TARGET_FILE:tcptune>)
+set_tests_properties(cli/suggest PROPERTIES LABELS shell TIMEOUT 60)

@@ -61,9 +61,15 @@ cmd_modules_exec(struct options *opts)
 
 	if (opts->nargs == 1) {
 		/* Every module answering to the name: `sysctl` is two. */
-		if (module_find(opts->args[0]) == NULL)
+		if (module_find(opts->args[0]) == NULL) {
+			const char *s = module_suggestion(opts->args[0]);
+
+			if (s != NULL)
+				return cmd_error("unknown module '%s' (did "
+				    "you mean '%s'?)", opts->args[0], s);
 			return cmd_error("unknown module '%s' (see 'tcptune "
 			    "modules')", opts->args[0]);
+		}
 		for (i = 0, n = 0; module_table[i] != NULL; i++) {
 			if (!module_answers(module_table[i], opts->args[0]))
 				continue;

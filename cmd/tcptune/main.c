@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "settings.h"
 #include "base/xalloc.h"
+#include "yaml/diag.h"
 
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;
@@ -106,6 +107,7 @@ static const struct option long_options[] = {
 	{ "list-tasks", no_argument, NULL, OPTV_LIST_TASKS },
 	{ "start-at-task", required_argument, NULL, OPTV_START_AT_TASK },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -130,6 +132,7 @@ static const char usage_options[] =
 "      --format text|json|jsonl   output format (default text; jsonl:\n"
 "                            one JSON event per line as the run goes)\n"
 "  -v, --verbose             more output (repeat for more)\n"
+"  -V, --version             print the version and exit\n"
 "      --no-color            no ANSI colours\n"
 "      --timeout SEC         connect timeout (default 10)\n"
 "      --command-timeout SEC per-command timeout (default 120)\n"
@@ -219,6 +222,49 @@ cmd_find(const char *name)
 	return NULL;
 }
 
+/* "unknown option '--chek' (did you mean '--check'?)": the closest long
+ * option by edit distance, the value of "--opt=value" left out. */
+static void
+unknown_option(const char *arg)
+{
+	const char	*names[sizeof long_options / sizeof long_options[0]];
+	const char	*best, *word = arg;
+	char		*bare;
+	size_t		 n;
+
+	while (*word == '-')
+		word++;
+	bare = xstrndup(word, strcspn(word, "="));
+	for (n = 0; long_options[n].name != NULL; n++)
+		names[n] = long_options[n].name;
+	if (strncmp(arg, "--", 2) == 0 && *bare != '\0' &&
+	    (best = did_you_mean(bare, names, n)) != NULL)
+		cmd_error("unknown option '%s' (did you mean '--%s'?)", arg,
+		    best);
+	else
+		cmd_error("unknown option '%s' (see 'tcptune help')", arg);
+	free(bare);
+}
+
+/* "unknown command 'plya' (did you mean 'play'?)". */
+static int
+unknown_command(const char *name)
+{
+	const char	*names[2 * (sizeof cmd_table / sizeof cmd_table[0])];
+	const char	*best;
+	size_t		 i, n = 0;
+
+	for (i = 0; cmd_table[i] != NULL; i++) {
+		names[n++] = cmd_table[i]->name;
+		if (cmd_table[i]->alias != NULL)
+			names[n++] = cmd_table[i]->alias;
+	}
+	if ((best = did_you_mean(name, names, n)) != NULL)
+		return cmd_error("unknown command '%s' (did you mean '%s'?)",
+		    name, best);
+	return cmd_error("unknown command '%s' (see 'tcptune help')", name);
+}
+
 static int
 parse_int_arg(const char *opt, const char *arg, int min, int max, int *out)
 {
@@ -258,7 +304,7 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 
 	opterr = 0;
 	optind = 0;	/* GNU getopt: re-initialise for each round */
-	while ((c = getopt_long(argc, argv, "+:i:l:f:e:u:bvCDt:hJK", long_options,
+	while ((c = getopt_long(argc, argv, "+:i:l:f:e:u:bvCDt:hJKV", long_options,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'i': push(&o->inventories, &o->ninventories, optarg); break;
@@ -390,12 +436,14 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 		case 'h':
 			print_usage(stdout);
 			exit(0);
+		case 'V':
+			printf("tcptune %s\n", TCPTUNE_VERSION);
+			exit(0);
 		case ':':
 			cmd_error("option '%s' needs a value", argv[optind - 1]);
 			return -1;
 		default:
-			cmd_error("unknown option '%s' (see 'tcptune help')",
-			    argv[optind - 1]);
+			unknown_option(argv[optind - 1]);
 			return -1;
 		case 1:
 			break;
@@ -482,9 +530,12 @@ main(int argc, char **argv)
 		print_usage(stdout);
 		return 0;
 	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("tcptune %s\n", TCPTUNE_VERSION);
+		return 0;
+	}
 	if ((cmd = cmd_find(argv[1])) == NULL)
-		return cmd_error("unknown command '%s' (see 'tcptune help')",
-		    argv[1]);
+		return unknown_command(argv[1]);
 	if (parse_command_line(argc, argv, cmd, &opts) == 0 &&
 	    resolve_settings(cmd, &opts, &settings) == 0)
 		r = cmd->exec(&opts);

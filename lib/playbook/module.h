@@ -161,6 +161,9 @@ extern const struct module *const module_table[];
 
 /* The module named name, else the first one name is an alias of. */
 const struct module		*module_find(const char *name);
+/* The module name closest to a misspelt one (did_you_mean), or NULL. In
+ * playbook.c. */
+const char			*module_suggestion(const char *name);
 /* Whether m answers to name (its name or an alias). */
 int				 module_answers(const struct module *m,
 				    const char *name);

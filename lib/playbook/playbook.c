@@ -253,7 +253,7 @@ get_when(struct loader *ld, const struct ynode *n, struct task *t)
 	strbuf_release(&sb);
 }
 
-static const char *
+const char *
 module_suggestion(const char *key)
 {
 	const char	*names[64];

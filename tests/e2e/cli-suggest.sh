@@ -1,0 +1,50 @@
+#!/bin/bash
+# cli-suggest.sh - --version/-V, and "did you mean" for a misspelt command,
+# long option or module (issue 11, deliverable 2, in part). No host needed.
+# Usage: cli-suggest.sh TCPTUNE
+set -u
+tcptune=${1:?usage: cli-suggest.sh TCPTUNE}
+passed=0
+failed=0
+
+# expect DESC RC PATTERN ARGS...: tcptune ARGS exits RC and its stdout and
+# stderr together match the extended regex PATTERN.
+expect() {
+	local desc=$1 want_rc=$2 pattern=$3 out rc
+	shift 3
+	out=$("$tcptune" "$@" 2>&1)
+	rc=$?
+	if [[ $rc == "$want_rc" ]] && grep -Eq -- "$pattern" <<<"$out"; then
+		echo "ok: $desc"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $desc (exit $rc, want $want_rc): $out"
+		failed=$((failed + 1))
+	fi
+}
+
+version="^tcptune [0-9]+\.[0-9]+\.[0-9]+$"
+expect "--version" 0 "$version" --version
+expect "-V" 0 "$version" -V
+expect "version after a command" 0 "$version" ping --version
+expect "a misspelt command" 1 \
+    "^tcptune: unknown command 'plya' \(did you mean 'play'\?\)$" plya
+expect "a word like no command" 1 \
+    "^tcptune: unknown command 'xyzzy' \(see 'tcptune help'\)$" xyzzy
+expect "a misspelt long option" 1 \
+    "^tcptune: unknown option '--chek' \(did you mean '--check'\?\)$" \
+    play --chek x.yml
+expect "a misspelt option with a value" 1 \
+    "^tcptune: unknown option '--invetory=h' \(did you mean '--inventory'\?\)$" \
+    ping --invetory=h
+expect "an unknown short option" 1 \
+    "^tcptune: unknown option '-Q' \(see 'tcptune help'\)$" ping -Q
+expect "a misspelt module" 1 \
+    "^tcptune: unknown module 'tcp_bufers' \(did you mean 'tcp_buffers'\?\)$" \
+    modules tcp_bufers
+expect "a module like no module" 1 \
+    "^tcptune: unknown module 'zzzzzzzz' \(see 'tcptune modules'\)$" \
+    modules zzzzzzzz
+
+echo "cli-suggest: $passed passed, $failed failed"
+[[ $failed == 0 ]]
