@@ -989,8 +989,9 @@ var_string(json_t *vars, const char *key)
 /* The become password. Ansible's sudo plugin lists ansible_become_password,
  * ansible_become_pass, ansible_sudo_pass, and the last one set wins (its
  * config manager's _loop_entries). A string or a number is a password;
- * anything else (an inline vault value not decrypted, a list) is an error
- * that never shows the value. */
+ * anything else (a list, a mapping) is an error that never shows the value.
+ * Inline vault values were decrypted by the caller (vault_reveal_vars),
+ * which fails, naming host and variable, when no password opens them. */
 static int
 become_password(json_t *vars, const char *host, char **out, char **cause)
 {
@@ -1007,9 +1008,6 @@ become_password(json_t *vars, const char *host, char **out, char **cause)
 	}
 	if (names[i] == NULL)
 		return 0;
-	if (json_is_object(v) && json_object_get(v, "__ansible_vault") != NULL)
-		return fail(cause, "host '%s': %s is vault-encrypted and was not "
-		    "decrypted", host, names[i]);
 	if ((*out = var_string(vars, names[i])) == NULL)
 		return fail(cause, "host '%s': %s must be a string, got %s",
 		    host, names[i], json_is_array(v) ? "a list" :
