@@ -130,7 +130,7 @@ out:
 const struct cmd_entry cmd_verify_entry = {
 	.name = "verify",
 	.usage = "[PATTERN] [KEY=VALUE...]",
-	.accepts = OPT_STREAM,
+	.accepts = OPT_STREAM | OPT_MATRIX,
 	.summary = "measure each host against its iperf3 peer (iperf3_verify "
 		   "ad hoc)",
 	.min_args = 0,

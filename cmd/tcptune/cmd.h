@@ -62,6 +62,10 @@ struct options {
 	int			  list_hosts;	/* --list-hosts */
 	int			  list_tasks;	/* --list-tasks */
 	const char		 *start_at_task; /* --start-at-task NAME */
+	const char		 *color_when;	/* --color auto|always|never */
+	const char		 *log_file;	/* --log-file FILE */
+	const char		 *report_file;	/* --report FILE.html: the
+						   verification path matrix */
 	/* From ansible.cfg or ANSIBLE_*: like Ansible, used only where the
 	 * inventory sets nothing for the host (ansible_user, ...). */
 	const char		 *cfg_user;	/* remote_user */
@@ -82,6 +86,7 @@ struct options {
 					   --start-at-task */
 #define OPT_STREAM		0x20	/* --format jsonl: prints a run's
 					   results as they come */
+#define OPT_MATRIX		0x40	/* --report FILE.html */
 
 struct cmd_entry {
 	const char	*name;

@@ -65,6 +65,9 @@ enum {
 	OPTV_LIST_HOSTS,
 	OPTV_LIST_TASKS,
 	OPTV_START_AT_TASK,
+	OPTV_COLOR,
+	OPTV_LOG_FILE,
+	OPTV_REPORT,
 };
 
 static const struct option long_options[] = {
@@ -106,6 +109,9 @@ static const struct option long_options[] = {
 	{ "list-hosts", no_argument, NULL, OPTV_LIST_HOSTS },
 	{ "list-tasks", no_argument, NULL, OPTV_LIST_TASKS },
 	{ "start-at-task", required_argument, NULL, OPTV_START_AT_TASK },
+	{ "color", required_argument, NULL, OPTV_COLOR },
+	{ "log-file", required_argument, NULL, OPTV_LOG_FILE },
+	{ "report", required_argument, NULL, OPTV_REPORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -432,6 +438,22 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			if (needs(cmd, OPT_LOOK, "--start-at-task") != 0)
 				return -1;
 			o->start_at_task = optarg;
+			break;
+		case OPTV_COLOR:
+			if (strcmp(optarg, "auto") != 0 &&
+			    strcmp(optarg, "always") != 0 &&
+			    strcmp(optarg, "never") != 0) {
+				cmd_error("invalid --color '%s' (expected "
+				    "auto, always or never)", optarg);
+				return -1;
+			}
+			o->color_when = optarg;
+			break;
+		case OPTV_LOG_FILE: o->log_file = optarg; break;
+		case OPTV_REPORT:
+			if (needs(cmd, OPT_MATRIX, "--report") != 0)
+				return -1;
+			o->report_file = optarg;
 			break;
 		case 'h':
 			print_usage(stdout);
