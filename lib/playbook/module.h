@@ -249,6 +249,15 @@ enum tp_status	 module_ctx_exec(struct module_ctx *ctx, const char *cmd,
  * ansible_host, else the name; allocated), and a command run over its one
  * connection. */
 struct host_state *module_ctx_peer(struct module_ctx *ctx, const char *name);
+/* This host's iperf3 peers, from its vars: `iperf_peer` (one host) and
+ * `iperf_peers` (a host or group name, or a list of them; a group stands
+ * for its hosts and their descendants'), deduplicated, the host itself left
+ * out, in the order given (a group's hosts in inventory order). *names is
+ * an allocated array of borrowed names (free the array only); 0 with *n ==
+ * 0 when the host has no peer. -1 with *cause when a name is neither a
+ * host nor a group of the inventory, or an entry is not a string. */
+int		 module_ctx_peers(struct module_ctx *ctx, const char ***names,
+		    size_t *n, char **cause);
 char		*module_ctx_traffic_address(const struct module_ctx *ctx,
 		    const char *name);
 enum tp_status	 module_ctx_exec_on(struct module_ctx *ctx,

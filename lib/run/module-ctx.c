@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "playbook/playbook.h"
 #include "run/runner.h"
 #include "base/xalloc.h"
@@ -181,6 +182,88 @@ struct host_state *
 module_ctx_peer(struct module_ctx *ctx, const char *name)
 {
 	return runner_host(ctx->run, name);
+}
+
+static void
+peers_add(const char ***names, size_t *n, const char *self, const char *name)
+{
+	size_t i;
+
+	if (strcmp(name, self) == 0)
+		return;
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*names)[i], name) == 0)
+			return;
+	}
+	*names = xreallocarray(*names, *n + 1, sizeof **names);
+	(*names)[(*n)++] = name;
+}
+
+/* One entry of iperf_peer(s): a host of the run, else a group of the
+ * inventory. The names added are the runner's or the inventory's, which
+ * outlive the module call. */
+static int
+peers_add_entry(struct module_ctx *ctx, const char ***names, size_t *n,
+    const char *var, const json_t *v, char **cause)
+{
+	const char		*self = ctx->host->name, *name;
+	const char		**members;
+	struct host_state	*h;
+	size_t			 nmembers, i;
+
+	if (!json_is_string(v)) {
+		*cause = xprintf("variable '%s': expected a host or group "
+		    "name, or a list of them", var);
+		return -1;
+	}
+	name = json_string_value(v);
+	if ((h = runner_host(ctx->run, name)) != NULL) {
+		peers_add(names, n, self, h->name);
+		return 0;
+	}
+	if (inventory_group_hosts(ctx->run->inv, name, &members,
+	    &nmembers) != 0) {
+		*cause = xprintf("variable '%s': '%s' is neither a host nor a "
+		    "group of the inventory", var, name);
+		return -1;
+	}
+	for (i = 0; i < nmembers; i++) {
+		if ((h = runner_host(ctx->run, members[i])) != NULL)
+			peers_add(names, n, self, h->name);
+	}
+	free(members);
+	return 0;
+}
+
+int
+module_ctx_peers(struct module_ctx *ctx, const char ***names, size_t *n,
+    char **cause)
+{
+	const json_t	*one = json_object_get(ctx->vars, "iperf_peer");
+	const json_t	*many = json_object_get(ctx->vars, "iperf_peers");
+	const json_t	*v;
+	size_t		 i;
+
+	*names = NULL;
+	*n = 0;
+	if (one != NULL && !json_is_null(one) &&
+	    peers_add_entry(ctx, names, n, "iperf_peer", one, cause) != 0)
+		goto bad;
+	if (json_is_array(many)) {
+		json_array_foreach(many, i, v) {
+			if (peers_add_entry(ctx, names, n, "iperf_peers", v,
+			    cause) != 0)
+				goto bad;
+		}
+	} else if (many != NULL && !json_is_null(many) &&
+	    peers_add_entry(ctx, names, n, "iperf_peers", many, cause) != 0)
+		goto bad;
+	return 0;
+bad:
+	free(*names);
+	*names = NULL;
+	*n = 0;
+	return -1;
 }
 
 char *
