@@ -17,3 +17,9 @@ set_tests_properties(lint/malformed-playbooks PROPERTIES LABELS lint)
 add_test(NAME lint/layers
   COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-layers.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(lint/layers PROPERTIES LABELS lint)
+# Every host-less command shown in README.md and docs/*.md runs, exits as
+# shown, and prints what the documentation shows (tests/docs/doc-commands.py).
+add_test(NAME lint/doc-commands
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs/doc-commands.py
+          $<TARGET_FILE:tcptune> ${PROJECT_SOURCE_DIR})
+set_tests_properties(lint/doc-commands PROPERTIES LABELS lint)
