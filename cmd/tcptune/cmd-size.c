@@ -11,6 +11,7 @@
 #include "tune/dropin.h"
 #include "tune/sizing.h"
 #include "base/units.h"
+#include "yaml/diag.h"
 
 static int
 parse_bytes(const char *key, const char *v, uint64_t *out)
@@ -63,6 +64,27 @@ host_word(const char *key, const char *v, struct sizing_input *in)
 	return 1;
 }
 
+/* "size: unknown key 'bandwith_mbit' (did you mean 'bandwidth_mbit'?)",
+ * else the list of keys. The keys are size_param's and host_word's. */
+static void
+unknown_key(const char *key)
+{
+	static const char *const keys[] = {
+		"bandwidth_mbit", "rtt_ms", "mem", "headroom", "ram_divisor",
+		"max_buffer", "rmem_default", "wmem_default", "tcp_rmem",
+		"tcp_wmem", "allow_decrease",
+	};
+	const char *best = did_you_mean(key, keys, sizeof keys / sizeof *keys);
+
+	if (best != NULL)
+		cmd_error("size: unknown key '%s' (did you mean '%s'?)", key,
+		    best);
+	else
+		cmd_error("size: unknown key '%s' (bandwidth_mbit, rtt_ms, "
+		    "mem, headroom, ram_divisor, max_buffer, rmem_default, "
+		    "wmem_default, tcp_rmem, tcp_wmem, allow_decrease)", key);
+}
+
 /*
  * The KEY=VALUE words into in: the module's parameters bound through its
  * table (types, bounds, defaults: 'ram_divisor=0' is refused as the module
@@ -100,11 +122,7 @@ parse_words(struct options *opts, struct sizing_input *in)
 			json_object_set_new(words, key, v);
 		} else if ((hw = host_word(key, eq, in)) != 0) {
 			if (hw > 0)
-				cmd_error("size: unknown key '%s' ("
-				    "bandwidth_mbit, rtt_ms, mem, headroom, "
-				    "ram_divisor, max_buffer, rmem_default, "
-				    "wmem_default, tcp_rmem, tcp_wmem, "
-				    "allow_decrease)", key);
+				unknown_key(key);
 			goto out;
 		}
 	}

@@ -46,5 +46,20 @@ expect "a module like no module" 1 \
     "^tcptune: unknown module 'zzzzzzzz' \(see 'tcptune modules'\)$" \
     modules zzzzzzzz
 
+# A misspelt parameter: of a module in a playbook (lint), of `size`, and of
+# `verify` on the command line (bound before any host is contacted).
+printf -- '- hosts: all\n  tasks:\n    - tcp_buffers: {bandwith_mbit: 100}\n' \
+    >"${TMPDIR:-/tmp}/cli-suggest-$$.yml"
+expect "a misspelt module parameter in a playbook" 1 \
+    "unknown parameter 'bandwith_mbit' for module 'tcp_buffers' \(did you mean 'bandwidth_mbit'\?\)" \
+    lint "${TMPDIR:-/tmp}/cli-suggest-$$.yml"
+rm -f "${TMPDIR:-/tmp}/cli-suggest-$$.yml"
+expect "a misspelt size key" 1 \
+    "^tcptune: (error: )?size: unknown key 'bandwith_mbit' \(did you mean 'bandwidth_mbit'\?\)$" \
+    size bandwith_mbit=100 rtt_ms=10 mem=1GiB
+expect "a misspelt verify parameter" 1 \
+    "unknown parameter 'durration' for module 'iperf3_verify' \(did you mean 'duration'\?\)" \
+    verify -i 'a,' durration=3
+
 echo "cli-suggest: $passed passed, $failed failed"
 [[ $failed == 0 ]]
