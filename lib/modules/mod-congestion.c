@@ -46,21 +46,18 @@ static const struct module_param congestion_params[] = {
 	{ .name = NULL },
 };
 
-/* CONFIG_TCP_CONG_BBR for "bbr", CONFIG_NET_SCH_FQ for "fq". */
+/* CONFIG_TCP_CONG_BBR for "bbr", CONFIG_NET_SCH_FQ for "fq": the symbol is
+ * spelt by kconfig_symbol, as lib/tune/congestion.c spells it. */
 static enum kconfig
 kconfig_of(const json_t *facts, const char *prefix, const char *name)
 {
 	const json_t	*kc = json_object_get(facts, "kernel_config");
-	char		 sym[64];
-	size_t		 i;
+	char		*sym = kconfig_symbol(prefix, name);
+	enum kconfig	 k;
 
-	snprintf(sym, sizeof sym, "%s%s", prefix, name);
-	for (i = 0; sym[i] != '\0'; i++) {
-		if (sym[i] >= 'a' && sym[i] <= 'z')
-			sym[i] = (char)(sym[i] - 'a' + 'A');
-	}
-	return kconfig_from_string(json_string_value(json_object_get(kc,
-	    sym)));
+	k = kconfig_from_string(json_string_value(json_object_get(kc, sym)));
+	free(sym);
+	return k;
 }
 
 static char *
@@ -122,9 +119,9 @@ congestion_run(struct module_ctx *ctx, const void *vconf,
 	memset(&in, 0, sizeof in);
 	in.want_cc = conf->algorithm;
 	in.want_qdisc = want_q;
-	in.kconf_cc = kconfig_of(facts, "CONFIG_TCP_CONG_", in.want_cc);
+	in.kconf_cc = kconfig_of(facts, "TCP_CONG_", in.want_cc);
 	kq = strcmp(want_q, "keep") == 0 ? KCONFIG_UNKNOWN :
-	    kconfig_of(facts, "CONFIG_NET_SCH_", want_q);
+	    kconfig_of(facts, "NET_SCH_", want_q);
 	in.kconf_qdisc = kq;
 	avail = available_list(facts);
 	in.available_cc = avail;
