@@ -70,7 +70,8 @@ static const struct cmd_doc cmd_docs[] = {
 	{ .name = "rollback", .args = ARGS_HOSTS,
 	  .description = "Restore, on each host matching PATTERN (default "
 	  "all), the drop-in and the live values saved before tcptune's "
-	  "first apply. With -C -D it shows what it would restore.",
+	  "first apply (the rollback module's 'to: previous' goes back one "
+	  "apply instead). With -C -D it shows what it would restore.",
 	  .examples = {
 	    { "tcptune rollback -i fleet.yml -l canary -C -D",
 	      "what a rollback would restore" },

@@ -3,7 +3,8 @@
  * one a line, so completion cannot drift from the parser:
  *
  *   commands        each command and alias, a tab, its summary
- *   options CMD     the option words CMD accepts (global ones too)
+ *   options [CMD]   the option words CMD accepts (global ones too);
+ *                   without CMD, every option of the table
  *   value OPTION    what OPTION's argument is: its choices, or ":file",
  *                   ":hosts" or ":text"; nothing for a flag
  *   args CMD        what CMD's positional arguments are: ":file",
@@ -62,7 +63,7 @@ complete_options(const char *name)
 	const struct optdoc	*o;
 
 	for (o = optdoc_table; o->long_name != NULL; o++) {
-		if (cmd != NULL ? !optdoc_accepted(o, cmd) : o->accepts != 0)
+		if (cmd != NULL && !optdoc_accepted(o, cmd))
 			continue;
 		if (o->short_name != 0)
 			printf("-%c\n", o->short_name);
@@ -196,7 +197,7 @@ cmd_complete_exec(struct options *opts)
 
 const struct cmd_entry cmd_complete_entry = {
 	.name = "__complete",
-	.usage = "commands | options CMD | value OPTION | args CMD | "
+	.usage = "commands | options [CMD] | value OPTION | args CMD | "
 	    "modules | hosts",
 	.summary = "the words shell completion offers (hidden)",
 	.min_args = 1,

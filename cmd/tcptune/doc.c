@@ -91,7 +91,8 @@ man_command(FILE *fp, const struct cmd_entry *cmd)
 		if (o->accepts == 0 || !optdoc_accepted(o, cmd))
 			continue;
 		if (own++ == 0)
-			fputs(".PP\nOptions (and the global options):\n.RS\n",
+			fputs(".PP\nOptions of this command (and the global "
+			    "options):\n.RS\n",
 			    fp);
 		man_option(fp, o);
 	}
@@ -107,8 +108,11 @@ man_command(FILE *fp, const struct cmd_entry *cmd)
 		fputs(".RS\n.EX\n", fp);
 		roff_line(fp, ex->line);
 		fputs(".EE\n", fp);
-		if (*ex->what != '\0')
+		if (*ex->what != '\0') {
+			fputs(".RS\n", fp);
 			roff_line(fp, ex->what);
+			fputs(".RE\n", fp);
+		}
 		fputs(".RE\n", fp);
 	}
 }

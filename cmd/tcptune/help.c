@@ -89,7 +89,8 @@ help_print_commands(FILE *fp)
 {
 	size_t i;
 
-	fputs("usage: tcptune <command> [options] [args]\n\nCommands:\n", fp);
+	fputs("usage: tcptune <command> [options] [args]   (options may also "
+	    "follow the args)\n\nCommands:\n", fp);
 	for (i = 0; cmd_table[i] != NULL; i++) {
 		const struct cmd_entry *c = cmd_table[i];
 		char *left = xprintf("%s %s", c->name, c->usage);
