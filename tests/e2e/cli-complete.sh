@@ -10,10 +10,8 @@ set -u
 export LC_ALL=C
 tcptune=${1:?usage: cli-complete.sh TCPTUNE SOURCE_DIR}
 src=${2:?usage: cli-complete.sh TCPTUNE SOURCE_DIR}
-passed=0
-failed=0
-ok() { echo "ok: $1"; passed=$((passed + 1)); }
-not_ok() { echo "FAIL: $1"; failed=$((failed + 1)); }
+# shellcheck source=tests/e2e/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 
 PATH=$(cd "$(dirname "$tcptune")" && pwd):$PATH
 # shellcheck source=/dev/null
@@ -77,5 +75,4 @@ else
 	echo "zsh not installed: _tcptune not checked"
 fi
 
-echo "cli-complete: $passed passed, $failed failed"
-[[ $failed == 0 ]]
+cli_finish cli-complete

@@ -11,10 +11,8 @@
 set -u
 tcptune=${1:?usage: cli-help.sh TCPTUNE SOURCE_DIR}
 src=${2:?usage: cli-help.sh TCPTUNE SOURCE_DIR}
-passed=0
-failed=0
-ok() { echo "ok: $1"; passed=$((passed + 1)); }
-not_ok() { echo "FAIL: $1"; failed=$((failed + 1)); }
+# shellcheck source=tests/e2e/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 
 # "name required_argument" for each row of main.c's long_options.
 options=$(sed -n '/long_options\[\] = {/,/^};/p' "$src/cmd/tcptune/main.c" |
@@ -90,5 +88,4 @@ rc=$?
 [[ $rc == 0 && $out == *"Commands:"* && $out == *"rollback [PATTERN]"* ]] &&
     ok "--help is the command summary" || not_ok "--help: exit $rc"
 
-echo "cli-help: $passed passed, $failed failed"
-[[ $failed == 0 ]]
+cli_finish cli-help

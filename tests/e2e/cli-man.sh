@@ -7,10 +7,8 @@
 set -u
 tcptune=${1:?usage: cli-man.sh TCPTUNE MANDIR}
 mandir=${2:?usage: cli-man.sh TCPTUNE MANDIR}
-passed=0
-failed=0
-ok() { echo "ok: $1"; passed=$((passed + 1)); }
-not_ok() { echo "FAIL: $1"; failed=$((failed + 1)); }
+# shellcheck source=tests/e2e/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 
 for page in tcptune.1 tcptune-modules.7; do
 	f=$mandir/$page
@@ -47,5 +45,4 @@ grep -q 'max_buffer (size, optional, default 256MiB' <<<"$mods" &&
     ok "tcptune-modules(7): tcp_buffers' max_buffer with its default" ||
     not_ok "tcptune-modules(7): no max_buffer row"
 
-echo "cli-man: $passed passed, $failed failed"
-[[ $failed == 0 ]]
+cli_finish cli-man

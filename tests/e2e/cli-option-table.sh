@@ -8,10 +8,8 @@
 set -u
 tcptune=${1:?usage: cli-option-table.sh TCPTUNE SOURCE_DIR}
 main=${2:?usage: cli-option-table.sh TCPTUNE SOURCE_DIR}/cmd/tcptune/main.c
-failed=0
-passed=0
-ok() { echo "ok: $1"; passed=$((passed + 1)); }
-not_ok() { echo "FAIL: $1"; failed=$((failed + 1)); }
+# shellcheck source=tests/e2e/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 
 parsed=$(sed -n '/long_options\[\] = {/,/^};/p' "$main" | tr -d '\n\t' |
     grep -oE '\{ *"[a-z-]+", *[a-z_]+' |
@@ -52,5 +50,4 @@ for word in $(grep -E -- '^-[^-]$' <<<"$table"); do
 	    not_ok "$word has a row but is not in the optstring"
 done
 
-echo "cli-option-table: $passed passed, $failed failed"
-[[ $failed == 0 ]]
+cli_finish cli-option-table
