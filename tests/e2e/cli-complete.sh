@@ -4,7 +4,8 @@
 # prefixes (each command's own), option values, module names, and host and
 # group names of the inventory given with -i on the line; checks that an
 # inventory script given to -i is not run and a URL is not fetched; and,
-# where zsh is installed, that _tcptune parses. No host needed.
+# where zsh is installed, the same for zsh's _tcptune (cli-complete.zsh
+# stands in for the completion builtins). No host needed.
 # Usage: cli-complete.sh TCPTUNE SOURCE_DIR
 set -u
 export LC_ALL=C
@@ -68,9 +69,30 @@ expect "a script or URL inventory gives nothing" "" ping -i "$tmp/inv.sh" \
     not_ok "completion ran the inventory script"
 (($(date +%s) - start < 5)) && ok "in under 5 s" || not_ok "took too long"
 
+# zsh: _tcptune with the completion builtins stood in for (cli-complete.zsh)
+zexpect() {
+	local desc=$1 want=$2 got
+	shift 2
+	got=$(zsh "$(dirname "$0")/cli-complete.zsh" "$src" "$@" 2>&1 | paste -sd' ')
+	if [[ $got == "$want" ]]; then
+		ok "zsh: $desc"
+	else
+		not_ok "zsh: $desc: got '$got', want '$want'"
+	fi
+}
 if command -v zsh >/dev/null 2>&1; then
 	zsh -n "$src/contrib/completion/_tcptune" && ok "zsh: _tcptune parses" ||
 	    not_ok "zsh -n _tcptune"
+	zexpect "a command prefix" "plan play playbook" pl
+	zexpect "play's options" "--limit --list-hosts --list-tasks" play x.yml --li
+	zexpect "inventory's options" "--limit --list" inventory --li
+	zexpect "size has no --report" "" size --rep
+	zexpect "an option's choices after '='" "json jsonl" play --format=j
+	zexpect "an option's choices" "always auto" play --color a
+	zexpect "a module name" "tcp_buffers" modules tcp_b
+	zexpect "hosts and groups from -i" "w1 w2 w3 web web_eu" ping -i "$inv" w
+	zexpect "a pattern's next part" "e1 e2" play x.yml -i "$inv" -l web:e
+	zexpect "a playbook is a file" ":files" play x
 else
 	echo "zsh not installed: _tcptune not checked"
 fi
