@@ -20,3 +20,6 @@ add_test(NAME lint/man
           $<TARGET_FILE:tcptune> ${CMAKE_BINARY_DIR}/man)
 set_tests_properties(lint/option-table lint/readme-usage lint/man
   PROPERTIES LABELS lint)
+add_test(NAME cli/install
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli-install.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(cli/install PROPERTIES LABELS cli)
