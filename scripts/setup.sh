@@ -19,6 +19,9 @@ packages=(
 	clang libclang-rt-14-dev shellcheck dash
 	# the real-kernel tier: User-mode Linux guests (tests/guests/)
 	user-mode-linux mmdebstrap
+	# the .deb and its test (scripts/package-test.sh: CPack's shlibdeps,
+	# man -w), the man page lint (groff -ww), the completion tests
+	dpkg-dev man-db groff-base bash-completion zsh
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "help.h"
 #include "settings.h"
 #include "base/xalloc.h"
 #include "yaml/diag.h"
@@ -40,6 +41,18 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_config_entry,
 	&cmd_version_entry,
 	&cmd_help_entry,
+	NULL,
+};
+
+/* Found by name but listed nowhere: what the build (man pages, README's
+ * usage block) and the shell completion ask the binary (doc.c,
+ * complete.c). */
+extern const struct cmd_entry cmd_doc_entry;
+extern const struct cmd_entry cmd_complete_entry;
+
+static const struct cmd_entry *const cmd_hidden_table[] = {
+	&cmd_doc_entry,
+	&cmd_complete_entry,
 	NULL,
 };
 
@@ -117,86 +130,6 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char usage_options[] =
-"Global options (they may also follow the command):\n"
-"  -i, --inventory SRC       inventory file, directory, URL or 'a,b,' list\n"
-"                            (repeatable; default $TCPTUNE_INVENTORY, then\n"
-"                            ansible.cfg's: see 'tcptune config')\n"
-"  -l, --limit PATTERN       restrict to hosts matching an Ansible pattern\n"
-"  -f, --forks N             hosts worked on at once (default 50)\n"
-"  -e, --extra-vars VARS     k=v pairs, JSON, or @file (repeatable)\n"
-"  -u, --user USER           remote user (overrides ansible_user)\n"
-"      --private-key FILE    ssh private key\n"
-"  -b, --become              run remote commands through sudo (-n, or -S\n"
-"                            with -K or ansible_become_password)\n"
-"      --become-user USER    sudo to USER instead of root\n"
-"  -K, --ask-become-pass     ask for the sudo password (no echo)\n"
-"      --vault-password-file FILE   vault password file or script\n"
-"                            (repeatable; ansible.cfg's is added)\n"
-"      --vault-id [LABEL@]SOURCE    a vault id: a file, script or 'prompt'\n"
-"  -J, --ask-vault-pass      ask for the vault password (no echo)\n"
-"      --format text|json|jsonl   output format (default text; jsonl:\n"
-"                            one JSON event per line as the run goes)\n"
-"  -v, --verbose             more output (repeat for more)\n"
-"  -V, --version             print the version and exit\n"
-"      --no-color            no ANSI colours\n"
-"      --timeout SEC         connect timeout (default 10)\n"
-"      --command-timeout SEC per-command timeout (default 120)\n"
-"      --ssh-config FILE     ssh config file (default ~/.ssh/config)\n"
-"      --known-hosts FILE    known_hosts file (default ~/.ssh/known_hosts)\n"
-"      --host-key-checking strict|accept-new|off   (default strict)\n"
-"Command options:\n"
-"  -C, --check               plan only: change nothing on any host\n"
-"  -D, --diff                show file diffs and live before -> after\n"
-"      --detailed-exitcode   set bit 8 when something would change\n"
-"  -t, --tags T / --skip-tags T   select tasks by tag\n"
-"      --list, --host NAME, --graph   inventory views\n"
-"      --prometheus FILE, --webhook URL   drift reporting\n"
-"      --list-hosts, --list-tasks   show what would run; contact nothing\n"
-"      --start-at-task NAME  skip the tasks before the first named NAME\n"
-"\n"
-"Exit status: 0 ok; 1 could not run (bad options, parse or validation\n"
-"error, nothing matched); otherwise the OR of 2 (a host failed),\n"
-"4 (a host was unreachable) and 8 (changes pending with --check\n"
-"--detailed-exitcode, or drift found). 130: interrupted (Ctrl-C).\n";
-
-static void
-print_usage(FILE *fp)
-{
-	size_t i;
-
-	fputs("usage: tcptune <command> [options] [args]\n\nCommands:\n", fp);
-	for (i = 0; cmd_table[i] != NULL; i++) {
-		const struct cmd_entry *c = cmd_table[i];
-		char *left = xprintf("%s %s", c->name, c->usage);
-
-		if (strlen(left) > 32)
-			fprintf(fp, "  %s\n  %-32s %s\n", left, "", c->summary);
-		else
-			fprintf(fp, "  %-32s %s\n", left, c->summary);
-		free(left);
-	}
-	fputc('\n', fp);
-	fputs(usage_options, fp);
-}
-
-static int
-cmd_help_exec(struct options *opts)
-{
-	(void)opts;
-	print_usage(stdout);
-	return 0;
-}
-
-const struct cmd_entry cmd_help_entry = {
-	.name = "help",
-	.usage = "",
-	.summary = "show this help",
-	.min_args = 0,
-	.max_args = -1,
-	.exec = cmd_help_exec,
-};
-
 static int
 cmd_version_exec(struct options *opts)
 {
@@ -215,17 +148,27 @@ const struct cmd_entry cmd_version_entry = {
 };
 
 static const struct cmd_entry *
-cmd_find(const char *name)
+cmd_find_in(const struct cmd_entry *const *table, const char *name)
 {
 	size_t i;
 
-	for (i = 0; cmd_table[i] != NULL; i++) {
-		if (strcmp(cmd_table[i]->name, name) == 0 ||
-		    (cmd_table[i]->alias != NULL &&
-		    strcmp(cmd_table[i]->alias, name) == 0))
-			return cmd_table[i];
+	for (i = 0; table[i] != NULL; i++) {
+		if (strcmp(table[i]->name, name) == 0 ||
+		    (table[i]->alias != NULL &&
+		    strcmp(table[i]->alias, name) == 0))
+			return table[i];
 	}
 	return NULL;
+}
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	const struct cmd_entry *cmd;
+
+	if ((cmd = cmd_find_in(cmd_table, name)) == NULL)
+		cmd = cmd_find_in(cmd_hidden_table, name);
+	return cmd;
 }
 
 /* "unknown option '--chek' (did you mean '--check'?)": the closest long
@@ -253,7 +196,7 @@ unknown_option(const char *arg)
 }
 
 /* "unknown command 'plya' (did you mean 'play'?)". */
-static int
+int
 unknown_command(const char *name)
 {
 	const char	*names[2 * (sizeof cmd_table / sizeof cmd_table[0])];
@@ -456,7 +399,7 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			o->report_file = optarg;
 			break;
 		case 'h':
-			print_usage(stdout);
+			help_print_command(cmd, stdout);
 			exit(0);
 		case 'V':
 			printf("tcptune %s\n", TCPTUNE_VERSION);
@@ -508,15 +451,17 @@ parse_command_line(int argc, char **argv, const struct cmd_entry *cmd,
 	return 0;
 }
 
-/* Everything but help and version reads ansible.cfg and ANSIBLE_*, as
- * every Ansible command does: help must work in a broken project too. */
+/* Everything but help, version and __doc reads ansible.cfg and
+ * ANSIBLE_*, as every Ansible command does: help must work in a broken
+ * project too, and the generated documents must not depend on it. */
 static int
 resolve_settings(const struct cmd_entry *cmd, struct options *opts,
     struct settings *settings)
 {
 	char *cause = NULL;
 
-	if (cmd == &cmd_help_entry || cmd == &cmd_version_entry)
+	if (cmd == &cmd_help_entry || cmd == &cmd_version_entry ||
+	    cmd == &cmd_doc_entry)
 		return 0;
 	if (settings_resolve(settings, opts, &cause) != 0) {
 		cmd_error("%s", cause);
@@ -545,11 +490,11 @@ main(int argc, char **argv)
 		opts.color = 0;
 
 	if (argc < 2) {
-		print_usage(stderr);
+		help_print_global(stderr);
 		return EXIT_COULD_NOT_RUN;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		print_usage(stdout);
+		help_print_global(stdout);
 		return 0;
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
