@@ -9,6 +9,7 @@
 #include "inventory/inventory.h"
 #include "output.h"
 #include "prompt.h"
+#include "say.h"
 #include "run/runner.h"
 #include "net/transport.h"
 
@@ -38,7 +39,7 @@ cmd_load_inventory(const struct options *opts)
 	if (inventory_finish(inv, &cause) != 0)
 		goto fail;
 	for (i = 0; i < inv->nwarnings; i++)
-		fprintf(stderr, "tcptune: warning: %s\n", inv->warnings[i]);
+		say_warning(NULL, "%s", inv->warnings[i]);
 	return inv;
 fail:
 	cmd_error("%s", cause);
