@@ -12,6 +12,7 @@
 #include "say.h"
 #include "run/runner.h"
 #include "net/transport.h"
+#include "vault/vault.h"
 
 struct inventory *
 cmd_load_inventory(const struct options *opts)
@@ -82,7 +83,11 @@ cmd_ask_become_pass(const struct options *opts, char **out)
 	if (**out == '\0') {
 		secret_free(*out);
 		*out = NULL;
+		return 0;
 	}
+	/* Never sent but on sudo's stdin; should a message ever quote it,
+	 * the printer and the run log redact it like a vault value. */
+	vault_remember(*out, strlen(*out));
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "run/runner.h"
 #include "report/webhook.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
 
 /* The --format json document's "schema" (docs/output.md): raised when a
  * field changes meaning or goes away. */
@@ -257,6 +258,8 @@ cmd_drift_exec(struct options *opts)
 	if (opts->webhook != NULL && *opts->webhook == '\0')
 		opts->webhook = NULL;
 	if (opts->webhook != NULL) {
+		/* its path is its token: redacted wherever it might show */
+		vault_remember(opts->webhook, strlen(opts->webhook));
 		if (http_url_check(opts->webhook, &warning, &cause) != 0) {
 			cmd_error("--webhook: %s", cause);
 			free(cause);
