@@ -7,3 +7,10 @@ add_test(NAME e2e/output
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/output PROPERTIES
   LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The same where no host is needed: JSON schema of lint, modules, size and
+# config, the message forms, --color on a pipe, the log of a local command.
+add_test(NAME cli/output
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/output-cli.sh $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli/output PROPERTIES LABELS unit)
