@@ -549,8 +549,8 @@ resolve_settings(const struct cmd_entry *cmd, struct options *opts,
 
 /* After the settings, before the command contacts anything: colour, the
  * -v level, and the run log (--log-file, TCPTUNE_LOG_FILE, log_path),
- * whose failure to open stops the command. `config` writes no log: it is
- * where a bad log_path is looked into. */
+ * whose failure to open stops the command. `config` writes no log (it is
+ * where a bad log_path is looked into), nor do help and version. */
 static int
 start_output(const struct cmd_entry *cmd, struct options *opts, int argc,
     char **argv)
@@ -564,7 +564,8 @@ start_output(const struct cmd_entry *cmd, struct options *opts, int argc,
 	opts->color = message_color_wanted(opts->color_when,
 	    isatty(STDOUT_FILENO), getenv("NO_COLOR"));
 	say_setup(opts);
-	if (opts->log_file == NULL || cmd == &cmd_config_entry)
+	if (opts->log_file == NULL || cmd == &cmd_config_entry ||
+	    cmd == &cmd_help_entry || cmd == &cmd_version_entry)
 		return 0;
 	if (runlog_open(opts->log_file, argc, argv, &cause) != 0) {
 		cmd_error("%s", cause);

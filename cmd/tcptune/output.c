@@ -129,14 +129,6 @@ text_shown(const struct output *o)
 	return o->opts->format == FORMAT_TEXT && !o->quiet;
 }
 
-static json_t *
-event_new(const char *name)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return run_event_new(name, &now);
-}
 
 static void
 on_play_start(void *arg, const struct play *play, size_t nhosts)
@@ -151,7 +143,7 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 		    json_pack("{s:s, s:s, s:I, s:{}}", "name",
 		    play->name != NULL ? play->name : "", "hosts", play->hosts,
 		    "host_count", (json_int_t)nhosts, "results"));
-	ev = event_new("play_start");
+	ev = runlog_event("play_start");
 	json_object_set_new(ev, "play", json_string(o->play));
 	json_object_set_new(ev, "hosts", json_string(play->hosts));
 	json_object_set_new(ev, "host_count", json_integer((json_int_t)nhosts));
@@ -171,7 +163,7 @@ task_header(struct output *o, const char *task, size_t nhosts)
 	json_t *ev;
 
 	o->task = task;
-	ev = event_new("task_start");
+	ev = runlog_event("task_start");
 	json_object_set_new(ev, "play", json_string(o->play));
 	json_object_set_new(ev, "task", json_string(task));
 	if (nhosts > 0)
@@ -207,7 +199,7 @@ on_host_warning(void *arg, const char *host, const char *warning)
 		say_warning(host, "%s", warning);
 		return;
 	}
-	ev = event_new("warning");
+	ev = runlog_event("warning");
 	json_object_set_new(ev, "host", json_string(host));
 	json_object_set_new(ev, "msg", json_string(warning));
 	emit(o, ev);
@@ -295,7 +287,7 @@ on_host_result(void *arg, const char *host, const struct task_result *tr)
 		task_header(o, tr->task_name, 0);
 	say_trace(2, host, "task '%s': %s, %.3fs", tr->task_name,
 	    result_status_name(tr->status), tr->seconds);
-	ev = event_new("host_result");
+	ev = runlog_event("host_result");
 	json_object_set_new(ev, "play", json_string(o->play));
 	json_object_set_new(ev, "host", json_string(host));
 	json_object_set_new(ev, "kind", json_string(tr->kind ==
@@ -379,7 +371,7 @@ finish_json(struct output *o, const struct runner *r)
 static void
 finish_events(struct output *o, const struct runner *r)
 {
-	json_t *ev = event_new("recap");
+	json_t *ev = runlog_event("recap");
 
 	json_object_set_new(ev, "stats", run_stats_json(r));
 	if (r->stop_reason != NULL)

@@ -46,15 +46,10 @@ runlog_active(void)
 json_t *
 runlog_event(const char *name)
 {
-	struct timespec	 now;
-	json_t		*ev;
+	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	ev = run_event_new(name, &now);
-	json_object_set_new(ev, "pid", json_integer((json_int_t)getpid()));
-	json_object_set_new(ev, "user", json_string(log_user != NULL ?
-	    log_user : "?"));
-	return ev;
+	return run_event_new(name, &now);
 }
 
 void
@@ -71,6 +66,9 @@ runlog_write(json_t *ev)
 		json_decref(ev);
 		return;
 	}
+	/* who ran it, on every line: a log is read a line at a time */
+	json_object_set_new(ev, "pid", json_integer((json_int_t)getpid()));
+	json_object_set_new(ev, "user", json_string(log_user));
 	safe = vault_redact_json(ev);
 	line = json_dumps(safe, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(safe);

@@ -14,10 +14,10 @@ int	 runlog_open(const char *path, int argc, char *const *argv,
 	    char **cause);
 /* Whether a log is open. */
 int	 runlog_active(void);
-/* A new event for the log: run_event_new(name) with pid and user. */
+/* A new event, timestamped now: run_event_new(name). */
 json_t	*runlog_event(const char *name);
-/* Write ev (consumed) as one line, vault values redacted. Thread-safe;
- * does nothing without a log. */
+/* Write ev (consumed) as one line, with the pid and user added and vault
+ * values redacted. Thread-safe; does nothing without a log. */
 void	 runlog_write(json_t *ev);
 /* Write the "end" event with the exit status and close. */
 void	 runlog_close(int status);
