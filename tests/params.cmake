@@ -15,7 +15,7 @@ foreach(case
   add_test(NAME cli/size-refuses-${key}-${value}
     COMMAND sh -c "out=$($0 size ${SIZE_BASE} \"$1\" 2>&1); rc=$?
                    [ $rc -eq 1 ] || { echo \"exit $rc, want 1\"; exit 1; }
-                   [ \"$out\" = \"tcptune: size: $2\" ] ||
+                   [ \"$out\" = \"tcptune: error: size: $2\" ] ||
                        { echo \"got: $out\"; exit 1; }"
             $<TARGET_FILE:tcptune> "${word}" "${msg}")
   set_tests_properties(cli/size-refuses-${key}-${value} PROPERTIES

@@ -9,8 +9,10 @@
 #include "inventory/inventory.h"
 #include "output.h"
 #include "prompt.h"
+#include "say.h"
 #include "run/runner.h"
 #include "net/transport.h"
+#include "vault/vault.h"
 
 struct inventory *
 cmd_load_inventory(const struct options *opts)
@@ -38,7 +40,7 @@ cmd_load_inventory(const struct options *opts)
 	if (inventory_finish(inv, &cause) != 0)
 		goto fail;
 	for (i = 0; i < inv->nwarnings; i++)
-		fprintf(stderr, "tcptune: warning: %s\n", inv->warnings[i]);
+		say_warning(NULL, "%s", inv->warnings[i]);
 	return inv;
 fail:
 	cmd_error("%s", cause);
@@ -81,7 +83,11 @@ cmd_ask_become_pass(const struct options *opts, char **out)
 	if (**out == '\0') {
 		secret_free(*out);
 		*out = NULL;
+		return 0;
 	}
+	/* Never sent but on sudo's stdin; should a message ever quote it,
+	 * the printer and the run log redact it like a vault value. */
+	vault_remember(*out, strlen(*out));
 	return 0;
 }
 

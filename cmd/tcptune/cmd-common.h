@@ -36,11 +36,13 @@ int			 cmd_adhoc(struct options *opts, const struct module *m,
 			    void (*report)(const struct runner *));
 
 /* Load the playbook (args[0]) and inventory, run it, and either print the
- * usual task lines and recap (report NULL) or hand the finished run to
- * report, whose return value is the exit status. drift runs in check mode
+ * usual task lines and recap (report NULL) or hand the finished run and
+ * its transport warnings ([{host, msg}]) to report, whose return value is
+ * the exit status. drift runs in check mode
  * and collects drift items (tcptune drift). In cmd-play.c. */
 int			 cmd_run_playbook(struct options *opts, int drift,
 			    int (*report)(const struct options *,
-			    const struct runner *, double seconds));
+			    const struct runner *, double seconds,
+			    const json_t *warnings));
 
 #endif

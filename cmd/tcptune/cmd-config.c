@@ -7,6 +7,10 @@
 
 #include "cmd.h"
 #include "settings.h"
+
+/* The --format json document's "schema": raised when a field changes
+ * meaning or goes away. */
+#define CONFIG_SCHEMA	1
 #include "base/strbuf.h"
 
 /* A value as one line of text: lists joined with ", ". */
@@ -57,7 +61,7 @@ print_json(const struct settings *s)
 	json_t	*root, *rows, *row;
 	size_t	 i;
 
-	root = json_object();
+	root = json_pack("{s:i}", "schema", CONFIG_SCHEMA);
 	json_object_set_new(root, "config_file", s->config_file != NULL ?
 	    json_string(s->config_file) : json_null());
 	rows = json_object();

@@ -9,11 +9,17 @@
 #include <time.h>
 
 #include "cmd-common.h"
+#include "say.h"
 #include "net/http.h"
 #include "report/report-prom.h"
 #include "run/runner.h"
 #include "report/webhook.h"
 #include "base/xalloc.h"
+#include "vault/vault.h"
+
+/* The --format json document's "schema" (docs/output.md): raised when a
+ * field changes meaning or goes away. */
+#define DRIFT_SCHEMA	1
 
 /* Drift items of one host: the "drift" arrays of its apply results. */
 static json_t *
@@ -57,12 +63,13 @@ host_status(const struct host_state *h, size_t nitems)
 }
 
 /* The document --format json prints and the webhook summarises:
- * {"version": 1, "playbook", "drift", "hosts": {NAME: {"status", "items",
+ * {"schema": 1, "version": 1 (the same number, its older name),
+ * "playbook", "warnings": [{"host", "msg"}], "drift", "hosts": {NAME: {"status", "items",
  * "error"}}, "summary": {"in_sync", "drifted", "unreachable", "failed"},
  * "items": [{"host", "key", "expected", "live", "cause", "detail"}]}. */
 static json_t *
 drift_document(const struct options *opts, const struct runner *r,
-    double seconds)
+    double seconds, const json_t *warnings)
 {
 	json_t	*hosts = json_object(), *all = json_array();
 	json_t	*summary = json_pack("{s:i, s:i, s:i, s:i}", "in_sync", 0,
@@ -95,8 +102,9 @@ drift_document(const struct options *opts, const struct runner *r,
 		}
 		json_decref(items);
 	}
-	return json_pack("{s:i, s:s, s:b, s:f, s:o, s:o, s:o}", "version", 1,
-	    "playbook", opts->args[0], "drift", json_array_size(all) > 0,
+	return json_pack("{s:i, s:i, s:s, s:O, s:b, s:f, s:o, s:o, s:o}",
+	    "schema", DRIFT_SCHEMA, "version", DRIFT_SCHEMA,
+	    "playbook", opts->args[0], "warnings", (json_t *)warnings, "drift", json_array_size(all) > 0,
 	    "duration_seconds", seconds, "hosts", hosts, "summary", summary,
 	    "items", all);
 }
@@ -208,9 +216,9 @@ write_prometheus(const char *path, const json_t *doc, char **cause)
 
 static int
 drift_report(const struct options *opts, const struct runner *r,
-    double seconds)
+    double seconds, const json_t *warnings)
 {
-	json_t	*doc = drift_document(opts, r, seconds);
+	json_t	*doc = drift_document(opts, r, seconds, warnings);
 	char	*cause = NULL;
 	int	 rc = runner_exit_status(r);
 
@@ -223,7 +231,7 @@ drift_report(const struct options *opts, const struct runner *r,
 		print_text(doc);
 	if (opts->prometheus != NULL && write_prometheus(opts->prometheus,
 	    doc, &cause) != 0) {
-		fprintf(stderr, "tcptune: %s\n", cause);
+		cmd_error("%s", cause);
 		free(cause);
 		cause = NULL;
 		rc |= EXIT_HOST_FAILED;
@@ -231,7 +239,7 @@ drift_report(const struct options *opts, const struct runner *r,
 	/* A failed webhook is reported; it does not change the verdict. */
 	if (opts->webhook != NULL && webhook_post(opts->webhook, doc,
 	    &cause) != 0) {
-		fprintf(stderr, "tcptune: webhook not delivered: %s\n", cause);
+		cmd_error("webhook not delivered: %s", cause);
 		free(cause);
 	}
 	json_decref(doc);
@@ -250,13 +258,15 @@ cmd_drift_exec(struct options *opts)
 	if (opts->webhook != NULL && *opts->webhook == '\0')
 		opts->webhook = NULL;
 	if (opts->webhook != NULL) {
+		/* its path is its token: redacted wherever it might show */
+		vault_remember(opts->webhook, strlen(opts->webhook));
 		if (http_url_check(opts->webhook, &warning, &cause) != 0) {
 			cmd_error("--webhook: %s", cause);
 			free(cause);
 			return EXIT_COULD_NOT_RUN;
 		}
 		if (warning != NULL) {
-			fprintf(stderr, "[WARNING]: --webhook: %s\n", warning);
+			say_warning(NULL, "--webhook: %s", warning);
 			free(warning);
 		}
 	}

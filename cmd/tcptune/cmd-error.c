@@ -1,26 +1,19 @@
 /* The one way a command reports that it could not run (cmd.h). In a file of
- * its own so that the commands depend on it, not on main.c. */
+ * its own so that the commands depend on it, not on main.c; the printing
+ * is say.c's, the one printer. */
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "cmd.h"
-#include "base/xalloc.h"
-#include "vault/vault.h"
+#include "say.h"
 
 int
 cmd_error(const char *fmt, ...)
 {
-	va_list	 ap;
-	char	*msg, *safe;
+	va_list	ap;
+	int	r;
 
 	va_start(ap, fmt);
-	msg = xvprintf(fmt, ap);
+	r = say_verror(fmt, ap);
 	va_end(ap);
-	/* a message may quote a value that came from a vault */
-	safe = vault_redact(msg);
-	fprintf(stderr, "tcptune: %s\n", safe != NULL ? safe : msg);
-	free(safe);
-	free(msg);
-	return EXIT_COULD_NOT_RUN;
+	return r;
 }

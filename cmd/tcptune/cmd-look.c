@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd-look.h"
+#include "say.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "inventory/inventory-view.h"
@@ -122,8 +123,8 @@ play_hosts(const struct look *lk, size_t i, char ***names, size_t *n)
 		return -1;
 	}
 	if (*n == 0)
-		fprintf(stderr, "tcptune: warning: play #%zu: no hosts match "
-		    "'%s'%s%s%s; a run stops at this play\n", i + 1, p->hosts,
+		say_warning(NULL, "play #%zu: no hosts match "
+		    "'%s'%s%s%s; a run stops at this play", i + 1, p->hosts,
 		    lk->opts->limit != NULL ? " with --limit '" : "",
 		    lk->opts->limit != NULL ? lk->opts->limit : "",
 		    lk->opts->limit != NULL ? "'" : "");

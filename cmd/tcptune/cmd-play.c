@@ -26,8 +26,8 @@ load_playbook(const char *path)
 	if (playbook_load(path, &pb, &d) != 0) {
 		for (i = 0; i < diag_count(&d); i++)
 			fprintf(stderr, "%s\n", diag_get(&d, i));
-		fprintf(stderr, "tcptune: '%s' has %zu error%s; nothing was "
-		    "run\n", path, diag_count(&d), diag_count(&d) == 1 ? "" :
+		cmd_error("'%s' has %zu error%s; nothing was "
+		    "run", path, diag_count(&d), diag_count(&d) == 1 ? "" :
 		    "s");
 	}
 	diag_clear(&d);
@@ -49,7 +49,8 @@ any_changed(const struct runner *r)
 
 int
 cmd_run_playbook(struct options *opts, int drift,
-    int (*report)(const struct options *, const struct runner *, double))
+    int (*report)(const struct options *, const struct runner *, double,
+    const json_t *))
 {
 	struct inventory	*inv = NULL;
 	struct playbook		*pb = NULL;
@@ -88,14 +89,10 @@ cmd_run_playbook(struct options *opts, int drift,
 	cfg.drift = drift;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
-	if (report != NULL && opts->verbose == 0) {
-		/* The report prints its own result; keep only the progress. */
-		cfg.play_start = NULL;
-		cfg.task_start = NULL;
-		cfg.host_warning = NULL;
-		cfg.host_result = NULL;
-		cfg.batch_done = NULL;
-	}
+	/* The report prints its own result; keep only the progress and the
+	 * warnings (and the run log's events). */
+	if (report != NULL && opts->verbose == 0)
+		output_quiet(&out);
 	cmd_catch_interrupt();
 	started = 1;
 	if (runner_init(&r, &cfg, inv, &cause) != 0 ||
@@ -104,7 +101,10 @@ cmd_run_playbook(struct options *opts, int drift,
 		goto out;
 	}
 	if (report != NULL) {
-		rc = report(opts, &r, monotonic_seconds() - start);
+		output_quiet(&out);
+		output_finish(&out, &r);
+		rc = report(opts, &r, monotonic_seconds() - start,
+		    out.warnings);
 		goto out;
 	}
 	output_finish(&out, &r);

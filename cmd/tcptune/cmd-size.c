@@ -13,6 +13,41 @@
 #include "base/units.h"
 #include "yaml/diag.h"
 
+/* The --format json document's "schema": raised when a field changes
+ * meaning or goes away. */
+#define SIZE_SCHEMA	1
+
+/* {"schema", "rtt_ms", "bdp_bytes", "ceiling_bytes", "flow_cap_mbit",
+ * "current_flow_cap_mbit" (with tcp_rmem=), "sysctl": {KEY: VALUE},
+ * "reasons": {KEY: why}, "dropin": the file's text}. */
+static void
+print_json(const struct sizing_input *in, const struct sizing_plan *plan,
+    const struct dropin *d, const char *text)
+{
+	json_t	*doc, *keys = json_object(), *reasons = json_object();
+	size_t	 i;
+
+	for (i = 0; i < d->n; i++) {
+		json_object_set_new(keys, d->entries[i].key,
+		    json_string(d->entries[i].value));
+		if (d->entries[i].reason != NULL)
+			json_object_set_new(reasons, d->entries[i].key,
+			    json_string(d->entries[i].reason));
+	}
+	doc = json_pack("{s:i, s:f, s:I, s:I, s:f, s:o, s:o, s:s}", "schema",
+	    SIZE_SCHEMA, "rtt_ms", in->rtt_ms, "bdp_bytes",
+	    (json_int_t)plan->bdp_bytes, "ceiling_bytes",
+	    (json_int_t)plan->ceiling, "flow_cap_mbit",
+	    sizing_flow_cap_mbit(plan->ceiling, in->rtt_ms), "sysctl", keys,
+	    "reasons", reasons, "dropin", text);
+	if (in->st_rmem == SIZING_PRESENT)
+		json_object_set_new(doc, "current_flow_cap_mbit", json_real(
+		    sizing_flow_cap_mbit(in->cur_rmem.max, in->rtt_ms)));
+	json_dumpf(doc, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(doc);
+}
+
 static int
 parse_bytes(const char *key, const char *v, uint64_t *out)
 {
@@ -162,13 +197,6 @@ cmd_size_exec(struct options *opts)
 		sizing_plan_clear(&plan);
 		return EXIT_COULD_NOT_RUN;
 	}
-	if (in.st_rmem == SIZING_PRESENT)
-		printf("flow cap of the current tcp_rmem maximum (%llu bytes) "
-		    "at %.0f ms: %.1f Mbit/s\n",
-		    (unsigned long long)in.cur_rmem.max, in.rtt_ms,
-		    sizing_flow_cap_mbit(in.cur_rmem.max, in.rtt_ms));
-	printf("flow cap of the plan's ceiling at %.0f ms: %.0f Mbit/s\n",
-	    in.rtt_ms, sizing_flow_cap_mbit(plan.ceiling, in.rtt_ms));
 	dropin_init(&d);
 	sizing_plan_to_dropin(&plan, &d);
 	if ((text = dropin_render(&d, "(tcptune size)", NULL, &cause)) ==
@@ -179,7 +207,19 @@ cmd_size_exec(struct options *opts)
 		sizing_plan_clear(&plan);
 		return 1;
 	}
-	fputs(text, stdout);
+	if (opts->format == FORMAT_JSON)
+		print_json(&in, &plan, &d, text);
+	else {
+		if (in.st_rmem == SIZING_PRESENT)
+			printf("flow cap of the current tcp_rmem maximum (%llu "
+			    "bytes) at %.0f ms: %.1f Mbit/s\n",
+			    (unsigned long long)in.cur_rmem.max, in.rtt_ms,
+			    sizing_flow_cap_mbit(in.cur_rmem.max, in.rtt_ms));
+		printf("flow cap of the plan's ceiling at %.0f ms: %.0f "
+		    "Mbit/s\n", in.rtt_ms,
+		    sizing_flow_cap_mbit(plan.ceiling, in.rtt_ms));
+		fputs(text, stdout);
+	}
 	free(text);
 	dropin_free(&d);
 	sizing_plan_clear(&plan);

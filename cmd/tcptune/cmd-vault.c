@@ -13,6 +13,7 @@
 
 #include "cmd-common.h"
 #include "prompt.h"
+#include "say.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "vault/vault.h"
@@ -222,7 +223,7 @@ static void
 keep_going(char **cause, char **last)
 {
 	if (*last != NULL)
-		fprintf(stderr, "tcptune: warning: %s\n", *last);
+		say_warning(NULL, "%s", *last);
 	free(*last);
 	*last = *cause;
 	*cause = NULL;
@@ -269,7 +270,7 @@ cmd_vault_setup(const struct options *opts)
 		goto fatal;
 	}
 	if (last != NULL)
-		fprintf(stderr, "tcptune: warning: %s\n", last);
+		say_warning(NULL, "%s", last);
 	free(last);
 	return 0;
 fatal:

@@ -71,6 +71,8 @@ struct options {
 	const char		 *cfg_user;	/* remote_user */
 	const char		 *cfg_private_key; /* private_key_file */
 	int			  cfg_become;	/* become */
+	int			  cfg_nocolor;	/* nocolor, ANSIBLE_NOCOLOR */
+	int			  cfg_force_color; /* force_color */
 	const struct settings	 *settings;	/* what was resolved, and from
 						   where (tcptune config) */
 	char			**args;		/* positional arguments */
@@ -101,8 +103,8 @@ struct cmd_entry {
 
 extern const struct cmd_entry *const cmd_table[];
 
-/* Print "tcptune: <message>" to stderr and return EXIT_COULD_NOT_RUN
- * (cmd-error.c). */
+/* Print "tcptune: error: <message>" to stderr (through say.c, the one
+ * printer) and return EXIT_COULD_NOT_RUN (cmd-error.c). */
 int	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

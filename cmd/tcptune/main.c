@@ -7,8 +7,11 @@
 
 #include "cmd.h"
 #include "help.h"
+#include "runlog.h"
+#include "say.h"
 #include "settings.h"
 #include "base/xalloc.h"
+#include "report/message.h"
 #include "yaml/diag.h"
 
 extern const struct cmd_entry cmd_help_entry;
@@ -283,7 +286,7 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			}
 			break;
 		case 'v': o->verbose++; break;
-		case OPTV_NO_COLOR: o->color = 0; break;
+		case OPTV_NO_COLOR: o->color_when = "never"; break;
 		case OPTV_TIMEOUT:
 			if (parse_int_arg("--timeout", optarg, 1, 3600,
 			    &o->timeout) != 0)
@@ -417,6 +420,22 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 	return 0;
 }
 
+/* "play takes 1 argument, not 0", the command's usage and its help. */
+static int
+wrong_arg_count(const struct cmd_entry *cmd, int n)
+{
+	if (cmd->max_args == cmd->min_args)
+		return say_usage(cmd, "%s takes %d argument%s, not %d",
+		    cmd->name, cmd->min_args, cmd->min_args == 1 ? "" : "s",
+		    n);
+	if (cmd->max_args < 0)
+		return say_usage(cmd, "%s takes at least %d argument%s, not "
+		    "%d", cmd->name, cmd->min_args, cmd->min_args == 1 ?
+		    "" : "s", n);
+	return say_usage(cmd, "%s takes %d to %d arguments, not %d",
+	    cmd->name, cmd->min_args, cmd->max_args, n);
+}
+
 /*
  * Options may come before or after positional arguments, as with
  * ansible-playbook: parse in rounds, taking one positional argument
@@ -447,7 +466,7 @@ parse_command_line(int argc, char **argv, const struct cmd_entry *cmd,
 	}
 	if (opts->nargs < cmd->min_args ||
 	    (cmd->max_args >= 0 && opts->nargs > cmd->max_args))
-		return cmd_error("usage: tcptune %s %s", cmd->name, cmd->usage);
+		return wrong_arg_count(cmd, opts->nargs);
 	return 0;
 }
 
@@ -469,7 +488,35 @@ resolve_settings(const struct cmd_entry *cmd, struct options *opts,
 		return -1;
 	}
 	if (settings->warning != NULL)
-		fprintf(stderr, "tcptune: warning: %s\n", settings->warning);
+		say_warning(NULL, "%s", settings->warning);
+	return 0;
+}
+
+/* After the settings, before the command contacts anything: colour, the
+ * -v level, and the run log (--log-file, TCPTUNE_LOG_FILE, log_path),
+ * whose failure to open stops the command. `config` writes no log (it is
+ * where a bad log_path is looked into), nor do help and version. */
+static int
+start_output(const struct cmd_entry *cmd, struct options *opts, int argc,
+    char **argv)
+{
+	char *cause = NULL;
+
+	if (opts->color_when == NULL && opts->cfg_force_color)
+		opts->color_when = "always";
+	else if (opts->color_when == NULL && opts->cfg_nocolor)
+		opts->color_when = "never";
+	opts->color = message_color_wanted(opts->color_when,
+	    isatty(STDOUT_FILENO), getenv("NO_COLOR"));
+	say_setup(opts);
+	if (opts->log_file == NULL || cmd == &cmd_config_entry ||
+	    cmd == &cmd_help_entry || cmd == &cmd_version_entry)
+		return 0;
+	if (runlog_open(opts->log_file, argc, argv, &cause) != 0) {
+		cmd_error("%s", cause);
+		free(cause);
+		return -1;
+	}
 	return 0;
 }
 
@@ -485,9 +532,6 @@ main(int argc, char **argv)
 	 * settings.c's, below the environment and ansible.cfg. */
 	memset(&opts, 0, sizeof opts);
 	memset(&settings, 0, sizeof settings);
-	opts.color = isatty(STDOUT_FILENO);
-	if (getenv("NO_COLOR") != NULL)
-		opts.color = 0;
 
 	if (argc < 2) {
 		help_print_global(stderr);
@@ -504,8 +548,10 @@ main(int argc, char **argv)
 	if ((cmd = cmd_find(argv[1])) == NULL)
 		return unknown_command(argv[1]);
 	if (parse_command_line(argc, argv, cmd, &opts) == 0 &&
-	    resolve_settings(cmd, &opts, &settings) == 0)
+	    resolve_settings(cmd, &opts, &settings) == 0 &&
+	    start_output(cmd, &opts, argc, argv) == 0)
 		r = cmd->exec(&opts);
+	runlog_close(r);
 	free(opts.args);
 	free(opts.inventories);
 	free(opts.extra_vars);

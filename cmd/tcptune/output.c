@@ -7,10 +7,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runlog.h"
+#include "say.h"
 #include "playbook/playbook.h"
+#include "report/message.h"
 #include "run/events.h"
+#include "base/strbuf.h"
 #include "base/util.h"
 #include "base/xalloc.h"
+
+/* A traced command line longer than this is cut (a module may send a
+ * whole script): the start says which one it is. */
+#define TRACE_MAX	2000
 
 #define C_GREEN		"\033[32m"
 #define C_YELLOW	"\033[33m"
@@ -23,10 +31,14 @@ output_init(struct output *o, const struct options *opts)
 {
 	memset(o, 0, sizeof *o);
 	o->opts = opts;
-	o->progress = isatty(STDERR_FILENO) && opts->format == FORMAT_TEXT;
+	/* -vv traces on stderr too: a progress line would cut into it. */
+	o->progress = isatty(STDERR_FILENO) && opts->format == FORMAT_TEXT &&
+	    opts->verbose < 2;
 	o->start = monotonic_seconds();
+	o->warnings = json_array();
 	if (opts->format == FORMAT_JSON)
-		o->json = json_pack("{s:[]}", "plays");
+		o->json = json_pack("{s:i, s:[]}", "schema", RUN_EVENT_SCHEMA,
+		    "plays");
 	/* Each line out as soon as it is printed, into a pipe too: a log or
 	 * a CI job sees a host's result when the host has it. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -36,6 +48,13 @@ void
 output_free(struct output *o)
 {
 	json_decref(o->json);
+	json_decref(o->warnings);
+}
+
+void
+output_quiet(struct output *o)
+{
+	o->quiet = 1;
 }
 
 static const char *
@@ -83,22 +102,33 @@ on_progress(void *arg, const struct run_progress *p)
 
 /* One --format jsonl event, on a line of its own, out at once. */
 static void
-emit(json_t *ev)
+emit_line(json_t *ev)
 {
 	json_dumpf(ev, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	fputc('\n', stdout);
 	fflush(stdout);
+}
+
+/* An event of the run: to the run log when one is open, and on standard
+ * output with --format jsonl (not when a report prints instead).
+ * Consumes ev. */
+static void
+emit(const struct output *o, json_t *ev)
+{
+	if (runlog_active())
+		runlog_write(json_deep_copy(ev));
+	if (o->opts->format == FORMAT_JSONL && !o->quiet)
+		emit_line(ev);
 	json_decref(ev);
 }
 
-static json_t *
-event_new(const char *name)
+/* Whether the text form prints this event. */
+static int
+text_shown(const struct output *o)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return run_event_new(name, &now);
+	return o->opts->format == FORMAT_TEXT && !o->quiet;
 }
+
 
 static void
 on_play_start(void *arg, const struct play *play, size_t nhosts)
@@ -108,22 +138,18 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 
 	o->play = play->name != NULL ? play->name : play->hosts;
 	o->task = NULL;
-	if (o->json != NULL) {
+	if (o->json != NULL)
 		json_array_append_new(json_object_get(o->json, "plays"),
 		    json_pack("{s:s, s:s, s:I, s:{}}", "name",
 		    play->name != NULL ? play->name : "", "hosts", play->hosts,
 		    "host_count", (json_int_t)nhosts, "results"));
+	ev = runlog_event("play_start");
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "hosts", json_string(play->hosts));
+	json_object_set_new(ev, "host_count", json_integer((json_int_t)nhosts));
+	emit(o, ev);
+	if (!text_shown(o))
 		return;
-	}
-	if (o->opts->format == FORMAT_JSONL) {
-		ev = event_new("play_start");
-		json_object_set_new(ev, "play", json_string(o->play));
-		json_object_set_new(ev, "hosts", json_string(play->hosts));
-		json_object_set_new(ev, "host_count",
-		    json_integer((json_int_t)nhosts));
-		emit(ev);
-		return;
-	}
 	clear_progress(o);
 	printf("\nPLAY [%s] %s\n", o->play,
 	    "*********************************************");
@@ -137,16 +163,15 @@ task_header(struct output *o, const char *task, size_t nhosts)
 	json_t *ev;
 
 	o->task = task;
-	if (o->opts->format == FORMAT_JSONL) {
-		ev = event_new("task_start");
-		json_object_set_new(ev, "play", json_string(o->play));
-		json_object_set_new(ev, "task", json_string(task));
-		if (nhosts > 0)
-			json_object_set_new(ev, "host_count",
-			    json_integer((json_int_t)nhosts));
-		emit(ev);
+	ev = runlog_event("task_start");
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "task", json_string(task));
+	if (nhosts > 0)
+		json_object_set_new(ev, "host_count",
+		    json_integer((json_int_t)nhosts));
+	emit(o, ev);
+	if (!text_shown(o))
 		return;
-	}
 	clear_progress(o);
 	printf("\nTASK [%s] %s\n", task,
 	    "*********************************************");
@@ -166,16 +191,50 @@ on_host_warning(void *arg, const char *host, const char *warning)
 	struct output	*o = arg;
 	json_t		*ev;
 
-	if (o->opts->format == FORMAT_JSONL) {
-		ev = event_new("warning");
-		json_object_set_new(ev, "host", json_string(host));
-		json_object_set_new(ev, "msg", json_string(warning));
-		emit(ev);
+	json_array_append_new(o->warnings, json_pack("{s:s, s:s}", "host",
+	    host, "msg", warning));
+	if (o->opts->format == FORMAT_TEXT) {
+		/* the one printer logs it too */
+		clear_progress(o);
+		say_warning(host, "%s", warning);
 		return;
 	}
-	clear_progress(o);
-	fprintf(stderr, "%s[WARNING]: %s: %s%s\n", color(o, C_RED), host,
-	    warning, color(o, C_RESET));
+	ev = runlog_event("warning");
+	json_object_set_new(ev, "host", json_string(host));
+	json_object_set_new(ev, "msg", json_string(warning));
+	emit(o, ev);
+}
+
+/* -vv: the transport's phases and command lines; -vvv: libssh's log.
+ * From worker threads: say_trace is thread-safe. */
+static void
+on_trace(void *arg, const char *host, enum tp_trace_kind kind,
+    const char *text)
+{
+	char *line;
+
+	(void)arg;
+	if (!say_tracing(kind == TP_TRACE_SSH ? 3 : 2))
+		return;
+	line = message_one_line(text, TRACE_MAX);
+	say_trace(kind == TP_TRACE_SSH ? 3 : 2, host, "%s", line);
+	free(line);
+}
+
+/* --diff output, coloured like git diff's when colour is on. */
+static void
+print_diff(const struct output *o, const char *diff)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!o->opts->color) {
+		fputs(diff, stdout);
+		return;
+	}
+	strbuf_init(&sb);
+	message_color_diff(&sb, diff);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
 }
 
 static void
@@ -203,7 +262,7 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 		printf("%sfatal: [%s]: FAILED! => %s%s\n", color(o, C_RED),
 		    host, tr->msg != NULL ? tr->msg : "", color(o, C_RESET));
 		if (tr->diff != NULL && o->opts->diff)
-			fputs(tr->diff, stdout);
+			print_diff(o, tr->diff);
 		return;
 	}
 	if (tr->msg != NULL && *tr->msg != '\0' &&
@@ -214,7 +273,7 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 		printf("%s%s: [%s]%s\n", color(o, c), word, host,
 		    color(o, C_RESET));
 	if (tr->diff != NULL && o->opts->diff)
-		fputs(tr->diff, stdout);
+		print_diff(o, tr->diff);
 }
 
 /* A host's result the moment it has it, after its task's header. */
@@ -226,18 +285,19 @@ on_host_result(void *arg, const char *host, const struct task_result *tr)
 
 	if (o->task == NULL || strcmp(o->task, tr->task_name) != 0)
 		task_header(o, tr->task_name, 0);
-	if (o->opts->format == FORMAT_JSONL) {
-		ev = event_new("host_result");
-		json_object_set_new(ev, "play", json_string(o->play));
-		json_object_set_new(ev, "host", json_string(host));
-		json_object_set_new(ev, "kind", json_string(tr->kind ==
-		    RESULT_KIND_APPLY ? "apply" : "task"));
-		fields = task_result_json(tr);
-		json_object_update(ev, fields);
-		json_decref(fields);
-		emit(ev);
+	say_trace(2, host, "task '%s': %s, %.3fs", tr->task_name,
+	    result_status_name(tr->status), tr->seconds);
+	ev = runlog_event("host_result");
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "host", json_string(host));
+	json_object_set_new(ev, "kind", json_string(tr->kind ==
+	    RESULT_KIND_APPLY ? "apply" : "task"));
+	fields = task_result_json(tr);
+	json_object_update(ev, fields);
+	json_decref(fields);
+	emit(o, ev);
+	if (!text_shown(o))
 		return;
-	}
 	clear_progress(o);
 	print_result(o, host, tr);
 }
@@ -281,13 +341,15 @@ output_attach(struct output *o, struct run_config *cfg)
 {
 	cfg->play_start = on_play_start;
 	cfg->batch_done = on_batch_done;
-	if (o->opts->format != FORMAT_JSON) {
-		cfg->task_start = on_task_start;
-		cfg->host_warning = on_host_warning;
-		cfg->host_result = on_host_result;
-	}
+	cfg->task_start = on_task_start;
+	cfg->host_warning = on_host_warning;
+	cfg->host_result = on_host_result;
 	if (o->progress)
 		cfg->progress = on_progress;
+	if (o->opts->verbose >= 2) {
+		cfg->trace = on_trace;
+		cfg->ssh_debug = o->opts->verbose >= 3;
+	}
 	cfg->cb_arg = o;
 }
 
@@ -295,6 +357,7 @@ static void
 finish_json(struct output *o, const struct runner *r)
 {
 	json_object_set_new(o->json, "stats", run_stats_json(r));
+	json_object_set(o->json, "warnings", o->warnings);
 	if (r->stop_reason != NULL)
 		json_object_set_new(o->json, "stopped",
 		    json_string(r->stop_reason));
@@ -304,10 +367,11 @@ finish_json(struct output *o, const struct runner *r)
 	fputc('\n', stdout);
 }
 
+/* The recap event: the last line of jsonl, and of a run in the log. */
 static void
-finish_jsonl(struct output *o, const struct runner *r)
+finish_events(struct output *o, const struct runner *r)
 {
-	json_t *ev = event_new("recap");
+	json_t *ev = runlog_event("recap");
 
 	json_object_set_new(ev, "stats", run_stats_json(r));
 	if (r->stop_reason != NULL)
@@ -317,7 +381,7 @@ finish_jsonl(struct output *o, const struct runner *r)
 		json_object_set_new(ev, "interrupted", json_true());
 	json_object_set_new(ev, "seconds",
 	    json_real(monotonic_seconds() - o->start));
-	emit(ev);
+	emit(o, ev);
 }
 
 void
@@ -326,14 +390,15 @@ output_finish(struct output *o, const struct runner *r)
 	size_t i;
 
 	clear_progress(o);
+	finish_events(o, r);
+	if (o->quiet)
+		return;
 	if (o->json != NULL) {
 		finish_json(o, r);
 		return;
 	}
-	if (o->opts->format == FORMAT_JSONL) {
-		finish_jsonl(o, r);
+	if (o->opts->format == FORMAT_JSONL)
 		return;
-	}
 	if (r->stop_reason != NULL)
 		printf("\n%sNO MORE HOSTS LEFT: %s%s\n", color(o, C_RED),
 		    r->stop_reason, color(o, C_RESET));

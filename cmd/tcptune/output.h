@@ -18,12 +18,18 @@ struct output {
 	json_t			*json;		/* --format json document */
 	const char		*play;		/* the running play's name */
 	const char		*task;		/* the last task header */
+	json_t			*warnings;	/* [{host, msg}] as they came */
+	int			 quiet;		/* a report prints instead */
 };
 
 void	output_init(struct output *o, const struct options *opts);
+/* Print no results (a report prints its own): only the progress line,
+ * warnings on stderr, and the events to the run log. */
+void	output_quiet(struct output *o);
 /* Wire the callbacks of a run_config to this output. */
 void	output_attach(struct output *o, struct run_config *cfg);
-/* Print the recap (text) or the whole document (json). */
+/* Print the recap (text) or the whole document (json); the recap event
+ * to jsonl and the run log. */
 void	output_finish(struct output *o, const struct runner *r);
 /* Print every iperf3_verify table of the run's results (data "table"),
  * hosts in inventory order, each after a blank line. */

@@ -91,10 +91,21 @@ static const struct setting_def setting_defs[] = {
 	  .env = { "ANSIBLE_ASK_VAULT_PASS" },
 	  .cli = AT(ask_vault_pass), .target = AT(ask_vault_pass),
 	  .def = "no" },
-	/* Issue 11's log file will read it; recorded and shown for now. */
+	/* The run log (cmd/tcptune/runlog.c); tcptune's own variable is
+	 * listed last, so it wins over Ansible's. */
 	{ .name = "log_path", .type = ST_PATH,
-	  .ini = { { "defaults", "log_path" } }, .env = { "ANSIBLE_LOG_PATH" },
-	  .cli = NO_FIELD, .target = NO_FIELD },
+	  .ini = { { "defaults", "log_path" } },
+	  .env = { "ANSIBLE_LOG_PATH", "TCPTUNE_LOG_FILE" },
+	  .cli = AT(log_file), .target = AT(log_file) },
+	/* Used only without --color/--no-color (main.c); force_color wins
+	 * over nocolor, as in Ansible's display. */
+	{ .name = "nocolor", .type = ST_BOOL,
+	  .ini = { { "defaults", "nocolor" } }, .env = { "ANSIBLE_NOCOLOR" },
+	  .cli = NO_FIELD, .target = AT(cfg_nocolor), .def = "no" },
+	{ .name = "force_color", .type = ST_BOOL,
+	  .ini = { { "defaults", "force_color" } },
+	  .env = { "ANSIBLE_FORCE_COLOR" },
+	  .cli = NO_FIELD, .target = AT(cfg_force_color), .def = "no" },
 };
 
 /* A raw value and where it was found. */

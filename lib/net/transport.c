@@ -21,6 +21,7 @@
 
 #include "base/shquote.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 #include "base/xalloc.h"
 #include "net/become.h"
 
@@ -35,10 +36,59 @@ struct transport {
 	int		 become;
 	char		*become_user;
 	char		*become_password; /* NULL: sudo -n; wiped on close */
+	tp_trace_fn	 trace;
+	void		*trace_arg;
+	int		 ssh_debug;
 };
 
 static enum tp_status tp_fail(char **, enum tp_status, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
+
+static void trace(struct transport *t, enum tp_trace_kind kind,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+trace(struct transport *t, enum tp_trace_kind kind, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text;
+
+	if (t->trace == NULL)
+		return;
+	va_start(ap, fmt);
+	text = xvprintf(fmt, ap);
+	va_end(ap);
+	t->trace(t->trace_arg, t->name, kind, text);
+	free(text);
+}
+
+/* libssh's log line, to the trace of the transport the thread is using. */
+static void
+libssh_log(int priority, const char *function, const char *buffer,
+    void *userdata)
+{
+	struct transport *t = userdata;
+
+	(void)priority;
+	(void)function;
+	if (t != NULL && t->trace != NULL)
+		t->trace(t->trace_arg, t->name, TP_TRACE_SSH, buffer);
+}
+
+/* libssh's log state is per thread: point it at t for this call, or turn
+ * it off for a transport that did not ask for it. */
+static void
+ssh_log_bind(struct transport *t)
+{
+	if (t->ssh_debug && t->trace != NULL) {
+		ssh_set_log_callback(libssh_log);
+		ssh_set_log_userdata(t);
+		ssh_set_log_level(SSH_LOG_PROTOCOL);
+	} else if (ssh_get_log_userdata() != NULL) {
+		ssh_set_log_level(SSH_LOG_NOLOG);
+		ssh_set_log_userdata(NULL);
+	}
+}
 
 int
 transport_global_init(void)
@@ -329,7 +379,7 @@ check_host_key(struct transport *t, const struct tp_options *o,
 	ssh_options_get_port(s, &port);
 
 	if (o->hostkey_mode == TP_HOSTKEY_OFF) {
-		t->warning = xprintf("WARNING: host key checking is OFF for %s: "
+		t->warning = xprintf("host key checking is OFF for %s: "
 		    "accepted %s key %s without verifying it",
 		    t->who, ssh_key_type_to_char(ssh_key_type(key)), fp);
 		st = TP_OK;
@@ -379,7 +429,7 @@ check_host_key(struct transport *t, const struct tp_options *o,
 			    ssh_get_error(s));
 			break;
 		}
-		t->warning = xprintf("WARNING: recorded new host key for %s "
+		t->warning = xprintf("recorded new host key for %s "
 		    "in '%s': %s key %s", t->who,
 		    file != NULL ? file : "known_hosts",
 		    ssh_key_type_to_char(ssh_key_type(key)), fp);
@@ -494,6 +544,7 @@ transport_open(const struct tp_options *o, struct transport **out,
 	int nodelay = 1, off = 0;
 	char *proxy = NULL, *user = NULL, *host = NULL;
 	const char *name;
+	double phase;
 
 	*out = NULL;
 	if (o->host == NULL || !valid_host(o->host)) {
@@ -512,6 +563,10 @@ transport_open(const struct tp_options *o, struct transport **out,
 	t->become = o->become;
 	t->become_user = o->become_user != NULL ? xstrdup(o->become_user) :
 	    NULL;
+	t->trace = o->trace;
+	t->trace_arg = o->trace_arg;
+	t->ssh_debug = o->ssh_debug;
+	ssh_log_bind(t);
 	if (keep_become_password(t, o, cause) != 0)
 		goto out;
 	if ((s = t->session = ssh_new()) == NULL) {
@@ -578,7 +633,10 @@ transport_open(const struct tp_options *o, struct transport **out,
 		port = 22;
 	t->who = describe_host(o, host != NULL ? host : o->host, port);
 
+	phase = monotonic_seconds();
 	if (ssh_connect(s) != SSH_OK) {
+		trace(t, TP_TRACE_PHASE, "connect to %s failed after %.3fs",
+		    t->who, monotonic_seconds() - phase);
 		if (cause != NULL) {
 			*cause = connect_cause(s, t->who, t->connect_timeout);
 			if (proxy != NULL && strcmp(proxy, "none") != 0) {
@@ -599,10 +657,21 @@ transport_open(const struct tp_options *o, struct transport **out,
 	} else
 		t->user = xstrdup("?");
 
+	trace(t, TP_TRACE_PHASE, "connect to %s (TCP, banner, key exchange): "
+	    "%.3fs", t->who, monotonic_seconds() - phase);
+
 	/* Nothing is sent to the host before its key passed. */
-	if ((st = check_host_key(t, o, cause)) != TP_OK)
+	phase = monotonic_seconds();
+	st = check_host_key(t, o, cause);
+	trace(t, TP_TRACE_PHASE, "host key check: %s, %.3fs", tp_strerror(st),
+	    monotonic_seconds() - phase);
+	if (st != TP_OK)
 		goto out;
-	if ((st = authenticate(t, o, cause)) != TP_OK)
+	phase = monotonic_seconds();
+	st = authenticate(t, o, cause);
+	trace(t, TP_TRACE_PHASE, "authentication as '%s': %s, %.3fs", t->user,
+	    tp_strerror(st), monotonic_seconds() - phase);
+	if (st != TP_OK)
 		goto out;
 	*out = t;
 	t = NULL;
@@ -631,6 +700,7 @@ transport_close(struct transport *t)
 {
 	if (t == NULL)
 		return;
+	ssh_log_bind(t);
 	if (t->session != NULL) {
 		if (ssh_is_connected(t->session))
 			ssh_disconnect(t->session);
@@ -645,6 +715,9 @@ transport_close(struct transport *t)
 		free(t->become_password);
 	}
 	free(t->warning);
+	/* libssh must not call back into a freed transport */
+	if (ssh_get_log_userdata() == t)
+		ssh_set_log_userdata(NULL);
 	free(t);
 }
 
@@ -1228,10 +1301,13 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	struct strbuf line;
 	enum tp_status st = TP_FAILED;
 	long long deadline;
+	double started;
 	int kill;
 
 	memset(res, 0, sizeof *res);
 	res->exit_status = -1;
+	ssh_log_bind(t);
+	started = monotonic_seconds();
 	exec_init(&es, &io, in, in_len);
 	strbuf_init(&line);
 	if (timeout <= 0)
@@ -1250,6 +1326,7 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 		    t->who);
 		goto out;
 	}
+	trace(t, TP_TRACE_COMMAND, "exec: %s", line.buf);
 	/* Open and exec in blocking mode: bounded by connect_timeout. */
 	ssh_set_blocking(s, 1);
 	exec_callbacks(&cb, &es);
@@ -1292,5 +1369,7 @@ out:
 	res->err = strbuf_detach(&es.err, &res->err_len);
 	free(es.exit_signal);
 	strbuf_release(&line);
+	trace(t, TP_TRACE_COMMAND, "exec: %s, exit %d, %.3fs", tp_strerror(st),
+	    res->exit_status, monotonic_seconds() - started);
 	return st;
 }

@@ -70,10 +70,18 @@
  * the password was sent. sudo must prompt or start the command within the
  * connect timeout (at least 5 s), or the host fails with TP_BECOME.
  *
+ * Trace (-vv, -vvv). With tp_options.trace set, the transport tells it the
+ * time each phase took (connect: TCP, banner and key exchange; the host
+ * key check; authentication), each command line it sends (as the host's
+ * shell gets it, sudo wrapper included: the become password is never on
+ * it) and how each ended; with ssh_debug also libssh's own log at its
+ * protocol level. libssh keeps its log callback per thread, so the
+ * transport installs it on each call, for the calling thread.
+ *
  * Secrets: nothing here logs key material, the environment or the become
  * password; the password is never on a command line and is wiped from
- * memory when the transport closes. libssh's own logging stays at its
- * default (off). */
+ * memory when the transport closes. libssh's own logging stays off unless
+ * ssh_debug asks for it. */
 #ifndef TCPTUNE_TRANSPORT_H
 #define TCPTUNE_TRANSPORT_H
 
@@ -104,6 +112,16 @@ enum tp_hostkey_mode {
  * than letting one host exhaust the controller's memory. */
 #define TP_MAX_OUTPUT			(64u * 1024 * 1024)
 
+enum tp_trace_kind {
+	TP_TRACE_PHASE,		/* a phase of the connection and its time */
+	TP_TRACE_COMMAND,	/* a command line sent, and how it ended */
+	TP_TRACE_SSH,		/* a line of libssh's log (ssh_debug) */
+};
+
+/* Called from the thread using the transport, with the inventory name. */
+typedef void (*tp_trace_fn)(void *arg, const char *name,
+    enum tp_trace_kind kind, const char *text);
+
 struct tp_options {
 	const char	*name;		/* inventory name, for messages */
 	const char	*host;		/* address (ansible_host or name) */
@@ -122,6 +140,9 @@ struct tp_options {
 					   * -S, the password written on
 					   * stdin when sudo asks (copied,
 					   * wiped on close) */
+	tp_trace_fn	 trace;		/* NULL: no trace */
+	void		*trace_arg;
+	int		 ssh_debug;	/* libssh's log to trace too */
 };
 
 struct transport;

@@ -62,6 +62,9 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	h->tp.ssh_config = cfg->ssh_config;
 	h->tp.proxy_jump = keep(h, 3, conn.proxy_jump);
 	h->tp.hostkey_mode = cfg->hostkey_mode;
+	h->tp.trace = cfg->trace;
+	h->tp.trace_arg = cfg->cb_arg;
+	h->tp.ssh_debug = cfg->ssh_debug;
 	h->tp.connect_timeout = cfg->connect_timeout;
 	h->tp.command_timeout = cfg->command_timeout;
 	h->tp.become = cfg->become || (conn.become >= 0 ? conn.become > 0 :

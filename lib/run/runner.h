@@ -123,6 +123,10 @@ struct run_config {
 	 * inventory order. */
 	void	(*batch_done)(void *arg, const struct play *play,
 		    size_t play_index, struct host_state **hosts, size_t n);
+	/* -vv: the transport's phases and command lines (net/transport.h),
+	 * from the worker threads, at any time: it must be thread-safe. */
+	tp_trace_fn trace;
+	int	 ssh_debug;	/* -vvv: libssh's log to trace too */
 	void	 *cb_arg;
 };
 

@@ -157,7 +157,7 @@ bad_case() {
 	fi
 	err=$(cd "$tmp/empty" && ANSIBLE_CONFIG=$tmp/bad.cfg "$tcptune" config 2>&1)
 	local rc=$?
-	[[ $rc == 1 && $err == "tcptune: $tmp/bad.cfg:$want" ]]
+	[[ $rc == 1 && $err == "tcptune: error: $tmp/bad.cfg:$want" ]]
 	verdict $? "[$name] refused: $err" \
 	    "[$name] expected exit 1 and '$tmp/bad.cfg:$want', got $rc: $err"
 }
@@ -178,15 +178,15 @@ ANSIBLE_CONFIG=$tmp/latin1.cfg compare "Latin-1 comment" "$tmp/empty"
 # where Ansible takes any word as false.
 printf '[defaults]\nforks = many\n' >"$tmp/val.cfg"
 err=$(cd "$tmp/empty" && ANSIBLE_CONFIG=$tmp/val.cfg "$tcptune" config 2>&1)
-[[ $err == "tcptune: $tmp/val.cfg:2: forks: invalid value 'many': expected an integer 1..1000" ]]
+[[ $err == "tcptune: error: $tmp/val.cfg:2: forks: invalid value 'many': expected an integer 1..1000" ]]
 verdict $? "bad integer named with file:line and key" "bad integer: $err"
 err=$(cd "$tmp/empty" && ANSIBLE_HOST_KEY_CHECKING=Flase "$tcptune" config 2>&1)
-[[ $err == "tcptune: env ANSIBLE_HOST_KEY_CHECKING: invalid value 'Flase': expected a boolean (yes/no, true/false, on/off, 1/0)" ]]
+[[ $err == "tcptune: error: env ANSIBLE_HOST_KEY_CHECKING: invalid value 'Flase': expected a boolean (yes/no, true/false, on/off, 1/0)" ]]
 verdict $? "bad boolean named with its variable" "bad boolean: $err"
 
 # A control byte in a value is refused and never echoed as it is.
 err=$(cd "$tmp/empty" && ANSIBLE_BECOME_USER=$'a\e[2Jb' "$tcptune" config 2>&1)
-[[ $err == "tcptune: env ANSIBLE_BECOME_USER: invalid value 'a\x1b[2Jb': a control character or a line break in the value" ]]
+[[ $err == "tcptune: error: env ANSIBLE_BECOME_USER: invalid value 'a\x1b[2Jb': a control character or a line break in the value" ]]
 verdict $? "control byte refused, shown as \\x1b" "control byte: $(printf %q "$err")"
 
 echo "ansible-cfg-compare: $passed passed, $failed failed"

@@ -207,7 +207,7 @@ printf 'forks 4\n' >>"$proj/ansible.cfg"
 e2e_run 10 t ping
 assert_rc "malformed ansible.cfg: exit 1" 1
 assert_eq "malformed ansible.cfg: file:line" \
-    "tcptune: $proj/ansible.cfg:$bad_line: not a [section], a 'key = value' line or a comment" \
+    "tcptune: error: $proj/ansible.cfg:$bad_line: not a [section], a 'key = value' line or a comment" \
     "$RUN_ERR"
 e2e_run 10 t help
 assert_rc "help still works beside a malformed file" 0

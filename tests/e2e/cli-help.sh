@@ -77,7 +77,7 @@ done
 
 out=$("$tcptune" help plya 2>&1)
 rc=$?
-[[ $rc == 1 && $out == "tcptune: unknown command 'plya' (did you mean 'play'?)" ]] &&
+[[ $rc == 1 && $out == "tcptune: error: unknown command 'plya' (did you mean 'play'?)" ]] &&
     ok "help plya: did you mean" || not_ok "help plya: exit $rc: $out"
 out=$("$tcptune" help nosuch 2>&1)
 rc=$?

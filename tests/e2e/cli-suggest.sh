@@ -28,22 +28,22 @@ expect "--version" 0 "$version" --version
 expect "-V" 0 "$version" -V
 expect "version after a command" 0 "$version" ping --version
 expect "a misspelt command" 1 \
-    "^tcptune: unknown command 'plya' \(did you mean 'play'\?\)$" plya
+    "^tcptune: error: unknown command 'plya' \(did you mean 'play'\?\)$" plya
 expect "a word like no command" 1 \
-    "^tcptune: unknown command 'xyzzy' \(see 'tcptune help'\)$" xyzzy
+    "^tcptune: error: unknown command 'xyzzy' \(see 'tcptune help'\)$" xyzzy
 expect "a misspelt long option" 1 \
-    "^tcptune: unknown option '--chek' \(did you mean '--check'\?\)$" \
+    "^tcptune: error: unknown option '--chek' \(did you mean '--check'\?\)$" \
     play --chek x.yml
 expect "a misspelt option with a value" 1 \
-    "^tcptune: unknown option '--invetory=h' \(did you mean '--inventory'\?\)$" \
+    "^tcptune: error: unknown option '--invetory=h' \(did you mean '--inventory'\?\)$" \
     ping --invetory=h
 expect "an unknown short option" 1 \
-    "^tcptune: unknown option '-Q' \(see 'tcptune help'\)$" ping -Q
+    "^tcptune: error: unknown option '-Q' \(see 'tcptune help'\)$" ping -Q
 expect "a misspelt module" 1 \
-    "^tcptune: unknown module 'tcp_bufers' \(did you mean 'tcp_buffers'\?\)$" \
+    "^tcptune: error: unknown module 'tcp_bufers' \(did you mean 'tcp_buffers'\?\)$" \
     modules tcp_bufers
 expect "a module like no module" 1 \
-    "^tcptune: unknown module 'zzzzzzzz' \(see 'tcptune modules'\)$" \
+    "^tcptune: error: unknown module 'zzzzzzzz' \(see 'tcptune modules'\)$" \
     modules zzzzzzzz
 
 # A misspelt parameter: of a module in a playbook (lint), of `size`, and of

@@ -84,7 +84,7 @@ check "insecure: exit 0" [ $? -eq 0 ]
 check "insecure: --list as expected" "$driver" json-equal out.json \
     expected.json
 check "insecure: loud warning" contains err \
-    "warning: inventory TLS certificate verification is OFF for '$shown' (TCPTUNE_INSECURE_TLS=1)"
+    "[WARNING]: inventory TLS certificate verification is OFF for '$shown' (TCPTUNE_INSECURE_TLS=1)"
 
 TCPTUNE_INSECURE_TLS=yes "$tcptune" inventory -i "$url" --list >out.json 2>err
 check "only '1' turns verification off" contains err "SSL certificate problem"

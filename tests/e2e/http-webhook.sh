@@ -163,7 +163,7 @@ TCPTUNE_WEBHOOK=$url "$tcptune" drift "$dir/play.yml" -i "$dir/inv.yml" \
 check "drift: unreachable host, exit 4" [ $? -eq 4 ]
 check "drift: webhook tried 3 times" [ "$(requests)" = 3 ]
 check "drift: failure reported" contains "$dir/err" \
-    "tcptune: webhook not delivered: POST $shown: HTTP 500: error 500 for … (3 attempts)"
+    "tcptune: error: webhook not delivered: POST $shown: HTTP 500: error 500 for … (3 attempts)"
 check "drift: no secret on stderr" no_secret "$dir/err"
 check "drift: no secret on stdout" no_secret "$dir/out"
 stop_server

@@ -150,7 +150,7 @@ for cmd in play plan drift; do
 	    --start-at-task 'no such task'
 	assert_rc "D: $cmd --start-at-task 'no such task'" 1
 	assert_eq "D: $cmd: the message" \
-	    "tcptune: --start-at-task: no task is named 'no such task' or matches it; nothing was run" \
+	    "tcptune: error: --start-at-task: no task is named 'no such task' or matches it; nothing was run" \
 	    "$RUN_ERR"
 	assert_eq "D: $cmd: nothing printed on stdout" "" "$RUN_OUT"
 done
@@ -158,7 +158,7 @@ e2e_run 10 "$TCPTUNE" play -i "$E2E_TMP/unreachable.ini" "$WAN" \
     --start-at-task 'size*' --tags verify --list-tasks
 assert_rc "D: a task the tags do not select cannot be started at" 1
 assert_eq "D: the message says so" \
-    "tcptune: --start-at-task: no task that --tags/--skip-tags select is named 'size*' or matches it; nothing was run" \
+    "tcptune: error: --start-at-task: no task that --tags/--skip-tags select is named 'size*' or matches it; nothing was run" \
     "$RUN_ERR"
 assert_lt "D: refused before connecting" "$RUN_SECS" 1.0
 assert_eq "D: the listener saw nothing more" 1 \
@@ -170,7 +170,7 @@ for look in --list-hosts --list-tasks; do
 	    --limit 'no-such-host*'
 	assert_rc "E: $look --limit 'no-such-host*'" 1
 	assert_eq "E: $look: the message" \
-	    "tcptune: no host of the inventory matches --limit 'no-such-host*'" \
+	    "tcptune: error: no host of the inventory matches --limit 'no-such-host*'" \
 	    "$RUN_ERR"
 done
 e2e_finish

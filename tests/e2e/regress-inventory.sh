@@ -71,7 +71,7 @@ chmod u+w "$tmp"/*
 # Diamond-shaped children: 2^24 paths, once walked one by one.
 expect diamond-ini 0 "" inventory -i ini-children-diamond24.ini --list
 expect_out diamond-ini '"c23"'
-expect diamond-ini-graph 1 "tcptune: --graph of 'all' is over 64 MiB (groups \
+expect diamond-ini-graph 1 "tcptune: error: --graph of 'all' is over 64 MiB (groups \
 reached by many paths are printed once per path)" \
     inventory -i ini-children-diamond24.ini --graph
 expect diamond-ini-host 0 "" inventory -i ini-children-diamond24.ini \
@@ -93,7 +93,7 @@ expect diamond40-json 0 "" inventory -i ./diamond40.sh --list
 expect_out diamond40-json '"c39": \{'
 
 # Host ranges near the 64-bit limits, and their product.
-expect range-overflow-1 1 "tcptune: ini-range-overflow-1.ini:2: bad host \
+expect range-overflow-1 1 "tcptune: error: ini-range-overflow-1.ini:2: bad host \
 range 'h[-9000000000000000000:9000000000000000000]': expands to more than \
 100000 host names (the cap applies to the product of its ranges)" \
     inventory -i ini-range-overflow-1.ini --list
@@ -103,7 +103,7 @@ check "range-overflow-2: hosts" "$out" "@all:
   |--@g:
   |  |--h0
   |  |--h9000000000000000000"
-expect range-product 1 "tcptune: yaml-range-product.yml:3:5: bad host range \
+expect range-product 1 "tcptune: error: yaml-range-product.yml:3:5: bad host range \
 'h[0:99999][0:99999][0:99999]': expands to more than 100000 host names (the \
 cap applies to the product of its ranges)" \
     inventory -i yaml-range-product.yml --list
@@ -111,7 +111,7 @@ cap applies to the product of its ranges)" \
 # A group priority beyond an int (UBSan: a double cast out of range).
 printf 'web:\n  vars:\n    ansible_group_priority: 1.0e+300\n' \
     >"$tmp/priority.yml"
-expect priority-range 1 "tcptune: priority.yml:3:5: ansible_group_priority \
+expect priority-range 1 "tcptune: error: priority.yml:3:5: ansible_group_priority \
 of group 'web' must be an integer (from -2147483648 to 2147483647)" \
     inventory -i priority.yml --list
 
@@ -122,7 +122,7 @@ awk 'BEGIN { print "[g0]\nh1"; for (i = 0; i < 99999; i++)
 expect ini-chain 0 "" inventory -i ini-chain-100000.ini --list
 expect_out ini-chain '"g99998": \{'
 expect ini-chain-host 0 "" inventory -i ini-chain-100000.ini --host h2
-expect ini-chain-graph 1 "tcptune: --graph of 'all' is over 64 MiB (groups \
+expect ini-chain-graph 1 "tcptune: error: --graph of 'all' is over 64 MiB (groups \
 reached by many paths are printed once per path)" \
     inventory -i ini-chain-100000.ini --graph
 awk 'BEGIN { print "[g99999:children]\ng0" }' >"$tmp/cycle.ini"
@@ -131,7 +131,7 @@ check "ini-chain-cycle: exit status" "$rc" 1
 check "ini-chain-cycle: message end" "$(tail -c 27 "$tmp/ini-chain-cycle.err")" \
     " -> g99998 -> g99999 -> g0"
 err=${err%% -> g6*}
-check "ini-chain-cycle: path" "$err" "tcptune: cycle.ini:2: group 'g0' is \
+check "ini-chain-cycle: path" "$err" "tcptune: error: cycle.ini:2: group 'g0' is \
 its own ancestor: g0 -> g1 -> g2 -> g3 -> g4 -> g5"
 
 # The same chain from a dynamic inventory, listed bottom group first.

@@ -54,7 +54,7 @@ for f in yaml-dup-hosts-key-segv.yml yaml-dup-children-key-segv.yml \
 	*) key=hosts pos=4:3 counts='1 hosts, 3 groups' ;;
 	esac
 	member='"b"'
-	warning="tcptune: warning: $f:$pos: duplicate key '$key': only the last value is used, as in Ansible"
+	warning="[WARNING]: $f:$pos: duplicate key '$key': only the last value is used, as in Ansible"
 	run "$f: inventory --list warns" 0 "$warning" inventory -i "$f" --list
 	# the last value, as ansible-inventory --list shows it
 	out=$("$tcptune" inventory -i "$f" --list 2>/dev/null |
@@ -73,7 +73,7 @@ done
 
 # A recursive alias recursed until the stack overflowed.
 run "yaml-alias-cycle-inventory.yml: inventory" 1 \
-    "tcptune: yaml-alias-cycle-inventory.yml:3:12: alias '*a' refers to itself" \
+    "tcptune: error: yaml-alias-cycle-inventory.yml:3:12: alias '*a' refers to itself" \
     inventory -i yaml-alias-cycle-inventory.yml --list
 run "yaml-alias-cycle-playbook.yml: lint" 1 \
     "yaml-alias-cycle-playbook.yml:3:12: alias '*a' refers to itself" \
@@ -81,7 +81,7 @@ run "yaml-alias-cycle-playbook.yml: lint" 1 \
 
 # Nested aliases: a 479-byte file took several GB and over a minute.
 run "yaml-billion-laughs.yml: inventory" 1 \
-    "tcptune: yaml-billion-laughs.yml:8:42: aliases expand to more than 1000000 nodes" \
+    "tcptune: error: yaml-billion-laughs.yml:8:42: aliases expand to more than 1000000 nodes" \
     inventory -i yaml-billion-laughs.yml --list
 run "yaml-billion-laughs-playbook.yml: lint" 1 \
     "yaml-billion-laughs-playbook.yml:8:42: aliases expand to more than 1000000 nodes" \
@@ -130,7 +130,7 @@ run "200000 anchors and aliases" 0 "            \"h1\"" inventory -i "$f" --list
 f=$tmp/yaml-deepseq-100000.yml
 { printf 'all:\n  vars:\n    x: '; repeat 100000 '['; repeat 100000 ']'; echo; } >"$f"
 run "yaml-deepseq-100000.yml: inventory" 1 \
-    "tcptune: $f:3:261: nesting deeper than 256 levels" \
+    "tcptune: error: $f:3:261: nesting deeper than 256 levels" \
     inventory -i "$f" --list
 
 f=$tmp/when-deep-100000.yml

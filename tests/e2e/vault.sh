@@ -152,13 +152,13 @@ ANSIBLE_CONFIG=$W/home/ansible.cfg
 e2e_run 60 "$TCPTUNE" inventory -i inv --list --vault-password-file "$DEF"
 assert_rc "a password for one id only exits 1" 1
 assert_match "names the host_vars file: HMAC check failed" \
-    "tcptune: .*host_vars/$H\.yml: vault: HMAC check failed: wrong vault password\?" \
+    "tcptune: error: .*host_vars/$H\.yml: vault: HMAC check failed: wrong vault password\?" \
     "$RUN_ERR"
 
 e2e_run 60 "$TCPTUNE" inventory -i inv --list
 assert_rc "no password exits 1" 1
 assert_match "no password: the message names the file" \
-    "^tcptune: inv/(group|host)_vars/[^ ]+\.yml: vault-encrypted; give --vault-password-file or --ask-vault-pass$" \
+    "^tcptune: error: inv/(group|host)_vars/[^ ]+\.yml: vault-encrypted; give --vault-password-file or --ask-vault-pass$" \
     "$RUN_ERR"
 ansible-inventory -i inv --list >/dev/null 2>&1
 assert_ne "ansible-inventory fails without a password too" 0 "$?"
@@ -168,7 +168,7 @@ e2e_run 60 "$TCPTUNE" inventory -i inv --list --vault-password-file "$W/wrong.pa
     --vault-id "prod@$W/wrong.pass"
 assert_rc "a wrong password exits 1" 1
 assert_match "wrong password: names the file, HMAC check failed" \
-    "^tcptune: inv/(group|host)_vars/[^ ]+\.yml: vault: HMAC check failed: wrong vault password\?$" \
+    "^tcptune: error: inv/(group|host)_vars/[^ ]+\.yml: vault: HMAC check failed: wrong vault password\?$" \
     "$RUN_ERR"
 
 e2e_run 60 "$TCPTUNE" inventory -i inv --list --vault-password-file "$W/nonexistent"
@@ -276,7 +276,7 @@ rm -f inv/group_vars/lab.yml "inv/host_vars/$H.yml"
 play
 assert_rc "an inline value without a password exits 1" 1
 assert_match "names the host and the variable" \
-    "^tcptune: host '$H': variable '(api_token|db_password)': vault-encrypted; give --vault-password-file or --ask-vault-pass$" \
+    "^tcptune: error: host '$H': variable '(api_token|db_password)': vault-encrypted; give --vault-password-file or --ask-vault-pass$" \
     "$RUN_ERR"
 play --vault-password-file "$W/wrong.pass" --vault-id "prod@$W/wrong.pass"
 assert_rc "an inline value with a wrong password exits 1" 1
