@@ -12,6 +12,7 @@
  * each round's pairs together on at most forks threads of its own, the
  * next round when the last pair of this one ended. Each pair's data is then
  * handed to both its ends' task runs (module_ctx_pairs). */
+#include "run/runner.h"
 #include "run/runner-int.h"
 
 #include <stdio.h>

@@ -3,7 +3,14 @@
 #ifndef TCPTUNE_RUNNER_INT_H
 #define TCPTUNE_RUNNER_INT_H
 
-#include "run/runner.h"
+#include <jansson.h>
+#include <stddef.h>
+
+struct runner;
+struct host_state;
+struct module_ctx;
+struct play;
+struct task;
 
 /* The variables a task on h sees (a new reference). */
 json_t	*runner_host_vars(struct runner *r, struct host_state *h,
