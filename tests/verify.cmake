@@ -16,3 +16,13 @@ if(TARGET wanem)
       LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
   endforeach()
 endif()
+# Every pair of a 4-host WAN lab in rounds, and the latency guard
+# (verify-rounds, ~50 s, prefix tvr).
+if(TARGET wanem)
+  add_test(NAME e2e/verify-rounds
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/verify-rounds.sh
+            $<TARGET_FILE:tcptune> $<TARGET_FILE:wanem>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e/verify-rounds PROPERTIES
+    LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
+endif()

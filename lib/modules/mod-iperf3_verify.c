@@ -769,8 +769,8 @@ check_message(const struct verify_opts *o, const struct module_peer *peers,
 			    1, (long long)rounds);
 			free(addr);
 		} else
-			strbuf_addf(&sb, "%s%s (its client, round %lld of "
-			    "%lld)", i > 0 ? ", " : "", c, (long long)
+			strbuf_addf(&sb, "%s%s (%s runs the client, round "
+			    "%lld of %lld)", i > 0 ? ", " : "", c, c, (long long)
 			    json_integer_value(json_object_get(d, "round")) +
 			    1, (long long)rounds);
 	}
@@ -784,6 +784,15 @@ check_message(const struct verify_opts *o, const struct module_peer *peers,
 	strbuf_addf(&sb, ": %d iperf3 run%s of %d s each", nruns(o),
 	    nruns(o) == 1 ? "" : "s", o->duration + o->omit);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* A host with peers but no pair left after sampling. */
+static char *
+not_sampled(struct module_ctx *ctx)
+{
+	return xprintf("none of this host's pairs was sampled (verify_sample "
+	    "%lld)", (long long)json_integer_value(json_object_get(
+	    module_ctx_schedule(ctx), "sample")));
 }
 
 /* This host's own peers; 0, or -1 with res set (failed, or skipped: no
@@ -825,7 +834,11 @@ verify_plan(struct module_ctx *ctx, const void *vconf,
 	read_opts(conf, &o);
 	if (host_peers(ctx, conf, &peers, &n, res) == 0) {
 		res->status = RESULT_SKIPPED;
-		res->msg = check_message(&o, peers, n, ctx);
+		if (module_ctx_pairs(ctx) != NULL &&
+		    json_array_size(module_ctx_pairs(ctx)) == 0)
+			res->msg = not_sampled(ctx);
+		else
+			res->msg = check_message(&o, peers, n, ctx);
 	}
 	peers_free(peers, n);
 	return 0;
@@ -898,6 +911,11 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 		all = alone = measure_alone(ctx, conf, peers, npeers);
 	if (load_pairs(ctx, all, &pairs, &n, res) != 0)
 		goto out;
+	if (n == 0) {
+		res->status = RESULT_SKIPPED;
+		res->msg = not_sampled(ctx);
+		goto out;
+	}
 
 	jpairs = json_array();
 	for (i = 0; i < n; i++) {
