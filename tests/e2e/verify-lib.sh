@@ -28,6 +28,16 @@ verify_cleanup() {
 	e2e_cleanup
 }
 
+# wan_up WANEM: wan.sh up with $E2E_TMP/wan.conf into $WAN_DIR, or fail.
+wan_up() {
+	if ! WANEM=$1 "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
+	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
+		echo "FAIL: wan.sh up failed:"
+		sed 's/^/    /' "$E2E_TMP/wan-up.log"
+		exit 1
+	fi
+}
+
 wan_lab_up() {
 	local prefix=$1 net=$2 wanem=$3 i=0 h
 	e2e_lab_up 2 "$prefix" "$net"
@@ -42,12 +52,7 @@ wan_lab_up() {
 		done
 		echo "link ${HOSTS[0]} ${HOSTS[1]} delay=52ms rate=100mbit queue=bdp"
 	} >"$E2E_TMP/wan.conf"
-	if ! WANEM=$wanem "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
-	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
-		echo "FAIL: wan.sh up failed:"
-		sed 's/^/    /' "$E2E_TMP/wan-up.log"
-		exit 1
-	fi
+	wan_up "$wanem"
 	e2e_log "$(tail -n 1 "$E2E_TMP/wan-up.log")"
 	# The lab's YAML inventory with the pairing vars under each host.
 	WAN_INVENTORY=$E2E_TMP/wan-inventory.yml
@@ -102,7 +107,17 @@ lab_sysctl() {
 # (config in $E2E_TMP/wan.conf), stopped on exit. Writes $WAN_INVENTORY:
 # the lab's inventory plus iperf_address 198.19.0.N per host (no peers:
 # the playbook says them).
-fleet_wan_lab_up() {
+fleet_# wan_up WANEM: wan.sh up with $E2E_TMP/wan.conf into $WAN_DIR, or fail.
+wan_up() {
+	if ! WANEM=$1 "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
+	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
+		echo "FAIL: wan.sh up failed:"
+		sed 's/^/    /' "$E2E_TMP/wan-up.log"
+		exit 1
+	fi
+}
+
+wan_lab_up() {
 	local n=$1 prefix=$2 net=$3 wanem=$4 opts=$5 i=0 h
 	e2e_lab_up "$n" "$prefix" "$net"
 	trap verify_cleanup EXIT
@@ -116,12 +131,7 @@ fleet_wan_lab_up() {
 		done
 		echo "default $opts"
 	} >"$E2E_TMP/wan.conf"
-	if ! WANEM=$wanem "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
-	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
-		echo "FAIL: wan.sh up failed:"
-		sed 's/^/    /' "$E2E_TMP/wan-up.log"
-		exit 1
-	fi
+	wan_up "$wanem"
 	WAN_INVENTORY=$E2E_TMP/wan-inventory.yml
 	awk '
 	    { print }
