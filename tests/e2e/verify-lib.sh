@@ -107,17 +107,7 @@ lab_sysctl() {
 # (config in $E2E_TMP/wan.conf), stopped on exit. Writes $WAN_INVENTORY:
 # the lab's inventory plus iperf_address 198.19.0.N per host (no peers:
 # the playbook says them).
-fleet_# wan_up WANEM: wan.sh up with $E2E_TMP/wan.conf into $WAN_DIR, or fail.
-wan_up() {
-	if ! WANEM=$1 "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
-	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
-		echo "FAIL: wan.sh up failed:"
-		sed 's/^/    /' "$E2E_TMP/wan-up.log"
-		exit 1
-	fi
-}
-
-wan_lab_up() {
+fleet_wan_lab_up() {
 	local n=$1 prefix=$2 net=$3 wanem=$4 opts=$5 i=0 h
 	e2e_lab_up "$n" "$prefix" "$net"
 	trap verify_cleanup EXIT
