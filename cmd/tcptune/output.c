@@ -302,6 +302,7 @@ on_schedule(void *arg, const struct play *play, const char *task,
 	(void)play;
 	if (o->opts->format == FORMAT_JSONL) {
 		ev = event_new("schedule");
+		json_object_set_new(ev, "play", json_string(o->play));
 		json_object_set_new(ev, "task", json_string(task));
 		json_object_update(ev, (json_t *)sch);
 		emit(ev);
