@@ -186,6 +186,25 @@ multi_region_lab(void **state)
 			pair_plan_free(&p);
 		}
 	}
+	/* The multi-region lab (tests/lab/regions.sh): eu 3, uk 2, ca 3,
+	 * asia 2 hosts, each peering with the other regions' hosts: 37
+	 * pairs, Delta 8, 5 pairs a round at most: 8 rounds, the minimum */
+	{
+		static const size_t reg[10] = { 0, 0, 0, 1, 1, 2, 2, 2, 3, 3 };
+		size_t a, b;
+
+		memset(want, 0, sizeof want);
+		for (a = 0; a < 10; a++)
+			for (b = 0; b < 10; b++)
+				want[a][b] = reg[a] != reg[b];
+		plan_matrix(&p, 10, want);
+		check_plan(&p, 10, want);
+		assert_int_equal(p.npairs, 37);
+		assert_int_equal(p.max_pairs, 8);
+		assert_int_equal(p.min_rounds, 8);
+		assert_int_equal(p.nrounds, 8);
+		pair_plan_free(&p);
+	}
 	/* 4 regions of 2 hosts: Delta = 6, 24 pairs, 4 a round */
 	regions(4, 2, want);
 	plan_matrix(&p, 8, want);
