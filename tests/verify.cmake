@@ -17,7 +17,7 @@ if(TARGET wanem)
   endforeach()
 endif()
 # Every pair of a 4-host WAN lab in rounds, and the latency guard
-# (verify-rounds, ~50 s, prefix tvr).
+# (verify-rounds, ~40 s, prefix tvr).
 if(TARGET wanem)
   add_test(NAME e2e/verify-rounds
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/verify-rounds.sh
