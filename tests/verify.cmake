@@ -16,3 +16,33 @@ if(TARGET wanem)
       LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
   endforeach()
 endif()
+# Every pair of a 4-host WAN lab in rounds, and the latency guard
+# (verify-rounds, ~40 s, prefix tvr).
+if(TARGET wanem)
+  add_test(NAME e2e/verify-rounds
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/verify-rounds.sh
+            $<TARGET_FILE:tcptune> $<TARGET_FILE:wanem>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e/verify-rounds PROPERTIES
+    LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
+endif()
+# The latency guard's values are refused before any host is contacted (the
+# inventory's hosts do not exist), with the key and the value.
+foreach(case
+    "max_rtt_increase=50s|module 'iperf3_verify': max_rtt_increase: expected milliseconds (50, '50ms') or a ratio ('1.5x'), got '50s'"
+    "max_rtt_increase=0.5x|module 'iperf3_verify': max_rtt_increase: a ratio must be at least 1x, got '0.5x'"
+    "max_retransmit_rate=2|value 2.0 for 'max_retransmit_rate' is out of range 0.0 to 1.0")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 word)
+  list(GET parts 1 msg)
+  string(REGEX REPLACE "[=].*" "" key "${word}")
+  string(REGEX REPLACE ".*[=]" "" value "${word}")
+  add_test(NAME cli/verify-refuses-${key}-${value}
+    COMMAND sh -c "out=$($0 verify -i nowhere.invalid, \"$1\" 2>&1); rc=$?
+                   [ $rc -eq 1 ] || { echo \"exit $rc, want 1\"; exit 1; }
+                   [ \"$out\" = \"tcptune: error: <command line>:1:1: $2\" ] ||
+                       { echo \"got: $out\"; exit 1; }"
+            $<TARGET_FILE:tcptune> "${word}" "${msg}")
+  set_tests_properties(cli/verify-refuses-${key}-${value} PROPERTIES
+    LABELS unit)
+endforeach()

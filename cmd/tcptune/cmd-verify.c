@@ -1,6 +1,7 @@
 /* tcptune verify [PATTERN] [KEY=VALUE...]: run iperf3_verify ad hoc on the
- * hosts matching PATTERN (default all) that have an iperf3 peer, and print
- * each host's table before the recap.
+ * hosts matching PATTERN (default all): the runner measures the pairs of
+ * their iperf3 peers in rounds (docs/verify.md), the schedule shown first,
+ * and each pair's table is printed once before the recap.
  *
  * KEY=VALUE are the module's parameters (`tcptune modules iperf3_verify`),
  * e.g. `tcptune verify web duration=5 parallel=8 reverse=no`; a value
@@ -131,8 +132,8 @@ const struct cmd_entry cmd_verify_entry = {
 	.name = "verify",
 	.usage = "[PATTERN] [KEY=VALUE...]",
 	.accepts = OPT_STREAM | OPT_MATRIX,
-	.summary = "measure each host against its iperf3 peer (iperf3_verify "
-		   "ad hoc)",
+	.summary = "measure every pair of the hosts' iperf3 peers, in rounds "
+		   "(iperf3_verify ad hoc)",
 	.min_args = 0,
 	.max_args = -1,
 	.exec = cmd_verify_exec,

@@ -334,6 +334,51 @@ on_batch_done(void *arg, const struct play *play, size_t play_index,
 	}
 }
 
+/* "1m30s", "45s", "1h02m" */
+static void
+fmt_duration(char *buf, size_t len, double secs)
+{
+	long s = (long)(secs + 0.5);
+
+	if (s >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lds", s);
+}
+
+/* A pairwise task's schedule, before its first pair: a line on stderr
+ * (stdout stays the results'), or a jsonl event. */
+static void
+on_schedule(void *arg, const struct play *play, const char *task,
+    const json_t *sch)
+{
+	struct output	*o = arg;
+	json_t		*ev;
+	json_int_t	 pairs, rounds, min;
+	char		 d[32];
+
+	(void)play;
+	ev = runlog_event("schedule");
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "task", json_string(task));
+	json_object_update(ev, (json_t *)sch);
+	emit(o, ev);
+	if (o->opts->format == FORMAT_JSONL || o->quiet)
+		return;
+	pairs = json_integer_value(json_object_get(sch, "pairs"));
+	rounds = json_integer_value(json_object_get(sch, "rounds"));
+	min = json_integer_value(json_object_get(sch, "min_rounds"));
+	fmt_duration(d, sizeof d, json_number_value(json_object_get(sch,
+	    "seconds")));
+	clear_progress(o);
+	fprintf(stderr, "verify: %lld pair%s in %lld round%s (the fewest "
+	    "possible: %lld), about %s\n", (long long)pairs, pairs == 1 ?
+	    "" : "s", (long long)rounds, rounds == 1 ? "" : "s",
+	    (long long)min, d);
+}
+
 /* Text and jsonl print a run as it goes; json only collects it. Drift's
  * report may clear the printing callbacks again. */
 void
@@ -341,6 +386,7 @@ output_attach(struct output *o, struct run_config *cfg)
 {
 	cfg->play_start = on_play_start;
 	cfg->batch_done = on_batch_done;
+	cfg->schedule = on_schedule;
 	cfg->task_start = on_task_start;
 	cfg->host_warning = on_host_warning;
 	cfg->host_result = on_host_result;
@@ -438,9 +484,14 @@ output_verify_tables(const struct runner *r)
 			if (h->results[j].module == NULL ||
 			    strcmp(h->results[j].module, "iperf3_verify") != 0)
 				continue;
+			/* Each pair once: the tables of the pairs this host
+			 * measured as the client, when the result says. */
 			t = json_string_value(json_object_get(
-			    h->results[j].data, "table"));
+			    h->results[j].data, "client_table"));
 			if (t == NULL)
+				t = json_string_value(json_object_get(
+				    h->results[j].data, "table"));
+			if (t == NULL || *t == '\0')
 				continue;
 			printf("\n%s", t);
 		}

@@ -1,25 +1,31 @@
 /* iperf3_verify: paired iperf3 runs, before/after table and a gate.
  *
- * For each pair (this host and a peer of the run): up to four runs --
- * single stream and -P N, up (host sends) and down (-R, peer sends) --
- * each against a fresh one-shot server (`iperf3 -s -1`) started on the peer
- * over the peer's own SSH connection and killed by pid afterwards. The
- * pair lock (module_ctx_lock_pair) is held around each server+client run,
- * so a host is never in two tests at once (a -> b and b -> a share the
- * emulated or real path and would halve each other); it takes both ends
- * in the order of the hosts' names, so pairs in both directions cannot
- * deadlock.
+ * A pairwise module (playbook/module.h's struct module_pairwise): the
+ * runner asks each host for its peers (verify_peers: `pairs`, `peer`, or
+ * the vars iperf_peer / iperf_peers), makes one set of unordered pairs of
+ * them, and measures the pairs in rounds (lib/run/rounds.h), each by
+ * verify_measure on its client's context. A pair's measurement is up to
+ * four runs -- single stream and -P N, up (client sends) and down (-R,
+ * server sends) -- each against a fresh one-shot server (`iperf3 -s -1`)
+ * started on the server host over its own SSH connection and killed by pid
+ * afterwards. The pair lock (module_ctx_lock_pair) is still taken around
+ * each run: the rounds already keep a host in one test at a time, the lock
+ * keeps it so for any other caller.
  *
- * phase before keeps the figures in the host's memo ("iperf3_before",
- * keyed by peer); after measures again, compares, and applies the gate;
- * auto is before when no baseline is kept for the pair, else after. The
- * JSON in res->data is documented in docs/verify.md. */
+ * phase before keeps the figures in the client's memo ("iperf3_before",
+ * keyed by peer, with the options used under "iperf3_options"); after
+ * measures again with the baseline's options (the same direction, streams
+ * and duration), and each end's run compares and applies its gate to the
+ * pair seen from its side (up = this host sends); auto is before when no
+ * baseline is kept for the pair, else after. The JSON in res->data is
+ * documented in docs/verify.md. */
 #include "playbook/module.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "remote/iperf.h"
 #include "base/strbuf.h"
@@ -29,6 +35,10 @@
 #include "base/xalloc.h"
 
 #define MEMO_KEY	"iperf3_before"
+#define MEMO_OPTIONS	"iperf3_options"
+/* Seconds a run costs beyond -t and -O: the server's start and kill over
+ * SSH, the client's exec (for the estimate shown before starting). */
+#define RUN_OVERHEAD	2
 
 static const char *const verify_on_regression[] = { "fail", "rollback",
 	"warn", NULL };
@@ -52,6 +62,9 @@ struct verify_conf {
 	const char		*on_regression;
 	const char		*phase;
 	const char		*sysctl_file;
+	long long		 sample;
+	const char		*max_rtt_increase;
+	double			 max_retransmit_rate;
 };
 
 #define AT(field)	offsetof(struct verify_conf, field)
@@ -97,6 +110,18 @@ static const struct module_param iperf3_verify_params[] = {
 	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in on_regression: rollback restores (or var "
 		  "tcptune_sysctl_file)" },
+	{ .name = "sample", .type = PARAM_INT, .offset = AT(sample),
+	  .min = 0, .max = 1000000,
+	  .help = "at most this many pairs per group pair (default: the var "
+		  "verify_sample; 0 = every pair)" },
+	{ .name = "max_rtt_increase", .type = PARAM_STR,
+	  .offset = AT(max_rtt_increase),
+	  .help = "fail when a run's loaded RTT rises more than this: ms "
+		  "(50, '50ms') or a ratio ('1.5x')" },
+	{ .name = "max_retransmit_rate", .type = PARAM_FLOAT,
+	  .offset = AT(max_retransmit_rate), .min = 0, .max = 1,
+	  .help = "fail when a run after retransmits more than this fraction "
+		  "of the segments it sent (0.01 = 1%)" },
 	{ .name = NULL },
 };
 
@@ -111,11 +136,15 @@ struct verify_opts {
 	const char	*phase;
 };
 
+/* One pair as this host sees it: the other end is its peer, up is this
+ * host sending. */
 struct pair {
 	const char		*peer;
 	char			*address;
-	struct host_state	*ph;
-	int			 after;		/* phase for this pair */
+	int			 client;	/* this host ran the client */
+	const json_t		*data;		/* the measurement (runner's) */
+	int			 after;		/* 0 before, 1 after, -1 after
+						 * without a baseline */
 	struct iperf_set	 before;
 	struct iperf_set	 now;
 	int			 gate_passed;
@@ -128,6 +157,8 @@ verify_validate(const void *vconf, char **cause)
 	const struct verify_conf *conf = vconf;
 	const json_t	*pairs = conf->pairs;
 	const json_t	*it;
+	enum verify_rtt_kind kind;
+	double		 v;
 	size_t		 i;
 
 	json_array_foreach(pairs, i, it) {
@@ -143,6 +174,10 @@ verify_validate(const void *vconf, char **cause)
 	}
 	if (pairs != NULL && conf->peer != NULL)
 		return fail(cause, "give 'peer' or 'pairs', not both");
+	if (conf->max_rtt_increase != NULL &&
+	    verify_rtt_limit_parse(conf->max_rtt_increase, &kind, &v,
+	    cause) != 0)
+		return -1;
 	return 0;
 }
 
@@ -158,6 +193,14 @@ read_opts(const struct verify_conf *conf, struct verify_opts *o)
 	o->gate.min_gain = conf->min_gain;
 	o->gate.gain_kind = iperf_kind_from_name(conf->gain_on);
 	o->gate.max_regression = conf->max_regression;
+	/* validated when bound */
+	if (conf->max_rtt_increase != NULL &&
+	    verify_rtt_limit_parse(conf->max_rtt_increase, &o->gate.rtt_kind,
+	    &o->gate.rtt_value, NULL) != 0)
+		o->gate.rtt_kind = VERIFY_RTT_NONE;
+	o->gate.retr_guard = module_conf_given(iperf3_verify_params, conf,
+	    AT(max_retransmit_rate));
+	o->gate.max_retr_rate = conf->max_retransmit_rate;
 	o->on_regression = conf->on_regression;
 	o->phase = conf->phase;
 }
@@ -194,91 +237,162 @@ pairs_free(struct pair *p, size_t n)
 	free(p);
 }
 
-/* The pairs whose host is this host. 0 with *n == 0: no peer here. */
-static int
-collect_pairs(struct module_ctx *ctx, const struct verify_conf *conf,
-    struct pair **out, size_t *n, char **cause)
+static void
+peers_free(struct module_peer *p, size_t n)
 {
-	const json_t	*pairs = conf->pairs;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(p[i].address);
+	free(p);
+}
+
+static void
+peer_add(struct module_peer **p, size_t *n, const char *name,
+    const char *address)
+{
+	*p = xreallocarray(*p, *n + 1, sizeof **p);
+	(*p)[*n].name = name;
+	(*p)[*n].address = address != NULL ? xstrdup(address) : NULL;
+	(*n)++;
+}
+
+/* verify_sample as a count: a whole number, or its text. */
+static int
+sample_var(struct module_ctx *ctx, long long *sample, char **cause)
+{
+	const json_t	*v = json_object_get(module_ctx_vars(ctx),
+	    "verify_sample");
+	const char	*s;
+	char		*end;
+
+	*sample = 0;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*sample = json_integer_value(v);
+		return 0;
+	}
+	if ((s = json_string_value(v)) != NULL && *s >= '0' && *s <= '9') {
+		*sample = strtoll(s, &end, 10);
+		if (*end == '\0' && *sample >= 0 && *sample <= 1000000)
+			return 0;
+	}
+	return fail(cause, "variable 'verify_sample': expected a whole "
+	    "number of pairs per group pair");
+}
+
+/* This host's peers: the `pairs` items whose host it is, else `peer`,
+ * else its iperf_peer / iperf_peers vars (module_ctx_peers). */
+static int
+verify_peers(struct module_ctx *ctx, const void *vconf,
+    struct module_peer **out, size_t *n, long long *sample, char **cause)
+{
+	const struct verify_conf *conf = vconf;
+	const char	*self = module_ctx_host_name(ctx), **names = NULL;
 	const json_t	*it;
-	const char	*peer, *addr;
-	struct pair	*p = NULL;
-	size_t		 i, k;
+	struct module_peer *p = NULL;
+	size_t		 i, k = 0;
 
 	*n = 0;
-	if (pairs != NULL) {
-		json_array_foreach(pairs, i, it) {
+	*out = NULL;
+	if (module_conf_given(iperf3_verify_params, conf, AT(sample)))
+		*sample = conf->sample;
+	else if (sample_var(ctx, sample, cause) != 0)
+		return -1;
+	if (conf->pairs != NULL) {
+		json_array_foreach(conf->pairs, i, it) {
 			if (strcmp(json_string_value(json_object_get(it,
-			    "host")), module_ctx_host_name(ctx)) != 0)
-				continue;
-			p = xreallocarray(p, *n + 1, sizeof *p);
-			memset(&p[*n], 0, sizeof *p);
-			p[*n].peer = json_string_value(json_object_get(it,
-			    "peer"));
-			addr = json_string_value(json_object_get(it,
-			    "address"));
-			if (addr != NULL)
-				p[*n].address = xstrdup(addr);
-			(*n)++;
+			    "host")), self) == 0)
+				peer_add(&p, n, json_string_value(
+				    json_object_get(it, "peer")),
+				    json_string_value(json_object_get(it,
+				    "address")));
 		}
-	} else {
-		peer = conf->peer;
-		if (peer == NULL)
-			peer = json_string_value(json_object_get(
-			    module_ctx_vars(ctx), "iperf_peer"));
-		if (peer != NULL) {
-			p = xcalloc(1, sizeof *p);
-			p->peer = peer;
-			*n = 1;
-		}
+	} else if (conf->peer != NULL)
+		peer_add(&p, n, conf->peer, NULL);
+	else {
+		if (module_ctx_peers(ctx, &names, &k, cause) != 0)
+			return -1;
+		for (i = 0; i < k; i++)
+			peer_add(&p, n, names[i], NULL);
+		free(names);
 	}
-	for (k = 0; k < *n; k++) {
-		if (strcmp(p[k].peer, module_ctx_host_name(ctx)) == 0) {
+	for (i = 0; i < *n; i++) {
+		if (strcmp(p[i].name, self) == 0) {
 			fail(cause, "'%s' cannot be its own iperf3 peer",
-			    p[k].peer);
+			    p[i].name);
 			goto bad;
 		}
-		if ((p[k].ph = module_ctx_peer(ctx, p[k].peer)) == NULL) {
+		if (module_ctx_peer(ctx, p[i].name) == NULL) {
 			fail(cause, "iperf3 peer '%s' is not in the inventory",
-			    p[k].peer);
+			    p[i].name);
 			goto bad;
 		}
-		if (p[k].address == NULL)
-			p[k].address = module_ctx_traffic_address(ctx,
-			    p[k].peer);
 	}
 	*out = p;
 	return 0;
 bad:
-	pairs_free(p, *n);
+	peers_free(p, *n);
 	*n = 0;
-	*out = NULL;
 	return -1;
 }
 
-/* The baseline kept for a peer, if any. */
+static double
+verify_pair_seconds(const void *vconf)
+{
+	struct verify_opts o;
+
+	read_opts(vconf, &o);
+	return (double)nruns(&o) * (o.duration + o.omit + RUN_OVERHEAD);
+}
+
+/* The baseline the client keeps for a peer, if any, and the options it
+ * was measured with. */
 static int
-memo_get(struct module_ctx *ctx, const char *peer, struct iperf_set *s)
+memo_get(struct module_ctx *ctx, const char *peer, struct iperf_set *s,
+    struct verify_opts *o)
 {
 	json_t		*m = module_ctx_memo_get(ctx, MEMO_KEY);
+	json_t		*mo = module_ctx_memo_get(ctx, MEMO_OPTIONS);
 	const json_t	*j = json_object_get(m, peer);
+	const json_t	*opt = json_object_get(mo, peer);
 	int		 found;
 
 	found = j != NULL && iperf_set_from_json(j, s) == 0;
+	if (found && json_is_object(opt)) {
+		o->duration = (int)json_integer_value(json_object_get(opt,
+		    "duration"));
+		o->omit = (int)json_integer_value(json_object_get(opt,
+		    "omit"));
+		o->parallel = (int)json_integer_value(json_object_get(opt,
+		    "parallel"));
+		o->reverse = json_is_true(json_object_get(opt, "reverse"));
+	}
 	json_decref(m);
+	json_decref(mo);
 	return found;
 }
 
-static void
-memo_put(struct module_ctx *ctx, const char *peer, const struct iperf_set *s)
+static json_t *
+options_json(const struct verify_opts *o)
 {
-	json_t *old = module_ctx_memo_get(ctx, MEMO_KEY);
+	return json_pack("{s:i, s:i, s:i, s:b}", "duration", o->duration,
+	    "omit", o->omit, "parallel", o->parallel, "reverse", o->reverse);
+}
+
+/* Set key of the memo object at name to value (stolen), on a copy: the
+ * memo is written only through module_ctx_memo_set, under the host's
+ * lock. */
+static void
+memo_put_one(struct module_ctx *ctx, const char *name, const char *key,
+    json_t *value)
+{
+	json_t *old = module_ctx_memo_get(ctx, name);
 	json_t *m = old != NULL ? json_copy(old) : json_object();
 
-	/* Changed on a copy: the memo is written only through
-	 * module_ctx_memo_set, under the host's lock. */
-	json_object_set_new(m, peer, iperf_set_json(s));
-	module_ctx_memo_set(ctx, MEMO_KEY, m);
+	json_object_set_new(m, key, value);
+	module_ctx_memo_set(ctx, name, m);
 	json_decref(old);
 }
 
@@ -305,13 +419,21 @@ exit_error(const char *where, const char *what, struct tp_result *out)
 	    out->exit_status, err[0] != '\0' ? ": " : "", err);
 }
 
+/* A measured pair's figures, on the client. */
+struct measure {
+	const char		*peer;
+	const char		*address;
+	struct host_state	*ph;
+	struct iperf_set	 now;
+};
+
 /*
  * One run: server on the peer, client here, server killed. Returns 0, or
  * -1 with res filled (unreachable when this host's connection failed).
  */
 static int
 measure_one(struct module_ctx *ctx, const struct verify_opts *o,
-    struct pair *p, enum iperf_kind k, struct module_result *res)
+    struct measure *p, enum iperf_kind k, struct module_result *res)
 {
 	struct iperf_client_opts co;
 	struct tp_result	 out, kout;
@@ -395,6 +517,179 @@ out:
 	return rc;
 }
 
+/* The time of day in seconds, for the pair's start and end (the runs of
+ * a round overlap in time; docs/verify.md). */
+static double
+wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * One pair, on its client (ctx): the phase from the client's memo, every
+ * wanted run, the baseline kept in phase before. Returns the measurement:
+ * {"address", "after" (0 before, 1 after, -1 after without baseline),
+ * "options", "before" (after only), "now", "started", "ended"}, or with
+ * "error" and "status" when a run failed.
+ */
+static json_t *
+verify_measure(struct module_ctx *ctx, const void *vconf,
+    const struct module_peer *peer, struct host_state *ph)
+{
+	struct verify_opts	 o;
+	struct measure		 m;
+	struct iperf_set	 before;
+	struct module_result	 res;
+	json_t			*j;
+	char			*address;
+	int			 k, after;
+
+	read_opts(vconf, &o);
+	memset(&m, 0, sizeof m);
+	memset(&res, 0, sizeof res);
+	address = peer->address != NULL ? xstrdup(peer->address) :
+	    module_ctx_traffic_address(ctx, peer->name);
+	m.peer = peer->name;
+	m.address = address;
+	m.ph = ph;
+	if (strcmp(o.phase, "before") == 0)
+		after = 0;
+	else if (strcmp(o.phase, "after") == 0)
+		after = memo_get(ctx, peer->name, &before, &o) ? 1 : -1;
+	else
+		after = memo_get(ctx, peer->name, &before, &o);
+	j = json_pack("{s:s, s:i, s:o, s:f}", "address", address, "after",
+	    after, "options", options_json(&o), "started", wall_seconds());
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		if (kind_wanted(&o, k) && measure_one(ctx, &o, &m, k,
+		    &res) != 0) {
+			json_object_set_new(j, "error", json_string(res.msg !=
+			    NULL ? res.msg : "iperf3 run failed"));
+			json_object_set_new(j, "status", json_string(
+			    result_status_name(res.status)));
+			break;
+		}
+	}
+	json_object_set_new(j, "ended", json_real(wall_seconds()));
+	json_object_set_new(j, "now", iperf_set_json(&m.now));
+	if (after == 1)
+		json_object_set_new(j, "before", iperf_set_json(&before));
+	if (after == 0 && json_object_get(j, "error") == NULL) {
+		memo_put_one(ctx, MEMO_KEY, peer->name,
+		    iperf_set_json(&m.now));
+		memo_put_one(ctx, MEMO_OPTIONS, peer->name, options_json(&o));
+	}
+	module_result_clear(&res);
+	free(address);
+	return j;
+}
+
+static const struct module_pairwise verify_pairwise = {
+	.peers = verify_peers,
+	.pair_seconds = verify_pair_seconds,
+	.measure = verify_measure,
+};
+
+/* The set seen from the server's side: its up is the client's down. */
+static void
+swap_directions(struct iperf_set *s)
+{
+	static const int other[IPERF_NKINDS] = { IPERF_SINGLE_DOWN,
+	    IPERF_SINGLE_UP, IPERF_MULTI_DOWN, IPERF_MULTI_UP };
+	struct iperf_set	 t = *s;
+	int			 k;
+
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		s->have[k] = t.have[other[k]];
+		s->run[k] = t.run[other[k]];
+	}
+}
+
+/*
+ * Without the runner's schedule (module_ctx_pairs NULL: a caller that does
+ * not schedule pairs), this host measures each of its peers itself, as the
+ * client, one after the other; an array like the runner's.
+ */
+static json_t *
+measure_alone(struct module_ctx *ctx, const struct verify_conf *conf,
+    const struct module_peer *peers, size_t n)
+{
+	json_t	*all = json_array(), *d;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		d = verify_measure(ctx, conf, &peers[i],
+		    module_ctx_peer(ctx, peers[i].name));
+		json_object_set_new(d, "client",
+		    json_string(module_ctx_host_name(ctx)));
+		json_object_set_new(d, "server", json_string(peers[i].name));
+		json_object_set_new(d, "round", json_integer((json_int_t)i));
+		json_array_append_new(all, d);
+	}
+	return all;
+}
+
+/* The pairs of this host from the measurements, each from its side. 0,
+ * or -1 with res set (a pair failed). */
+static int
+load_pairs(struct module_ctx *ctx, const json_t *all, struct pair **out,
+    size_t *n, struct module_result *res)
+{
+	const char	*self = module_ctx_host_name(ctx), *err, *client;
+	const char	*addr, *status;
+	const json_t	*d;
+	struct pair	*p;
+	size_t		 i;
+
+	*n = json_array_size(all);
+	*out = p = xcalloc(*n + 1, sizeof *p);
+	json_array_foreach(all, i, d) {
+		client = json_string_value(json_object_get(d, "client"));
+		p[i].data = d;
+		p[i].client = client != NULL && strcmp(client, self) == 0;
+		p[i].peer = json_string_value(json_object_get(d, p[i].client ?
+		    "server" : "client"));
+		p[i].address = module_ctx_traffic_address(ctx, p[i].peer);
+		if (p[i].client && (addr = json_string_value(json_object_get(d,
+		    "address"))) != NULL) {
+			free(p[i].address);
+			p[i].address = xstrdup(addr);
+		}
+		err = json_string_value(json_object_get(d, "error"));
+		if (err == NULL && json_object_get(d, "now") == NULL)
+			err = "not measured: the run was interrupted";
+		if (err != NULL) {
+			free(res->msg);
+			if (p[i].client) {
+				status = json_string_value(json_object_get(d,
+				    "status"));
+				res->status = status != NULL &&
+				    strcmp(status, "unreachable") == 0 ?
+				    RESULT_UNREACHABLE : RESULT_FAILED;
+				res->msg = xstrdup(err);
+			} else {
+				res->status = RESULT_FAILED;
+				res->msg = xprintf("iperf3 with '%s' (its "
+				    "client): %s", p[i].peer, err);
+			}
+			return -1;
+		}
+		p[i].after = (int)json_integer_value(json_object_get(d,
+		    "after"));
+		iperf_set_from_json(json_object_get(d, "now"), &p[i].now);
+		iperf_set_from_json(json_object_get(d, "before"),
+		    &p[i].before);
+		if (!p[i].client) {
+			swap_directions(&p[i].now);
+			swap_directions(&p[i].before);
+		}
+	}
+	return 0;
+}
+
 static json_t *
 ratios_json(const struct iperf_set *b, const struct iperf_set *a)
 {
@@ -416,10 +711,19 @@ ratios_json(const struct iperf_set *b, const struct iperf_set *a)
 static json_t *
 pair_json(const struct pair *p)
 {
-	json_t *j;
+	const char	*keep[] = { "client", "server", "round", "options",
+	    "started", "ended", NULL };
+	json_t		*j;
+	size_t		 i;
 
-	j = json_pack("{s:s, s:s, s:s}", "peer", p->peer, "address",
-	    p->address, "phase", p->after != 0 ? "after" : "before");
+	j = json_pack("{s:s, s:s, s:s, s:s}", "peer", p->peer, "address",
+	    p->address, "phase", p->after != 0 ? "after" : "before", "role",
+	    p->client ? "client" : "server");
+	for (i = 0; keep[i] != NULL; i++) {
+		if (json_object_get(p->data, keep[i]) != NULL)
+			json_object_set(j, keep[i], json_object_get(p->data,
+			    keep[i]));
+	}
 	if (p->after == 1) {
 		json_object_set_new(j, "before", iperf_set_json(&p->before));
 		json_object_set_new(j, "after", iperf_set_json(&p->now));
@@ -437,40 +741,80 @@ pair_json(const struct pair *p)
 	return j;
 }
 
+/* "lab02 (198.19.0.2, round 1 of 3)" for each pair, or without the
+ * schedule each peer. */
 static char *
-check_message(const struct verify_opts *o, const struct pair *p, size_t n)
+check_message(const struct verify_opts *o, const struct module_peer *peers,
+    size_t npeers, struct module_ctx *ctx)
 {
-	struct strbuf	sb;
-	size_t		i;
+	const json_t	*all = module_ctx_pairs(ctx), *d;
+	const char	*self = module_ctx_host_name(ctx), *c, *s;
+	json_int_t	 rounds;
+	struct strbuf	 sb;
+	char		*addr;
+	size_t		 i;
 
+	rounds = json_integer_value(json_object_get(module_ctx_schedule(ctx),
+	    "rounds"));
 	strbuf_init(&sb);
 	strbuf_addstr(&sb, "skipped in check mode: would measure ");
-	for (i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s (%s)", i > 0 ? ", " : "", p[i].peer,
-		    p[i].address);
+	json_array_foreach(all, i, d) {
+		c = json_string_value(json_object_get(d, "client"));
+		s = json_string_value(json_object_get(d, "server"));
+		if (strcmp(c, self) == 0) {
+			addr = module_ctx_traffic_address(ctx, s);
+			strbuf_addf(&sb, "%s%s (%s, round %lld of %lld)",
+			    i > 0 ? ", " : "", s, addr, (long long)
+			    json_integer_value(json_object_get(d, "round")) +
+			    1, (long long)rounds);
+			free(addr);
+		} else
+			strbuf_addf(&sb, "%s%s (%s runs the client, round "
+			    "%lld of %lld)", i > 0 ? ", " : "", c, c, (long long)
+			    json_integer_value(json_object_get(d, "round")) +
+			    1, (long long)rounds);
+	}
+	for (i = 0; all == NULL && i < npeers; i++) {
+		addr = peers[i].address != NULL ? xstrdup(peers[i].address) :
+		    module_ctx_traffic_address(ctx, peers[i].name);
+		strbuf_addf(&sb, "%s%s (%s)", i > 0 ? ", " : "",
+		    peers[i].name, addr);
+		free(addr);
+	}
 	strbuf_addf(&sb, ": %d iperf3 run%s of %d s each", nruns(o),
 	    nruns(o) == 1 ? "" : "s", o->duration + o->omit);
 	return strbuf_detach(&sb, NULL);
 }
 
-/* This host's pairs; 0, or -1 with res set (failed, or skipped: no
- * peer). */
-static int
-host_pairs(struct module_ctx *ctx, const struct verify_conf *conf,
-    struct pair **pairs, size_t *n, struct module_result *res)
+/* A host with peers but no pair left after sampling. */
+static char *
+not_sampled(struct module_ctx *ctx)
 {
-	char *cause = NULL;
+	return xprintf("none of this host's pairs was sampled (verify_sample "
+	    "%lld)", (long long)json_integer_value(json_object_get(
+	    module_ctx_schedule(ctx), "sample")));
+}
 
-	if (collect_pairs(ctx, conf, pairs, n, &cause) != 0) {
+/* This host's own peers; 0, or -1 with res set (failed, or skipped: no
+ * pair at all). */
+static int
+host_peers(struct module_ctx *ctx, const struct verify_conf *conf,
+    struct module_peer **peers, size_t *n, struct module_result *res)
+{
+	char		*cause = NULL;
+	long long	 sample;
+
+	if (verify_peers(ctx, conf, peers, n, &sample, &cause) != 0) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
 		return -1;
 	}
-	if (*n == 0) {
+	if (*n == 0 && json_array_size(module_ctx_pairs(ctx)) == 0) {
 		res->status = RESULT_SKIPPED;
 		res->msg = xstrdup(conf->pairs != NULL ?
 		    "no pair for this host in 'pairs'" :
-		    "no iperf3 peer: set the iperf_peer var or 'peer'");
+		    "no iperf3 peer: set the iperf_peer or iperf_peers var, "
+		    "or 'peer'");
 		return -1;
 	}
 	return 0;
@@ -484,16 +828,61 @@ verify_plan(struct module_ctx *ctx, const void *vconf,
 {
 	const struct verify_conf *conf = vconf;
 	struct verify_opts	 o;
-	struct pair		*pairs = NULL;
+	struct module_peer	*peers = NULL;
 	size_t			 n = 0;
 
 	read_opts(conf, &o);
-	if (host_pairs(ctx, conf, &pairs, &n, res) == 0) {
+	if (host_peers(ctx, conf, &peers, &n, res) == 0) {
 		res->status = RESULT_SKIPPED;
-		res->msg = check_message(&o, pairs, n);
+		if (module_ctx_pairs(ctx) != NULL &&
+		    json_array_size(module_ctx_pairs(ctx)) == 0)
+			res->msg = not_sampled(ctx);
+		else
+			res->msg = check_message(&o, peers, n, ctx);
 	}
-	pairs_free(pairs, n);
+	peers_free(peers, n);
 	return 0;
+}
+
+/* The gate failed: fail, warn, or roll this host back, as on_regression
+ * says. */
+static void
+gate_failed(struct module_ctx *ctx, const struct verify_conf *conf,
+    const struct verify_opts *o, const char *why, const char *summary,
+    struct module_result *res)
+{
+	struct module_result	 rb;
+	const char		*file;
+
+	memset(&rb, 0, sizeof rb);
+	json_object_set_new(res->data, "regression", json_string(why));
+	json_object_set_new(res->data, "action",
+	    json_string(o->on_regression));
+	if (strcmp(o->on_regression, "warn") == 0) {
+		res->msg = xprintf("WARNING gate failed: %s | %s", why,
+		    summary);
+		return;
+	}
+	res->status = RESULT_FAILED;
+	if (strcmp(o->on_regression, "rollback") != 0) {
+		res->msg = xprintf("regression: %s", why);
+		return;
+	}
+	file = tune_file(ctx, conf->sysctl_file, module_conf_given(
+	    iperf3_verify_params, conf, AT(sysctl_file)));
+	/* Back to before this play's tuning, not to the host's state
+	 * before tcptune ever ran. */
+	tune_rollback(ctx, file, 1, 0, &rb);
+	json_object_set_new(res->data, "rollback", json_pack("{s:s, s:s, "
+	    "s:s?}", "file", file, "status", result_status_name(rb.status),
+	    "msg", rb.msg));
+	if (rb.status == RESULT_FAILED || rb.status == RESULT_UNREACHABLE)
+		res->msg = xprintf("regression: %s; rollback of '%s' FAILED: "
+		    "%s", why, file, rb.msg != NULL ? rb.msg : "?");
+	else
+		res->msg = xprintf("regression: %s; rolled back (%s)", why,
+		    rb.msg != NULL ? rb.msg : file);
+	module_result_clear(&rb);
 }
 
 static int
@@ -502,43 +891,42 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 {
 	const struct verify_conf *conf = vconf;
 	struct verify_opts	 o;
+	struct module_peer	*peers = NULL;
 	struct pair		*pairs = NULL;
-	struct module_result	 rb;
-	struct strbuf		 msg, tables, why;
-	json_t			*jpairs;
+	struct strbuf		 msg, tables, mine, why;
+	const json_t		*all;
+	json_t			*alone = NULL, *jpairs;
 	char			*s, *footer;
-	size_t			 n = 0, i;
-	int			 k, failed_gate = 0;
+	size_t			 n = 0, npeers = 0, i;
+	int			 failed_gate = 0;
 
 	strbuf_init(&msg);
 	strbuf_init(&tables);
+	strbuf_init(&mine);
 	strbuf_init(&why);
-	memset(&rb, 0, sizeof rb);
 	read_opts(conf, &o);
-	if (host_pairs(ctx, conf, &pairs, &n, res) != 0)
+	if (host_peers(ctx, conf, &peers, &npeers, res) != 0)
 		goto out;
-
-	for (i = 0; i < n; i++) {
-		struct pair *p = &pairs[i];
-
-		if (strcmp(o.phase, "before") == 0)
-			p->after = 0;
-		else if (strcmp(o.phase, "after") == 0)
-			p->after = memo_get(ctx, p->peer, &p->before) ? 1 : -1;
-		else
-			p->after = memo_get(ctx, p->peer, &p->before);
-		for (k = 0; k < IPERF_NKINDS; k++) {
-			if (kind_wanted(&o, k) &&
-			    measure_one(ctx, &o, p, k, res) != 0)
-				goto out;
-		}
+	if ((all = module_ctx_pairs(ctx)) == NULL)
+		all = alone = measure_alone(ctx, conf, peers, npeers);
+	if (load_pairs(ctx, all, &pairs, &n, res) != 0)
+		goto out;
+	if (n == 0) {
+		res->status = RESULT_SKIPPED;
+		res->msg = not_sampled(ctx);
+		goto out;
 	}
 
 	jpairs = json_array();
 	for (i = 0; i < n; i++) {
 		struct pair		*p = &pairs[i];
+		const json_t		*opt = json_object_get(p->data,
+		    "options");
 		struct verify_head	 h = { module_ctx_host_name(ctx),
-		    p->peer, p->address, o.duration, o.omit, o.parallel };
+		    p->peer, p->address,
+		    (int)json_integer_value(json_object_get(opt, "duration")),
+		    (int)json_integer_value(json_object_get(opt, "omit")),
+		    (int)json_integer_value(json_object_get(opt, "parallel")) };
 
 		if (msg.len > 0)
 			strbuf_addstr(&msg, "; ");
@@ -563,8 +951,6 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 			s = verify_table(&h, &p->before, &p->now, footer);
 			free(footer);
 		} else {
-			if (p->after == 0)
-				memo_put(ctx, p->peer, &p->now);
 			s = verify_summary(&p->now, NULL);
 			strbuf_addf(&msg, "%s%s", p->after == 0 ? "baseline: " :
 			    "no baseline to compare with (gate not checked): ",
@@ -577,63 +963,34 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 		if (tables.len > 0)
 			strbuf_addch(&tables, '\n');
 		strbuf_addstr(&tables, s);
+		if (p->client) {
+			if (mine.len > 0)
+				strbuf_addch(&mine, '\n');
+			strbuf_addstr(&mine, s);
+		}
 		free(s);
 		json_array_append_new(jpairs, pair_json(p));
 	}
-	res->data = json_pack("{s:o, s:s, s:{s:i, s:i, s:i, s:b}}",
-	    "pairs", jpairs, "table", tables.buf, "options",
-	    "duration", o.duration, "omit", o.omit, "parallel", o.parallel,
-	    "reverse", o.reverse);
+	res->data = json_pack("{s:o, s:s, s:s, s:{s:i, s:i, s:i, s:b}}",
+	    "pairs", jpairs, "table", tables.buf, "client_table", mine.buf,
+	    "options", "duration", o.duration, "omit", o.omit, "parallel",
+	    o.parallel, "reverse", o.reverse);
+	if (module_ctx_schedule(ctx) != NULL)
+		json_object_set(res->data, "schedule",
+		    (json_t *)module_ctx_schedule(ctx));
 	res->status = RESULT_OK;
-
-	if (failed_gate) {
-		json_object_set_new(res->data, "regression",
-		    json_string(why.buf));
-		if (strcmp(o.on_regression, "warn") == 0) {
-			s = xprintf("WARNING gate failed: %s | %s", why.buf,
-			    msg.buf);
-			res->msg = s;
-			json_object_set_new(res->data, "action",
-			    json_string("warn"));
-			goto out;
-		}
-		res->status = RESULT_FAILED;
-		if (strcmp(o.on_regression, "rollback") == 0) {
-			const char *file = tune_file(ctx, conf->sysctl_file,
-			    module_conf_given(iperf3_verify_params, conf,
-			    AT(sysctl_file)));
-
-			/* Back to before this play's tuning, not to the
-			 * host's state before tcptune ever ran. */
-			tune_rollback(ctx, file, 1, 0, &rb);
-			json_object_set_new(res->data, "action",
-			    json_string("rollback"));
-			json_object_set_new(res->data, "rollback",
-			    json_pack("{s:s, s:s, s:s?}", "file", file,
-			    "status", result_status_name(rb.status), "msg",
-			    rb.msg));
-			if (rb.status == RESULT_FAILED ||
-			    rb.status == RESULT_UNREACHABLE)
-				res->msg = xprintf("regression: %s; rollback "
-				    "of '%s' FAILED: %s", why.buf, file,
-				    rb.msg != NULL ? rb.msg : "?");
-			else
-				res->msg = xprintf("regression: %s; rolled "
-				    "back (%s)", why.buf, rb.msg != NULL ?
-				    rb.msg : file);
-			goto out;
-		}
-		json_object_set_new(res->data, "action", json_string("fail"));
-		res->msg = xprintf("regression: %s", why.buf);
-		goto out;
-	}
-	res->msg = strbuf_detach(&msg, NULL);
+	if (failed_gate)
+		gate_failed(ctx, conf, &o, why.buf, msg.buf, res);
+	else
+		res->msg = strbuf_detach(&msg, NULL);
 out:
-	module_result_clear(&rb);
+	json_decref(alone);
 	strbuf_release(&msg);
 	strbuf_release(&tables);
+	strbuf_release(&mine);
 	strbuf_release(&why);
 	pairs_free(pairs, n);
+	peers_free(peers, npeers);
 	return 0;
 }
 
@@ -645,4 +1002,5 @@ const struct module mod_iperf3_verify = {
 	.validate = verify_validate,
 	.run = verify_run,
 	.plan = verify_plan,
+	.pairwise = &verify_pairwise,
 };

@@ -48,6 +48,149 @@ fmt_ratio(char *buf, size_t len, double r)
 }
 
 int
+verify_rtt_limit_parse(const char *text, enum verify_rtt_kind *kind,
+    double *value, char **cause)
+{
+	const char	*s = text;
+	char		*end;
+	double		 v;
+
+	while (*s == ' ')
+		s++;
+	v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v < 0)
+		goto bad;
+	while (*end == ' ')
+		end++;
+	if (strcmp(end, "x") == 0) {
+		if (v < 1)
+			return fail(cause, "max_rtt_increase: a ratio must be "
+			    "at least 1x, got '%s'", text);
+		*kind = VERIFY_RTT_RATIO;
+	} else if (*end == '\0' || strcmp(end, "ms") == 0)
+		*kind = VERIFY_RTT_MS;
+	else
+		goto bad;
+	*value = v;
+	return 0;
+bad:
+	return fail(cause, "max_rtt_increase: expected milliseconds (50, "
+	    "'50ms') or a ratio ('1.5x'), got '%s'", text);
+}
+
+double
+verify_retransmit_rate(const struct iperf_run *r)
+{
+	double segments;
+	int mss = r->mss > 0 ? r->mss : VERIFY_DEFAULT_MSS;
+
+	if (r->retransmits < 0 || r->sent_mbps < 0 || r->seconds <= 0)
+		return -1;
+	segments = r->sent_mbps * 1e6 / 8 * r->seconds / mss;
+	if (segments < 1)
+		return r->retransmits > 0 ? 1 : 0;
+	return (double)r->retransmits / segments;
+}
+
+static void
+fmt_rtt_limit(char *buf, size_t len, const struct verify_gate *g)
+{
+	if (g->rtt_kind == VERIFY_RTT_RATIO)
+		snprintf(buf, len, "%gx", g->rtt_value);
+	else
+		snprintf(buf, len, "%g ms", g->rtt_value);
+}
+
+/* The latency guard on the loaded RTT: failures into bad, else what was
+ * checked into good. */
+static void
+gate_rtt(const struct iperf_set *before, const struct iperf_set *after,
+    const struct verify_gate *g, struct strbuf *bad, struct strbuf *good)
+{
+	double	b, a, worst = 0;
+	char	lim[32];
+	int	k, checked = 0, over;
+	size_t	len = bad->len;
+
+	fmt_rtt_limit(lim, sizeof lim, g);
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		if (!before->have[k] || !after->have[k])
+			continue;
+		b = before->run[k].rtt_mean_ms;
+		a = after->run[k].rtt_mean_ms;
+		if (b <= 0 || a < 0)
+			continue;
+		checked++;
+		if (g->rtt_kind == VERIFY_RTT_RATIO) {
+			over = a / b > g->rtt_value;
+			worst = checked == 1 || a / b > worst ? a / b : worst;
+		} else {
+			over = a - b > g->rtt_value;
+			worst = checked == 1 || a - b > worst ? a - b : worst;
+		}
+		if (!over)
+			continue;
+		add_sep(bad, "; ");
+		strbuf_addf(bad, "%s loaded RTT %.1f -> %.1f ms (",
+		    iperf_kind_label(k), b, a);
+		if (g->rtt_kind == VERIFY_RTT_RATIO)
+			strbuf_addf(bad, "%.2fx", a / b);
+		else
+			strbuf_addf(bad, "%+.1f ms", a - b);
+		strbuf_addf(bad, ", more than max_rtt_increase %s)", lim);
+	}
+	if (checked == 0) {
+		add_sep(bad, "; ");
+		strbuf_addf(bad, "no run has a loaded RTT before and after: "
+		    "max_rtt_increase %s cannot be checked", lim);
+	} else if (bad->len == len) {
+		add_sep(good, ", ");
+		if (g->rtt_kind == VERIFY_RTT_RATIO)
+			strbuf_addf(good, "loaded RTT at most %.2fx", worst);
+		else
+			strbuf_addf(good, "loaded RTT at most %+.1f ms", worst);
+		strbuf_addf(good, " (max_rtt_increase %s)", lim);
+	}
+}
+
+/* The retransmit guard, on the runs measured after. */
+static void
+gate_retransmits(const struct iperf_set *after, const struct verify_gate *g,
+    struct strbuf *bad, struct strbuf *good)
+{
+	double	rate, worst = 0;
+	int	k, checked = 0;
+	size_t	len = bad->len;
+
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		if (!after->have[k] ||
+		    (rate = verify_retransmit_rate(&after->run[k])) < 0)
+			continue;
+		checked++;
+		if (rate > worst)
+			worst = rate;
+		if (rate <= g->max_retr_rate)
+			continue;
+		add_sep(bad, "; ");
+		strbuf_addf(bad, "%s retransmitted %.2f%% of its segments "
+		    "(%lld), more than max_retransmit_rate %g%%",
+		    iperf_kind_label(k), rate * 100,
+		    after->run[k].retransmits, g->max_retr_rate * 100);
+	}
+	if (checked == 0) {
+		add_sep(bad, "; ");
+		strbuf_addf(bad, "no run has retransmit figures: "
+		    "max_retransmit_rate %g%% cannot be checked",
+		    g->max_retr_rate * 100);
+	} else if (bad->len == len) {
+		add_sep(good, ", ");
+		strbuf_addf(good, "retransmits at most %.2f%% of segments "
+		    "(max_retransmit_rate %g%%)", worst * 100,
+		    g->max_retr_rate * 100);
+	}
+}
+
+int
 verify_gate_check(const struct iperf_set *before,
     const struct iperf_set *after, const struct verify_gate *g, char **why)
 {
@@ -105,6 +248,10 @@ verify_gate_check(const struct iperf_set *before,
 			strbuf_addstr(&good, "no run measured in both phases");
 		}
 	}
+	if (g->rtt_kind != VERIFY_RTT_NONE)
+		gate_rtt(before, after, g, &bad, &good);
+	if (g->retr_guard)
+		gate_retransmits(after, g, &bad, &good);
 	passed = bad.len == 0;
 	if (passed) {
 		if (good.len == 0)

@@ -17,7 +17,14 @@
  *     the single-stream upload, the figure the seeds headline) must be at
  *     least min_gain; a run that was not measured in both phases fails it;
  *   - max_regression (when >= 0): every run measured in both phases must
- *     keep after >= before * (1 - max_regression). */
+ *     keep after >= before * (1 - max_regression);
+ *   - the latency guard, max_rtt_increase (when set): every run measured
+ *     in both phases must keep its loaded RTT (the sender's mean smoothed
+ *     RTT while iperf3 loads the path) within before + N ms, or within
+ *     before * R for a ratio; a guard that no run can answer fails;
+ *   - max_retransmit_rate (when set): every run measured after must have
+ *     retransmitted at most this fraction of the segments it sent
+ *     (verify_retransmit_rate); a guard that no run can answer fails. */
 #ifndef TCPTUNE_VERIFY_TABLE_H
 #define TCPTUNE_VERIFY_TABLE_H
 
@@ -32,11 +39,35 @@ struct verify_head {
 	int		 parallel;
 };
 
+enum verify_rtt_kind {
+	VERIFY_RTT_NONE = 0,		/* not checked */
+	VERIFY_RTT_MS,			/* after - before <= value ms */
+	VERIFY_RTT_RATIO,		/* after / before <= value */
+};
+
 struct verify_gate {
 	double		 min_gain;	/* <= 0: not checked */
 	enum iperf_kind	 gain_kind;
 	double		 max_regression; /* < 0: not checked */
+	enum verify_rtt_kind rtt_kind;	/* max_rtt_increase */
+	double		 rtt_value;
+	int		 retr_guard;	/* max_retransmit_rate given */
+	double		 max_retr_rate;	/* a fraction: 0.01 = 1% */
 };
+
+/* The MSS assumed when iperf3 does not report one (Ethernet's 1500 less
+ * IP, TCP and timestamp headers). */
+#define VERIFY_DEFAULT_MSS	1448
+
+/* max_rtt_increase's value: milliseconds ("50", "50ms", "12.5 ms") or a
+ * ratio of at least 1 ("1.5x"). 0, or -1 with *cause naming the key. */
+int	 verify_rtt_limit_parse(const char *text, enum verify_rtt_kind *kind,
+	    double *value, char **cause);
+
+/* The fraction of the segments a run sent that were retransmitted:
+ * retransmits / (sent Mbit/s * seconds / 8 / MSS), the MSS iperf3 reports
+ * or VERIFY_DEFAULT_MSS. -1 when a figure is unknown. */
+double	 verify_retransmit_rate(const struct iperf_run *r);
 
 /* after/before of one run: -1 when either is missing, HUGE_VAL when the
  * baseline was 0 and after is not. */

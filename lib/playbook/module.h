@@ -88,6 +88,7 @@ struct module_ctx;
  * Opaque: only module_ctx_exec_on and the pair lock take it. */
 struct host_state;
 struct module_stager;	/* below */
+struct module_pairwise;	/* below */
 
 struct module_result {
 	enum result_status	 status;
@@ -135,6 +136,44 @@ struct module {
 	/* A string of "key=value" words is its parameters, as Ansible's
 	 * free form (`sysctl: name=vm.swappiness value=5`). */
 	int	kv_free_form;
+	/* A module that measures pairs of hosts (below); NULL for others. */
+	const struct module_pairwise	*pairwise;
+};
+
+/*
+ * Pairs of hosts, scheduled by the runner (iperf3_verify). Before such a
+ * task runs on any host of the batch, the runner asks each host for its
+ * peers (peers), makes one set of unordered pairs of them (a pair listed by
+ * both ends is measured once; lib/run/rounds.h), keeps at most `sample`
+ * per group pair, and runs them in rounds: a round is a matching (no host
+ * in two pairs), its pairs run at once, at most forks of them at a time,
+ * each by measure on its client's context (which holds no lock of the
+ * runner: only the two hosts' connections are used, one command each at a
+ * time). Then the task runs on every host as any task does (run, or plan
+ * in check mode), and module_ctx_pairs gives each host the pairs it was an
+ * end of, measured (or, in check mode, only scheduled).
+ */
+struct module_peer {
+	const char	*name;		/* an inventory host, borrowed */
+	char		*address;	/* allocated, or NULL: its traffic
+					 * address */
+};
+
+struct module_pairwise {
+	/* This host's peers (an allocated array; each address allocated),
+	 * and the most pairs to keep per group pair (0: all). 0, or -1 with
+	 * *cause (the task's run reports it on the host). */
+	int	 (*peers)(struct module_ctx *ctx, const void *conf,
+		    struct module_peer **peers, size_t *n, long long *sample,
+		    char **cause);
+	/* Seconds one pair takes, for the estimate shown before starting. */
+	double	 (*pair_seconds)(const void *conf);
+	/* Measure one pair, ctx being its client's and conf the client's:
+	 * returns the pair's data (a new object, never NULL; on failure it
+	 * says so in it). peer_host is module_ctx_peer(ctx, peer->name). */
+	json_t	*(*measure)(struct module_ctx *ctx, const void *conf,
+		    const struct module_peer *peer,
+		    struct host_state *peer_host);
 };
 
 /*
@@ -264,6 +303,14 @@ enum tp_status	 module_ctx_exec_on(struct module_ctx *ctx,
 		    struct host_state *peer, const char *cmd, const void *in,
 		    size_t in_len, int timeout, struct tp_result *res,
 		    char **cause);
+/* In a pairwise task's run (struct module_pairwise): the pairs this host
+ * is an end of, in round order, each the object measure returned (absent
+ * in check mode) with "client", "server" and "round" (0-based) set by the
+ * runner; and the schedule of the whole step: {"pairs", "rounds",
+ * "min_rounds", "max_pairs_per_host", "sample", "forks", "seconds"}.
+ * NULL outside a pairwise task. Borrowed for the module call. */
+const json_t	*module_ctx_pairs(const struct module_ctx *ctx);
+const json_t	*module_ctx_schedule(const struct module_ctx *ctx);
 /* The pair lock: this host and peer take part in one test at a time (an
  * iperf3 run on either end would skew the other's figures). Both ends are
  * taken in the order of their names, so two hosts testing each other

@@ -204,6 +204,16 @@ stream_rtts(const json_t *end, struct iperf_run *run)
 	run->rtt_max_ms = mx >= 0 ? mx / 1000.0 : -1;
 }
 
+/* start.tcp_mss_default of a document when it is a plausible MSS, else
+ * def. */
+static int
+mss_of(const json_t *doc, int def)
+{
+	double v = num(json_object_get(doc, "start"), "tcp_mss_default", -1);
+
+	return v > 0 && v < 65536 ? (int)v : def;
+}
+
 static void
 set_congestion(struct iperf_run *run, const json_t *end)
 {
@@ -229,6 +239,7 @@ iperf_parse(const char *text, size_t len, struct iperf_run *run,
 	run->mbps = run->sent_mbps = run->seconds = -1;
 	run->retransmits = -1;
 	run->rtt_mean_ms = run->rtt_min_ms = run->rtt_max_ms = -1;
+	run->mss = -1;
 	if (len == 0)
 		return fail(cause, "iperf3 printed nothing");
 	if ((doc = json_loadb(text, len, 0, &jerr)) == NULL)
@@ -257,6 +268,7 @@ iperf_parse(const char *text, size_t len, struct iperf_run *run,
 		    IPERF_MAX_STREAMS : (int)streams;
 	}
 	run->reverse = num(ts, "reverse", 0) != 0;
+	run->mss = mss_of(doc, -1);
 	run->mbps = num(recv, "bits_per_second", -1e6) / 1e6;
 	run->sent_mbps = num(sent, "bits_per_second", -1e6) / 1e6;
 	run->seconds = num(recv, "seconds", -1);
@@ -276,6 +288,7 @@ iperf_parse(const char *text, size_t len, struct iperf_run *run,
 			goto out;
 		stream_rtts(srv_end, run);
 		set_congestion(run, srv_end);
+		run->mss = mss_of(srv, run->mss);
 	} else if (!run->reverse) {
 		stream_rtts(end, run);
 		set_congestion(run, end);
@@ -319,6 +332,8 @@ iperf_run_json(const struct iperf_run *r)
 	json_object_set_new(j, "reverse", json_boolean(r->reverse));
 	json_object_set_new(j, "congestion", r->congestion[0] != '\0' ?
 	    json_string(r->congestion) : json_null());
+	json_object_set_new(j, "mss", r->mss > 0 ? json_integer(r->mss) :
+	    json_null());
 	return j;
 }
 
@@ -345,6 +360,9 @@ iperf_run_from_json(const json_t *j, struct iperf_run *r)
 		return -1;
 	r->streams = (int)c;
 	r->reverse = json_is_true(json_object_get(j, "reverse"));
+	v = json_object_get(j, "mss");
+	r->mss = json_is_integer(v) && json_integer_value(v) > 0 &&
+	    json_integer_value(v) < 65536 ? (int)json_integer_value(v) : -1;
 	if ((cc = json_string_value(json_object_get(j, "congestion"))) !=
 	    NULL)
 		snprintf(r->congestion, sizeof r->congestion, "%s", cc);

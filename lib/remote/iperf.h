@@ -21,6 +21,8 @@
  *                Several streams: the mean of the means, the smallest min
  *                and the largest max.
  *   congestion   end.sender_tcp_congestion (with -R: the server's).
+ *   MSS          start.tcp_mss_default (with -R: the server's), for the
+ *                retransmit rate (retransmits per segment sent).
  *   errors       a top-level "error" string (iperf3 still prints JSON, and
  *                exits 1).
  *
@@ -52,6 +54,8 @@ struct iperf_run {
 	double		 rtt_max_ms;
 	int		 streams;
 	int		 reverse;	/* -R: the peer sent */
+	int		 mss;		/* sender's start.tcp_mss_default,
+					 * -1 unknown */
 	char		 congestion[32]; /* sender's algorithm, "" unknown */
 };
 

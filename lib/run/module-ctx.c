@@ -281,6 +281,18 @@ module_ctx_exec_on(struct module_ctx *ctx, struct host_state *peer,
 	return host_exec(peer, cmd, in, in_len, timeout, res, cause);
 }
 
+const json_t *
+module_ctx_pairs(const struct module_ctx *ctx)
+{
+	return ctx->host->pairs;
+}
+
+const json_t *
+module_ctx_schedule(const struct module_ctx *ctx)
+{
+	return ctx->run->schedule;
+}
+
 void
 module_ctx_lock_pair(struct module_ctx *ctx, struct host_state *peer)
 {

@@ -1,4 +1,5 @@
 #include "run/runner.h"
+#include "run/runner-int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -229,9 +230,9 @@ runner_host(struct runner *r, const char *name)
 }
 
 /* The variables a task on this host sees (precedence in playbook.h). */
-static json_t *
-host_vars(struct runner *r, struct host_state *h, const struct play *play,
-    const json_t *groups)
+json_t *
+runner_host_vars(struct runner *r, struct host_state *h,
+    const struct play *play, const json_t *groups)
 {
 	/* The inventory's merge for this host was made once, for hostvars. */
 	json_t *vars;
@@ -360,9 +361,10 @@ preflight(struct runner *r, struct host_state *h, const struct play *play,
 
 /* The context a module (t) or a stager's flush (t NULL) runs with: the
  * task's own check and diff modes, else the run's. */
-static void
-fill_ctx(struct module_ctx *ctx, struct runner *r, struct host_state *h,
-    const struct play *play, const struct task *t, json_t *vars)
+void
+runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
+    struct host_state *h, const struct play *play, const struct task *t,
+    json_t *vars)
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->run = r;
@@ -425,7 +427,7 @@ run_task(struct runner *r, struct host_state *h, const struct play *play,
 	}
 	if (gate_args(t, args, vars, &res) != 0)
 		goto done;
-	fill_ctx(&ctx, r, h, play, t, vars);
+	runner_fill_ctx(&ctx, r, h, play, t, vars);
 	if (module_call(t->module, &ctx, args, given, &res) != 0 &&
 	    res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
 		res.status = RESULT_FAILED;
@@ -483,7 +485,7 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	h->stage = NULL;
 	h->stager = NULL;
 	memset(&res, 0, sizeof res);
-	fill_ctx(&ctx, r, h, play, NULL, NULL);
+	runner_fill_ctx(&ctx, r, h, play, NULL, NULL);
 	sg->flush(&ctx, stage, &res);
 	sg->free(stage);
 	tr = record(h, play_index, sg->task_name, sg->name, &res, 0,
@@ -536,7 +538,7 @@ run_host_step(struct batch *b, struct host_state *h)
 		flush_stage(r, h, b->play, b->play_index);
 		return;
 	}
-	vars = host_vars(r, h, b->play, b->groups);
+	vars = runner_host_vars(r, h, b->play, b->groups);
 	if (b->step < 0) {
 		memset(&gather, 0, sizeof gather);
 		gather.name = (char *)b->name;
@@ -748,6 +750,23 @@ step_name(const struct batch *b)
 	return NULL;
 }
 
+/* A pairwise task: its pairs measured in rounds over the batch's hosts
+ * that take it, before the task runs on each (pairwise.c). */
+static void
+pairwise_begin(struct batch *b)
+{
+	struct host_state	**hosts = xcalloc(b->n + 1, sizeof *hosts);
+	size_t			  i, n = 0;
+
+	for (i = 0; i < b->n; i++) {
+		if (takes_step(b, b->hosts[i]))
+			hosts[n++] = b->hosts[i];
+	}
+	runner_pairwise_begin(b->r, b->play, &b->play->tasks[b->step], hosts,
+	    n, b->groups);
+	free(hosts);
+}
+
 /* Run the current step (a task, or the apply before it when flushing) on
  * every host of the batch that takes it. Returns -1 when any_errors_fatal
  * ends the play for every host, before the next step starts. */
@@ -756,7 +775,11 @@ run_step(struct batch *b)
 {
 	const struct run_config	*cfg = b->r->cfg;
 	size_t			 i;
+	int			 pairwise;
 
+	pairwise = !b->flushing && b->step >= 0 &&
+	    (size_t)b->step < b->play->ntasks &&
+	    b->play->tasks[b->step].module->pairwise != NULL;
 	b->next = 0;
 	b->done = 0;
 	b->total = 0;
@@ -769,7 +792,11 @@ run_step(struct batch *b)
 		if (cfg->task_start != NULL)
 			cfg->task_start(cfg->cb_arg, b->play, b->name,
 			    b->total);
+		if (pairwise)
+			pairwise_begin(b);
 		run_workers(b);
+		if (pairwise)
+			runner_pairwise_end(b->r);
 	}
 	return b->play->any_errors_fatal && any_failed(b) ? -1 : 0;
 }
@@ -789,7 +816,7 @@ preflight_batch(struct batch *b)
 		if (h->unreachable)
 			continue;
 		first = h->nresults;
-		vars = host_vars(b->r, h, b->play, b->groups);
+		vars = runner_host_vars(b->r, h, b->play, b->groups);
 		preflight(b->r, h, b->play, b->play_index, vars);
 		json_decref(vars);
 		report_host(b, h, first);

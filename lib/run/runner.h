@@ -70,6 +70,9 @@ struct host_state {
 	struct host_stats	 stats;
 	char			*warning;	/* transport warning, once */
 	pthread_mutex_t		 verify_lock;	/* one iperf3 test per peer */
+	json_t			*pairs;		/* a pairwise task's pairs of
+						 * this host (module_ctx_pairs),
+						 * for the step; else NULL */
 };
 
 struct run_config {
@@ -119,6 +122,11 @@ struct run_config {
 	/* The running step, after each result and four times a second
 	 * while it runs: for a live progress line. */
 	void	(*progress)(void *arg, const struct run_progress *p);
+	/* A pairwise task (iperf3_verify) is about to measure: its schedule
+	 * (module_ctx_schedule's object), in the main thread, before any
+	 * pair starts. */
+	void	(*schedule)(void *arg, const struct play *play,
+		    const char *task, const json_t *schedule);
 	/* After each batch, in the main thread, with the batch's hosts in
 	 * inventory order. */
 	void	(*batch_done)(void *arg, const struct play *play,
@@ -141,6 +149,8 @@ struct runner {
 	json_t			 *hostvars;	/* every host's inventory vars,
 						 * the `hostvars` variable */
 	char			 *stop_reason;
+	json_t			 *schedule;	/* the running pairwise step's,
+						 * or NULL */
 };
 
 /* What a module runs with. Modules see it only through the accessors of

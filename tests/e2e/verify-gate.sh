@@ -77,7 +77,7 @@ EOF
 vt_run 30 play "$E2E_TMP/gate.yml" --check --format json
 assert_rc "gate play in check mode" 0 || true
 assert_eq "check mode skips the measurement" \
-    "skipped: skipped in check mode: would measure lab02 (198.19.0.2): 1 iperf3 run of 7 s each" \
+    "skipped: skipped in check mode: would measure lab02 (198.19.0.2, round 1 of 1): 1 iperf3 run of 7 s each" \
     "$(jq_out '.plays[0].results.lab01[1] | "\(.status): \(.msg)"')" || true
 assert_lt "check mode took no measurement time" "$RUN_SECS" 5 || true
 

@@ -28,6 +28,16 @@ verify_cleanup() {
 	e2e_cleanup
 }
 
+# wan_up WANEM: wan.sh up with $E2E_TMP/wan.conf into $WAN_DIR, or fail.
+wan_up() {
+	if ! WANEM=$1 "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
+	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
+		echo "FAIL: wan.sh up failed:"
+		sed 's/^/    /' "$E2E_TMP/wan-up.log"
+		exit 1
+	fi
+}
+
 wan_lab_up() {
 	local prefix=$1 net=$2 wanem=$3 i=0 h
 	e2e_lab_up 2 "$prefix" "$net"
@@ -42,12 +52,7 @@ wan_lab_up() {
 		done
 		echo "link ${HOSTS[0]} ${HOSTS[1]} delay=52ms rate=100mbit queue=bdp"
 	} >"$E2E_TMP/wan.conf"
-	if ! WANEM=$wanem "$E2E_SRC/tests/lab/wan.sh" up "$E2E_TMP/wan.conf" \
-	    -d "$WAN_DIR" >"$E2E_TMP/wan-up.log" 2>&1; then
-		echo "FAIL: wan.sh up failed:"
-		sed 's/^/    /' "$E2E_TMP/wan-up.log"
-		exit 1
-	fi
+	wan_up "$wanem"
 	e2e_log "$(tail -n 1 "$E2E_TMP/wan-up.log")"
 	# The lab's YAML inventory with the pairing vars under each host.
 	WAN_INVENTORY=$E2E_TMP/wan-inventory.yml
@@ -95,4 +100,40 @@ iperf_pids() {
 # lab_sysctl HOST KEY: the live value, tabs squeezed to spaces.
 lab_sysctl() {
 	lab "$1" sysctl -n "$2" | tr -s ' \t' '  '
+}
+
+# fleet_wan_lab_up N PREFIX NET WANEM PATH-OPTIONS: e2e_lab_up N PREFIX NET,
+# then wanem with one `default PATH-OPTIONS` path between every two hosts
+# (config in $E2E_TMP/wan.conf), stopped on exit. Writes $WAN_INVENTORY:
+# the lab's inventory plus iperf_address 198.19.0.N per host (no peers:
+# the playbook says them).
+fleet_wan_lab_up() {
+	local n=$1 prefix=$2 net=$3 wanem=$4 opts=$5 i=0 h
+	e2e_lab_up "$n" "$prefix" "$net"
+	trap verify_cleanup EXIT
+	WAN_DIR=$E2E_TMP/wan
+	read -r -a NETNS <<<"$LAB_NETNS"
+	{
+		echo "# written by tests/e2e/verify-lib.sh"
+		for h in "${HOSTS[@]}"; do
+			echo "host $h ${NETNS[$i]} 198.19.0.$((i + 1))"
+			i=$((i + 1))
+		done
+		echo "default $opts"
+	} >"$E2E_TMP/wan.conf"
+	wan_up "$wanem"
+	WAN_INVENTORY=$E2E_TMP/wan-inventory.yml
+	awk '
+	    { print }
+	    /^        lab[0-9]+:$/ { n = substr($1, 4, length($1) - 4) + 0 }
+	    n > 0 && $1 == "ansible_host:" {
+		ind = substr($0, 1, index($0, "a") - 1)
+		print ind "iperf_address: 198.19.0." n
+		n = 0
+	    }' "$LAB_INVENTORY" >"$WAN_INVENTORY"
+	[[ $(grep -c 'iperf_address: 198.19.0.' "$WAN_INVENTORY") == "$n" ]] || {
+		echo "FAIL: could not write the addresses into the inventory:"
+		sed 's/^/    /' "$WAN_INVENTORY"
+		exit 1
+	}
 }

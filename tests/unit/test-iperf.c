@@ -209,7 +209,8 @@ static void
 test_gate(void **state)
 {
 	struct iperf_set	b, a;
-	struct verify_gate	g = { 5, IPERF_SINGLE_UP, 0.1 };
+	struct verify_gate	g = { .min_gain = 5, .gain_kind = IPERF_SINGLE_UP,
+	    .max_regression = 0.1 };
 	char			*why;
 
 	(void)state;
@@ -259,6 +260,129 @@ test_gate(void **state)
 	b.run[IPERF_SINGLE_UP].mbps = 0;
 	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
 	assert_non_null(strstr(why, "gained inf"));
+	free(why);
+}
+
+/* max_rtt_increase's syntax, checked when the task is bound. */
+static void
+test_rtt_limit_parse(void **state)
+{
+	enum verify_rtt_kind	 k;
+	double			 v;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(verify_rtt_limit_parse("50", &k, &v, &cause), 0);
+	assert_int_equal(k, VERIFY_RTT_MS);
+	assert_float_equal(v, 50, 1e-9);
+	assert_int_equal(verify_rtt_limit_parse("12.5 ms", &k, &v, &cause),
+	    0);
+	assert_int_equal(k, VERIFY_RTT_MS);
+	assert_float_equal(v, 12.5, 1e-9);
+	assert_int_equal(verify_rtt_limit_parse("50ms", &k, &v, &cause), 0);
+	assert_int_equal(verify_rtt_limit_parse("1.5x", &k, &v, &cause), 0);
+	assert_int_equal(k, VERIFY_RTT_RATIO);
+	assert_float_equal(v, 1.5, 1e-9);
+	assert_int_equal(verify_rtt_limit_parse("0.5x", &k, &v, &cause), -1);
+	assert_string_equal(cause, "max_rtt_increase: a ratio must be at "
+	    "least 1x, got '0.5x'");
+	free(cause);
+	assert_int_equal(verify_rtt_limit_parse("50s", &k, &v, &cause), -1);
+	assert_string_equal(cause, "max_rtt_increase: expected milliseconds "
+	    "(50, '50ms') or a ratio ('1.5x'), got '50s'");
+	free(cause);
+	assert_int_equal(verify_rtt_limit_parse("fast", &k, &v, &cause), -1);
+	free(cause);
+	assert_int_equal(verify_rtt_limit_parse("-3", &k, &v, &cause), -1);
+	free(cause);
+	assert_int_equal(verify_rtt_limit_parse("", &k, &v, &cause), -1);
+	free(cause);
+}
+
+/* The latency guard: loaded RTT 105.1 -> 116.9 ms (single up) and 106.0
+ * -> 124.6 ms (single down) in the lab's stock -> tuned documents, 1698
+ * and 1687 retransmits after. */
+static void
+test_gate_latency(void **state)
+{
+	struct iperf_set	 b, a;
+	struct verify_gate	 g = { .max_regression = 0.1 };
+	struct iperf_run	 r;
+	double			 up;
+	char			*why;
+
+	(void)state;
+	load_before_after(&b, &a);
+
+	g.rtt_kind = VERIFY_RTT_MS;
+	g.rtt_value = 50;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
+	assert_non_null(strstr(why, "loaded RTT at most +18.7 ms "
+	    "(max_rtt_increase 50 ms)"));
+	free(why);
+	g.rtt_value = 15;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	assert_string_equal(why, "single down loaded RTT 106.0 -> 124.6 ms "
+	    "(+18.7 ms, more than max_rtt_increase 15 ms)");
+	free(why);
+	g.rtt_kind = VERIFY_RTT_RATIO;
+	g.rtt_value = 1.1;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	assert_non_null(strstr(why, "single up loaded RTT 105.1 -> 116.9 ms "
+	    "(1.11x, more than max_rtt_increase 1.1x); single down"));
+	free(why);
+	g.rtt_value = 1.5;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
+	assert_non_null(strstr(why, "loaded RTT at most 1.18x"));
+	free(why);
+	/* An RTT the gate cannot compare fails the guard. */
+	b.run[IPERF_SINGLE_UP].rtt_mean_ms = -1;
+	b.run[IPERF_SINGLE_DOWN].rtt_mean_ms = -1;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	assert_non_null(strstr(why, "max_rtt_increase 1.5x cannot be "
+	    "checked"));
+	free(why);
+	load_before_after(&b, &a);
+	g.rtt_kind = VERIFY_RTT_NONE;
+
+	/* The retransmit rate: retransmits over segments of the MSS. */
+	up = verify_retransmit_rate(&a.run[IPERF_SINGLE_UP]);
+	assert_int_equal(a.run[IPERF_SINGLE_UP].mss, 1448);
+	assert_float_equal(up, 1698 / (a.run[IPERF_SINGLE_UP].sent_mbps *
+	    1e6 / 8 * a.run[IPERF_SINGLE_UP].seconds / 1448), 1e-9);
+	/* 1698 of about 24,400 segments: 6.9% */
+	assert_true(up > 0.06 && up < 0.08);
+	assert_float_equal(verify_retransmit_rate(&b.run[IPERF_SINGLE_UP]), 0,
+	    1e-12);
+	memset(&r, 0, sizeof r);
+	r.retransmits = 100;
+	r.sent_mbps = 8;
+	r.seconds = 1;
+	r.mss = -1;			/* 1 MB over the default MSS */
+	assert_float_equal(verify_retransmit_rate(&r), 100 / (1e6 / 1448.0),
+	    1e-9);
+	r.retransmits = -1;
+	assert_true(verify_retransmit_rate(&r) < 0);
+
+	g.retr_guard = 1;
+	g.max_retr_rate = 0.1;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 1);
+	assert_non_null(strstr(why, "retransmits at most "));
+	assert_non_null(strstr(why, "% of segments (max_retransmit_rate "
+	    "10%)"));
+	free(why);
+	g.max_retr_rate = 0.001;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	assert_non_null(strstr(why, "single up retransmitted "));
+	assert_non_null(strstr(why, "% of its segments (1698), more than "
+	    "max_retransmit_rate 0.1%; single down retransmitted"));
+	free(why);
+	/* No figures: the guard cannot pass. */
+	a.run[IPERF_SINGLE_UP].retransmits = -1;
+	a.run[IPERF_SINGLE_DOWN].retransmits = -1;
+	assert_int_equal(verify_gate_check(&b, &a, &g, &why), 0);
+	assert_non_null(strstr(why, "max_retransmit_rate 0.1% cannot be "
+	    "checked"));
 	free(why);
 }
 
@@ -553,6 +677,8 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_set_json_round_trip),
 		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_rtt_limit_parse),
+		cmocka_unit_test(test_gate_latency),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_kinds),

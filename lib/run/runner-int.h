@@ -1,0 +1,34 @@
+/* Private to lib/run/: what runner.c shares with the pairwise step
+ * (pairwise.c). */
+#ifndef TCPTUNE_RUNNER_INT_H
+#define TCPTUNE_RUNNER_INT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct runner;
+struct host_state;
+struct module_ctx;
+struct play;
+struct task;
+
+/* The variables a task on h sees (a new reference). */
+json_t	*runner_host_vars(struct runner *r, struct host_state *h,
+	    const struct play *play, const json_t *groups);
+/* The context a module (t) or a stager's flush (t NULL) runs with. */
+void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
+	    struct host_state *h, const struct play *play,
+	    const struct task *t, json_t *vars);
+
+/* A pairwise task (struct module_pairwise) over hosts[0..n), the hosts of
+ * the batch that take it: ask their peers, schedule the pairs in rounds,
+ * report the schedule, measure the rounds (not in check mode), and leave
+ * each host's pairs on h->pairs and the schedule on r->schedule for the
+ * task's run. */
+void	 runner_pairwise_begin(struct runner *r, const struct play *play,
+	    const struct task *t, struct host_state **hosts, size_t n,
+	    const json_t *groups);
+/* After the task ran on every host: drop what begin left. */
+void	 runner_pairwise_end(struct runner *r);
+
+#endif
