@@ -152,6 +152,8 @@ static const char usage_options[] =
 "  -t, --tags T / --skip-tags T   select tasks by tag\n"
 "      --list, --host NAME, --graph   inventory views\n"
 "      --prometheus FILE, --webhook URL   drift reporting\n"
+"      --report FILE.html    play, verify: the path matrix as an HTML page\n"
+"                            (--prometheus FILE: as Prometheus series)\n"
 "      --list-hosts, --list-tasks   show what would run; contact nothing\n"
 "      --start-at-task NAME  skip the tasks before the first named NAME\n"
 "\n"
@@ -405,7 +407,9 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			o->skip_tags = optarg;
 			break;
 		case OPTV_PROMETHEUS:
-			if (needs(cmd, OPT_REPORT, "--prometheus") != 0)
+			/* drift's series, or play/verify's path matrix */
+			if (needs(cmd, OPT_REPORT | OPT_MATRIX,
+			    "--prometheus") != 0)
 				return -1;
 			o->prometheus = optarg;
 			break;

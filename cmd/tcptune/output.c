@@ -411,3 +411,21 @@ run_config_from_options(struct run_config *cfg, const struct options *opts)
 		cfg->hostkey_mode = TP_HOSTKEY_STRICT;
 	return 0;
 }
+
+void
+output_add_matrix(struct output *o, json_t *matrix)
+{
+	json_t *ev;
+
+	if (o->json != NULL) {
+		json_object_set_new(o->json, "matrix", matrix);
+		return;
+	}
+	if (o->opts->format == FORMAT_JSONL) {
+		ev = event_new("matrix");
+		json_object_set_new(ev, "matrix", matrix);
+		emit(ev);
+		return;
+	}
+	json_decref(matrix);
+}
