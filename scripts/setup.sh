@@ -19,6 +19,8 @@ packages=(
 	clang libclang-rt-14-dev shellcheck dash
 	# the real-kernel tier: User-mode Linux guests (tests/guests/)
 	user-mode-linux mmdebstrap
+	# the path matrix's HTML report rendered headless (e2e/verify-matrix)
+	chromium
 )
 missing=()
 for p in "${packages[@]}"; do
