@@ -97,6 +97,20 @@ max_mbps(const struct matrix *m)
 	return max;
 }
 
+/* A group pair with no measurement in this phase: grey, no value. */
+static void
+empty_cell(struct strbuf *sb, const char *src, const char *dst, int x,
+    int y)
+{
+	strbuf_addf(sb, "<rect class=\"empty\" x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\"><title>", x, y, CELL_W - 4,
+	    CELL_H - 4);
+	add_esc(sb, src);
+	strbuf_addstr(sb, " \xe2\x86\x92 ");
+	add_esc(sb, dst);
+	strbuf_addstr(sb, ": not measured</title></rect>\n");
+}
+
 static void
 heatmap_cell(struct strbuf *sb, const struct matrix *m,
     const struct matrix_cell *c, int ph, int x, int y, double max)
@@ -106,9 +120,7 @@ heatmap_cell(struct strbuf *sb, const struct matrix *m,
 	const char *dst = m->groups->names[c->dst];
 
 	if (st->n == 0) {
-		strbuf_addf(sb, "<rect class=\"empty\" x=\"%d\" y=\"%d\" "
-		    "width=\"%d\" height=\"%d\"/>\n", x, y, CELL_W - 4,
-		    CELL_H - 4);
+		empty_cell(sb, src, dst, x, y);
 		return;
 	}
 	strbuf_addstr(sb, "<g class=\"cell\" data-src=\"");
@@ -168,10 +180,8 @@ heatmap(struct strbuf *sb, const struct matrix *m, int ph, double max)
 			if ((c = matrix_cell(m, s, d)) != NULL)
 				heatmap_cell(sb, m, c, ph, x, y, max);
 			else
-				strbuf_addf(sb, "<rect class=\"empty\" "
-				    "x=\"%d\" y=\"%d\" width=\"%d\" "
-				    "height=\"%d\"/>\n", x, y, CELL_W - 4,
-				    CELL_H - 4);
+				empty_cell(sb, g->names[s], g->names[d], x,
+				    y);
 		}
 	}
 	strbuf_addstr(sb, "</svg></figure>\n");
