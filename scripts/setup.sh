@@ -22,6 +22,8 @@ packages=(
 	# the .deb and its test (scripts/package-test.sh: CPack's shlibdeps,
 	# man -w), the man page lint (groff -ww), the completion tests
 	dpkg-dev man-db groff-base bash-completion zsh
+	# the path matrix's HTML report rendered headless (e2e/verify-matrix)
+	chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -46,3 +46,17 @@ foreach(case
   set_tests_properties(cli/verify-refuses-${key}-${value} PROPERTIES
     LABELS unit)
 endforeach()
+
+# The path matrix on a two-region, four-host lab (prefix tvm): its table,
+# JSON, Prometheus series, and the HTML report rendered in headless
+# Chromium (one SVG cell per group pair; the screenshot is kept as
+# e2e-verify-matrix.png in the build dir). ~45 s. The pure parts are
+# unit/test-matrix.
+if(TARGET wanem)
+  add_test(NAME e2e/verify-matrix
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/verify-matrix.sh
+            $<TARGET_FILE:tcptune> $<TARGET_FILE:wanem>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e/verify-matrix PROPERTIES
+    LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
+endif()

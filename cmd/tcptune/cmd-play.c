@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "inventory/inventory.h"
 #include "output.h"
+#include "output-matrix.h"
 #include "playbook/playbook.h"
 #include "prompt.h"
 #include "run/runner.h"
@@ -57,6 +58,8 @@ cmd_run_playbook(struct options *opts, int drift,
 	struct runner		 r;
 	struct run_config	 cfg;
 	struct output		 out;
+	struct run_matrix	 rm = { .built = 0 };
+	const json_t		*mvar;
 	json_t			*extra = NULL;
 	char			*cause = NULL, *dir, *become_pass = NULL;
 	int			 rc = EXIT_COULD_NOT_RUN, started = 0;
@@ -80,6 +83,9 @@ cmd_run_playbook(struct options *opts, int drift,
 	if ((extra = cmd_extra_vars(opts)) == NULL)
 		goto out;
 	if (cmd_look(opts, pb, inv, &rc) != 0)
+		goto out;
+	mvar = run_matrix_var(extra, pb);
+	if (report == NULL && run_matrix_check(opts, inv, mvar) != 0)
 		goto out;
 	transport_global_init();
 	run_config_from_options(&cfg, opts);
@@ -107,14 +113,17 @@ cmd_run_playbook(struct options *opts, int drift,
 		    out.warnings);
 		goto out;
 	}
+	run_matrix_build(&rm, &out, &r, mvar);
 	output_finish(&out, &r);
-	/* The before/after iperf3 tables, like the seeds'. */
+	/* The before/after iperf3 tables, like the seeds', then the path
+	 * matrix over them. */
 	if (opts->format == FORMAT_TEXT)
 		output_verify_tables(&r);
-	rc = runner_exit_status(&r);
+	rc = runner_exit_status(&r) | run_matrix_finish(&rm, opts);
 	if (opts->check && opts->detailed_exitcode && any_changed(&r))
 		rc |= EXIT_CHANGES;
 out:
+	run_matrix_free(&rm);
 	if (started) {
 		runner_free(&r);
 		output_free(&out);

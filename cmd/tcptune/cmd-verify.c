@@ -18,6 +18,7 @@
 #include "inventory/inventory.h"
 #include "playbook/module.h"
 #include "output.h"
+#include "output-matrix.h"
 #include "prompt.h"
 #include "run/runner.h"
 #include "net/transport.h"
@@ -68,9 +69,10 @@ cmd_verify_exec(struct options *opts)
 	struct runner		 r;
 	struct run_config	 cfg;
 	struct output		 out;
+	struct run_matrix	 rm = { .built = 0 };
 	struct ypos		 pos = { "<command line>", 1, 1 };
 	const char		*pattern = "all";
-	json_t			*params = NULL, *args = NULL;
+	json_t			*params = NULL, *args = NULL, *extra = NULL;
 	char			*cause = NULL, *become_pass = NULL;
 	int			 first = 0, rc, started = 0;
 
@@ -89,9 +91,13 @@ cmd_verify_exec(struct options *opts)
 	}
 	json_decref(args);
 	if (cmd_ask_become_pass(opts, &become_pass) != 0 ||
-	    (inv = cmd_load_inventory(opts)) == NULL) {
+	    (inv = cmd_load_inventory(opts)) == NULL ||
+	    (extra = cmd_extra_vars(opts)) == NULL ||
+	    run_matrix_check(opts, inv, run_matrix_var(extra, NULL)) != 0) {
 		secret_free(become_pass);
 		json_decref(params);
+		json_decref(extra);
+		inventory_free(inv);
 		return EXIT_COULD_NOT_RUN;
 	}
 	transport_global_init();
@@ -114,16 +120,20 @@ cmd_verify_exec(struct options *opts)
 		free(cause);
 		goto out;
 	}
+	run_matrix_build(&rm, &out, &r, run_matrix_var(extra, NULL));
 	if (opts->format == FORMAT_TEXT)
 		output_verify_tables(&r);
+	rc = run_matrix_finish(&rm, opts);
 	output_finish(&out, &r);
-	rc = runner_exit_status(&r);
+	rc |= runner_exit_status(&r);
 out:
+	run_matrix_free(&rm);
 	if (started)
 		runner_free(&r);
 	output_free(&out);
 	inventory_free(inv);
 	json_decref(params);
+	json_decref(extra);
 	secret_free(become_pass);
 	return rc;
 }

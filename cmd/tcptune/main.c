@@ -351,7 +351,9 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			o->skip_tags = optarg;
 			break;
 		case OPTV_PROMETHEUS:
-			if (needs(cmd, OPT_REPORT, "--prometheus") != 0)
+			/* drift's series, or play/verify's path matrix */
+			if (needs(cmd, OPT_REPORT | OPT_MATRIX,
+			    "--prometheus") != 0)
 				return -1;
 			o->prometheus = optarg;
 			break;

@@ -144,9 +144,10 @@ const struct optdoc optdoc_table[] = {
 	{ .long_name = "graph", .accepts = OPT_INVENTORY_VIEW,
 	  .help = "The group tree, from GROUP (default all)." },
 	{ .long_name = "prometheus", .arg = "FILE", .value = OVAL_FILE,
-	  .accepts = OPT_REPORT,
+	  .accepts = OPT_REPORT | OPT_MATRIX,
 	  .help = "Write the result as node_exporter textfile metrics to "
-	  "FILE (atomically)." },
+	  "FILE (atomically): drift's findings, or the path matrix of play "
+	  "and verify." },
 	{ .long_name = "webhook", .arg = "URL", .value = OVAL_TEXT,
 	  .accepts = OPT_REPORT,
 	  .help = "POST a summary to URL when drift is found; better "

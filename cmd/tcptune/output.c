@@ -527,3 +527,18 @@ run_config_from_options(struct run_config *cfg, const struct options *opts)
 		cfg->hostkey_mode = TP_HOSTKEY_STRICT;
 	return 0;
 }
+
+void
+output_add_matrix(struct output *o, json_t *matrix)
+{
+	json_t *ev;
+
+	if (o->json != NULL) {
+		json_object_set_new(o->json, "matrix", matrix);
+		return;
+	}
+	/* to the run log too, and with --format jsonl on standard output */
+	ev = runlog_event("matrix");
+	json_object_set_new(ev, "matrix", matrix);
+	emit(o, ev);
+}

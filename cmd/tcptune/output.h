@@ -34,6 +34,10 @@ void	output_finish(struct output *o, const struct runner *r);
 /* Print every iperf3_verify table of the run's results (data "table"),
  * hosts in inventory order, each after a blank line. */
 void	output_verify_tables(const struct runner *r);
+/* The run's path matrix (a new reference, taken): --format json puts it
+ * in the document as "matrix", jsonl emits a "matrix" event (before the
+ * recap); text ignores it (output-matrix.c prints its table). */
+void	output_add_matrix(struct output *o, json_t *matrix);
 void	output_free(struct output *o);
 /* Fill the run_config fields that come from global options. */
 int	run_config_from_options(struct run_config *cfg,

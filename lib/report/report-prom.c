@@ -1,14 +1,11 @@
 /* node_exporter textfile output of a drift run; see report-prom.h. */
 #include "report/report-prom.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "base/atomicfile.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -163,84 +160,10 @@ prom_render(const struct prom_metrics *m)
 int
 prom_write(const char *path, const struct prom_metrics *m, char **cause)
 {
-	char		*text, *dir, *base, *slash, *tmp = NULL;
-	size_t		 len, off = 0;
-	ssize_t		 n;
-	int		 fd = -1, dfd, r = -1;
+	char	*text = prom_render(m);
+	int	 r;
 
-	text = prom_render(m);
-	len = strlen(text);
-	dir = xstrdup(path);
-	if ((slash = strrchr(dir, '/')) == NULL) {
-		base = xstrdup(dir);
-		free(dir);
-		dir = xstrdup(".");
-	} else {
-		base = xstrdup(slash + 1);
-		if (slash == dir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	if (*base == '\0') {
-		fail(cause, "'%s' is a directory, not a file name", path);
-		goto out;
-	}
-	tmp = xprintf("%s/.%s.XXXXXX", dir, base);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1) {
-		fail(cause, "cannot create a temporary file in '%s': %s", dir,
-		    strerror(errno));
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	/* the collector runs as another user */
-	if (fchmod(fd, 0644) != 0) {
-		fail(cause, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	while (off < len) {
-		if ((n = write(fd, text + off, len - off)) < 0) {
-			if (errno == EINTR)
-				continue;
-			fail(cause, "cannot write '%s': %s", tmp,
-			    strerror(errno));
-			goto out;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) != 0) {
-		fail(cause, "cannot write '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		fail(cause, "cannot write '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		fail(cause, "cannot rename '%s' to '%s': %s", tmp, path,
-		    strerror(errno));
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
-	/* make the rename itself durable; losing it is not an error */
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
-		fsync(dfd);
-		close(dfd);
-	}
-	r = 0;
-out:
-	if (fd != -1)
-		close(fd);
-	if (tmp != NULL) {
-		unlink(tmp);
-		free(tmp);
-	}
-	free(base);
-	free(dir);
+	r = file_replace_atomic(path, text, strlen(text), 0644, cause);
 	free(text);
 	return r;
 }
