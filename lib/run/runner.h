@@ -24,6 +24,7 @@
 
 #include "playbook/module.h"
 #include "net/transport.h"
+#include "run/conn-pool.h"
 #include "run/progress.h"
 
 struct inventory;
@@ -47,6 +48,10 @@ struct task_result {
 
 struct host_stats {
 	int	ok, changed, unreachable, failed, skipped;
+	/* What the host cost: commands run on it (round trips: its own and
+	 * those a peer's module ran on it) and connections opened. Under
+	 * the host's lock. */
+	int	round_trips, connections;
 };
 
 struct host_state {
@@ -58,7 +63,10 @@ struct host_state {
 	int			 unreachable;	/* sticky for the run */
 	char			*unreachable_msg;
 	int			 failed;	/* failed in the current play */
-	json_t			*facts;		/* from probe, or NULL */
+	json_t			*facts;		/* from probe, or NULL; while
+						 * the host takes no step it
+						 * may be parked instead: */
+	char			*facts_parked;	/* facts as compact JSON text */
 	json_t			*registered;	/* register: results */
 	json_t			*memo;		/* module state kept across
 						 * tasks (e.g. the iperf3
@@ -124,6 +132,11 @@ struct run_config {
 	void	(*batch_done)(void *arg, const struct play *play,
 		    size_t play_index, struct host_state **hosts, size_t n);
 	void	 *cb_arg;
+	/* Nothing reads a result's data or diff after its host_result
+	 * callback (text and jsonl output of probe, ping, plan): the runner
+	 * frees them once reported, so a fleet's results cost only their
+	 * status and message. */
+	int	 lean_results;
 };
 
 struct runner {
@@ -137,6 +150,10 @@ struct runner {
 	json_t			 *hostvars;	/* every host's inventory vars,
 						 * the `hostvars` variable */
 	char			 *stop_reason;
+	struct conn_pool	  pool;		/* the open connections */
+	size_t			  park_above;	/* park idle hosts' facts
+						 * when a batch has more
+						 * hosts than this */
 };
 
 /* What a module runs with. Modules see it only through the accessors of
@@ -167,6 +184,10 @@ int		 runner_play(struct runner *r, const struct playbook *pb,
 /* Run one ad-hoc module over the hosts matching pattern (ping, probe). */
 int		 runner_adhoc(struct runner *r, const char *pattern,
 		    const struct module *m, json_t *args, char **cause);
+
+/* The host's facts from its last probe (a new reference), or NULL: for
+ * cmd/ after the run, whether or not they are parked. */
+json_t		*runner_host_facts(struct host_state *h);
 
 /* The address measurements use to reach an inventory host: its
  * iperf_address var, else ansible_host, else its name. Allocated. */
