@@ -27,6 +27,23 @@ close_idle(void *entry)
 	return 1;
 }
 
+static struct fake	a, b, c, d;
+
+/* A pool of 2 with a and b open, c and d closed. */
+static void
+two_open(struct conn_pool *p)
+{
+	a = (struct fake){ 'a', 0, 0 };
+	b = (struct fake){ 'b', 0, 0 };
+	c = (struct fake){ 'c', 0, 0 };
+	d = (struct fake){ 'd', 0, 0 };
+	conn_pool_init(p, 2, close_idle);
+	a.open = b.open = 1;
+	conn_pool_use(p, &a);
+	conn_pool_use(p, &b);
+	assert_int_equal(p->n, 2);
+}
+
 /* "open" the fake (its connection is new or used): as host_exec does. */
 static void
 use(struct conn_pool *p, struct fake *f)
@@ -39,15 +56,9 @@ static void
 test_least_recently_used_closes(void **state)
 {
 	struct conn_pool	p;
-	struct fake		a = { 'a', 0, 0 }, b = { 'b', 0, 0 },
-				c = { 'c', 0, 0 }, d = { 'd', 0, 0 };
 
 	(void)state;
-	conn_pool_init(&p, 2, close_idle);
-	use(&p, &a);
-	use(&p, &b);
-	assert_int_equal(p.n, 2);
-	assert_true(a.open && b.open);
+	two_open(&p);
 	use(&p, &c);			/* a is the oldest */
 	assert_int_equal(p.n, 2);
 	assert_false(a.open);
@@ -65,13 +76,9 @@ static void
 test_busy_is_never_closed(void **state)
 {
 	struct conn_pool	p;
-	struct fake		a = { 'a', 0, 0 }, b = { 'b', 0, 0 },
-				c = { 'c', 0, 0 }, d = { 'd', 0, 0 };
 
 	(void)state;
-	conn_pool_init(&p, 2, close_idle);
-	use(&p, &a);
-	use(&p, &b);
+	two_open(&p);
 	a.busy = 1;
 	use(&p, &c);			/* a is in use: b goes instead */
 	assert_true(a.open);
@@ -93,13 +100,9 @@ static void
 test_closed_leaves(void **state)
 {
 	struct conn_pool	p;
-	struct fake		a = { 'a', 0, 0 }, b = { 'b', 0, 0 },
-				c = { 'c', 0, 0 };
 
 	(void)state;
-	conn_pool_init(&p, 2, close_idle);
-	use(&p, &a);
-	use(&p, &b);
+	two_open(&p);
 	a.open = 0;			/* its connection broke */
 	conn_pool_closed(&p, &a);
 	assert_int_equal(p.n, 1);
