@@ -4,7 +4,10 @@
  * so that a module working on one host can also reach another (the iperf3
  * peer) through that host's one SSH connection. Each host_state's lock
  * serialises use of its transport; the connection is opened on first use
- * and kept for the whole run (one connection per host per run).
+ * and kept from step to step while the run has fewer than 2 x forks open
+ * (run/conn-pool.h: past that the idle one used longest ago is closed and
+ * its host reconnects when it needs to), so memory follows the forks, not
+ * the fleet.
  *
  * A play's hosts are split into serial batches; within a batch each step
  * (facts, a task, the apply of what tuning tasks staged) runs on every host
