@@ -6,6 +6,7 @@
 # Usage (root): bench/fleet.sh [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS]
 #                              [-t TCPTUNE] [-o RESULTS] [--no-ansible]
 #                              [--no-plan] [--keep] [--names N[,N...]]
+#                              [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]
 # Prints a Markdown table (also written to RESULTS, default
 # /tmp/tcptune-bench-results.md; the lab DIR is emptied at exit). Medians of RUNS (default 3) runs each.
 #
@@ -59,7 +60,10 @@ while [[ $# -gt 0 ]]; do
 	--no-plan) DO_PLAN=0; shift ;;
 	--keep) KEEP=1; shift ;;
 	--names) NAMES=${2//,/ }; shift 2 ;;
-	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]]" >&2
+	--lab-dir) DIR=$2; shift 2 ;;
+	--lab-prefix) PREFIX=$2; shift 2 ;;
+	--lab-net) NET=$2; shift 2 ;;
+	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]] [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]" >&2
 	   exit 2 ;;
 	esac
 done
