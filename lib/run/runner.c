@@ -247,7 +247,7 @@ runner_host(struct runner *r, const char *name)
 
 /*
  * Facts between a host's steps. A probe's facts as a JSON tree take ~25 KiB
- * (an object per section, a hash table per object); as compact text ~5 KiB.
+ * (an object per section, a hash table per object); as compact text ~4 KiB.
  * When a batch has more hosts than the workers can hold (park_above) and
  * nothing keeps the tree otherwise (lean_results: the probe's result let go
  * of it), a host's facts wait as text while it takes no step, and become a
