@@ -136,8 +136,8 @@ struct run_config {
 		    size_t play_index, struct host_state **hosts, size_t n);
 	void	 *cb_arg;
 	/* Nothing reads a result's data or diff after its host_result
-	 * callback (text and jsonl output of probe, ping, plan): the runner
-	 * frees them once reported, so a fleet's results cost only their
+	 * callback (text and jsonl output of probe, ping, rollback, plan): the
+	 * runner frees them once reported, so a fleet's results cost only their
 	 * status and message. */
 	int	 lean_results;
 };
