@@ -5,7 +5,8 @@
 #
 # Usage (root): bench/fleet.sh [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS]
 #                              [-t TCPTUNE] [-o RESULTS] [--no-ansible]
-#                              [--no-plan] [--keep]
+#                              [--no-plan] [--keep] [--names N[,N...]]
+#                              [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]
 # Prints a Markdown table (also written to RESULTS, default
 # /tmp/tcptune-bench-results.md; the lab DIR is emptied at exit). Medians of RUNS (default 3) runs each.
 #
@@ -24,6 +25,11 @@
 #   apply     tcptune play  playbooks/wan-tuning.yml --skip-tags verify -f N
 #   ansible-check / ansible-apply: bench/ansible-tune.yml (facts, template,
 #             sysctl -p) with --check --diff, and applied, -f N
+#   names     with --names N: an inventory listing each lab host under
+#             N/HOSTS names (n00000.., ansible_host the lab host's address,
+#             name i on lab host i mod HOSTS), then tcptune probe and plan
+#             on all N names -f 100, once each, under /usr/bin/time -v: wall
+#             time, peak RSS, and controller CPU per name ((user+sys)/N)
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +47,7 @@ RESULTS=
 DO_ANSIBLE=1
 DO_PLAN=1
 KEEP=0
+NAMES=
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -52,7 +59,11 @@ while [[ $# -gt 0 ]]; do
 	--no-ansible) DO_ANSIBLE=0; shift ;;
 	--no-plan) DO_PLAN=0; shift ;;
 	--keep) KEEP=1; shift ;;
-	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep]" >&2
+	--names) NAMES=${2//,/ }; shift 2 ;;
+	--lab-dir) DIR=$2; shift 2 ;;
+	--lab-prefix) PREFIX=$2; shift 2 ;;
+	--lab-net) NET=$2; shift 2 ;;
+	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]] [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -147,7 +158,7 @@ floor_probe() {
 	local h fails=0 pids=() prog
 	# The program tcptune sends (lib/remote/prelude.sh states the
 	# convention): the header of named inputs, the prelude, the script.
-	prog=$(printf "TARGETS=''\nONLY=''\n"; cat "$SRC/lib/remote/prelude.sh" \
+	prog=$(printf "TARGETS=''\nONLY=''\nDROPIN=''\n"; cat "$SRC/lib/remote/prelude.sh" \
 	    "$SRC/lib/remote/probe.sh")
 	for h in "${HOSTS[@]}"; do
 		ssh -F "$LAB_SSH_CONFIG" -o KexAlgorithms=curve25519-sha256 "$h" \
@@ -272,6 +283,64 @@ if ((DO_PLAN)); then
 	fi
 fi
 
+# --- many names for the same lab hosts -------------------------------------
+# names_inventory COUNT FILE : the lab hosts under COUNT names in all.
+names_inventory() {
+	local count=$1 i addrs
+	read -r -a addrs <<<"$LAB_ADDRS"
+	{
+		echo "all:"
+		echo "  hosts:"
+		for ((i = 0; i < count; i++)); do
+			printf '    n%05d:\n      ansible_host: %s\n' "$i" \
+			    "${addrs[i % ${#addrs[@]}]}"
+		done
+		echo "  vars:"
+		echo "    ansible_user: root"
+		echo "    ansible_ssh_private_key_file: $LAB_KEY"
+	} >"$2"
+}
+
+# time_field FILE NAME : a field of a /usr/bin/time -v report.
+time_field() {
+	awk -F': ' -v k="$2" '$1 ~ k { print $2 }' "$1"
+}
+
+# names_run KIND COUNT CMD... : one timed run on COUNT names; a table row.
+names_run() {
+	local kind=$1 count=$2 t rc ok
+	shift 2
+	t=$(now)
+	/usr/bin/time -v -o "$WORK/names.time" "$@" >"$WORK/names.out" \
+	    2>"$WORK/names.err"
+	rc=$?
+	t=$(elapsed "$t")
+	# hosts that finished without failing or being unreachable
+	ok=$(grep -cE ' : ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 ' \
+	    "$WORK/names.out")
+	awk -v k="$kind" -v n="$count" -v t="$t" -v rc="$rc" -v ok="$ok" \
+	    -v rss="$(time_field "$WORK/names.time" "Maximum resident")" \
+	    -v u="$(time_field "$WORK/names.time" "User time")" \
+	    -v s="$(time_field "$WORK/names.time" "System time")" \
+	    'BEGIN { printf "| %s | %d | %.3f | %.1f | %.2f + %.2f | %.2f | %d of %d ok (exit %d) |\n",
+	        k, n, t, rss / 1024, u, s, (u + s) * 1000 / n, ok, n, rc }' \
+	    >>"$WORK/names.rows"
+	log "$kind on $count names: $t s, exit $rc, $ok ok"
+}
+
+if [[ -n $NAMES ]]; then
+	: >"$WORK/names.rows"
+	for count in $NAMES; do
+		names_inventory "$count" "$WORK/names$count.yml"
+		NC=(-i "$WORK/names$count.yml" --known-hosts "$LAB_KNOWN_HOSTS"
+		    --no-color -f 100)
+		names_run probe "$count" "$TCPTUNE" probe "${NC[@]}"
+		names_run plan "$count" "$TCPTUNE" plan "${NC[@]}" \
+		    "$SRC/playbooks/wan-tuning.yml" --skip-tags verify \
+		    -e rtt_ms=100
+	done
+fi
+
 # --- report ----------------------------------------------------------------
 med() {
 	# shellcheck disable=SC2086
@@ -318,4 +387,16 @@ med() {
 		awk -v x="$x" -v y="$y" -v a="$2" -v b="$1" \
 		    'BEGIN { printf "%s / %s = %.1fx\n", a, b, y / x }'
 	done
+	p=$(med probe) x=$(med plan)
+	if [[ $p != - && $x != - ]]; then
+		awk -v p="$p" -v x="$x" 'BEGIN { printf "plan / probe = %.2f (target <= 1.1): %s\n", x / p, (x / p <= 1.1) ? "MET" : "NOT MET" }'
+	fi
+	if [[ -s $WORK/names.rows ]]; then
+		echo
+		echo "Many names ($N lab hosts, each under names/$N names; -f 100; one run each):"
+		echo
+		echo "| command | names | wall (s) | peak RSS (MiB) | CPU user + sys (s) | CPU per name (ms) | hosts |"
+		echo "| --- | --- | --- | --- | --- | --- | --- |"
+		cat "$WORK/names.rows"
+	fi
 } | tee "$RESULTS"

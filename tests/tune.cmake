@@ -5,7 +5,8 @@
 # rollout. Each script brings up a lab of its own (DIR /tmp/tcptune-e2e-t4N,
 # prefix t4N, 198.18.4N.0/24, N = 0..6), so they may run in parallel. They
 # need root and skip (77) otherwise. Helpers: tests/e2e/tune-lib.sh.
-foreach(t plan apply override keys rollback kill serial route hostile restore-fail)
+foreach(t plan apply override keys rollback kill serial route hostile restore-fail
+    round-trips)
   add_test(NAME e2e/tune-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/tune-${t}.sh
             $<TARGET_FILE:tcptune>

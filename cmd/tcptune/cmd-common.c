@@ -142,6 +142,8 @@ cmd_adhoc(struct options *opts, const struct module *m,
 	run_config_from_options(&cfg, opts);
 	cfg.extra_vars = extra;
 	cfg.become_password = become_pass;
+	/* Printed as they come (the facts tables from the hosts' facts). */
+	cfg.lean_results = opts->format != FORMAT_JSON;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	cmd_catch_interrupt();

@@ -93,6 +93,10 @@ cmd_run_playbook(struct options *opts, int drift,
 	cfg.become_password = become_pass;
 	cfg.playbook_path = opts->args[0];
 	cfg.drift = drift;
+	/* A plan's results are printed as they come and read no more
+	 * (drift's report and play's iperf3 tables read theirs after). */
+	cfg.lean_results = opts->check && !drift &&
+	    opts->format != FORMAT_JSON;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	/* The report prints its own result; keep only the progress and the

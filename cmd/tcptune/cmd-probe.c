@@ -96,14 +96,18 @@ print_facts(const char *host, const json_t *f)
 		    str(v, "method"));
 }
 
+/* Each host's table, its facts unparked one host at a time (a fleet's
+ * facts wait as compact text: run/runner.c). */
 static void
 report_facts(const struct runner *r)
 {
-	size_t i;
+	json_t	*f;
+	size_t	 i;
 
 	for (i = 0; i < r->nhosts; i++) {
-		if (r->hosts[i]->facts != NULL)
-			print_facts(r->hosts[i]->name, r->hosts[i]->facts);
+		if ((f = runner_host_facts(r->hosts[i])) != NULL)
+			print_facts(r->hosts[i]->name, f);
+		json_decref(f);
 	}
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modules/tune-facts.h"
+#include "remote/hostline.h"
 #include "remote/probe.h"
 #include "remote/qdisc.h"
 #include "base/xalloc.h"
@@ -63,6 +65,24 @@ collect_targets(struct module_ctx *ctx, const struct probe_conf *conf,
 	}
 }
 
+/* The drop-in the play's tuning tasks manage unless a task names another
+ * (tcptune_sysctl_file, else the default): read whole within the probe, so
+ * that a check-mode apply needs no round trip of its own (modules/tune.c).
+ * NULL when the path does not pass the gate: nothing of it is sent then,
+ * and the tuning task refuses it by name. */
+static const char *
+check_read_file(const struct module_ctx *ctx)
+{
+	const char	*file = tune_file(ctx, NULL, 0);
+	char		*cause = NULL;
+
+	if (hostline_dropin_path(file, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	return file;
+}
+
 static char *
 summary(const json_t *f)
 {
@@ -96,7 +116,8 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 	json_t			 *facts;
 
 	collect_targets(ctx, conf, &targets, &n);
-	cmd = probe_command((const char *const *)targets, n);
+	cmd = probe_command_dropin((const char *const *)targets, n,
+	    check_read_file(ctx));
 	for (i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);

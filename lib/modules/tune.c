@@ -207,6 +207,77 @@ request_check(const struct apply_request *req, char **cause)
 	return 0;
 }
 
+/* Before anything is written: the probe's copy of the drop-in (facts
+ * "dropin") may stop being true, so a later check in this play reads the
+ * host again instead (copy on write: other tasks may hold the old facts). */
+static void
+forget_dropin(struct module_ctx *ctx)
+{
+	const json_t	*facts = module_ctx_facts(ctx);
+	json_t		*f;
+
+	if (json_object_get(facts, "dropin") == NULL)
+		return;
+	f = json_deep_copy(facts);
+	json_object_del(f, "dropin");
+	module_ctx_set_facts(ctx, f);
+	json_decref(f);
+}
+
+/*
+ * What a check-mode apply would read (apply.sh's check: the drop-in as it
+ * is and each key's live value), taken from the probe of this play when it
+ * holds all of it: the drop-in it showed whole is st's file, and every key
+ * of st is one it read. Then a plan or drift costs no round trip beyond
+ * the probe, and nothing is sent at all. Returns 0 with ar filled, or -1
+ * when the probe lacks a part (another file, a key outside its list, a
+ * value it could not read): the caller reads the host then.
+ */
+static int
+check_from_facts(const json_t *facts, const struct stage *st,
+    struct apply_result *ar)
+{
+	const json_t	*d = json_object_get(facts, "dropin");
+	const json_t	*sys = json_object_get(facts, "sysctl");
+	const char	*path = json_string_value(json_object_get(d, "path"));
+	size_t		 i;
+
+	if (path == NULL || strcmp(path, st->file) != 0 ||
+	    !json_is_boolean(json_object_get(d, "exists")))
+		return -1;
+	for (i = 0; i < st->dropin.n; i++) {
+		const json_t *k = json_object_get(sys, st->dropin.entries[i].key);
+
+		if (k == NULL || (!json_is_false(json_object_get(k, "present")) &&
+		    !json_is_string(json_object_get(k, "value"))))
+			return -1;
+	}
+	memset(ar, 0, sizeof *ar);
+	ar->old_exists = json_is_true(json_object_get(d, "exists"));
+	if (ar->old_exists)
+		ar->old_text = xstrdup(json_string_value(json_object_get(d,
+		    "text")) ?: "");
+	ar->keys = xcalloc(st->dropin.n + 1, sizeof *ar->keys);
+	for (i = 0; i < st->dropin.n; i++) {
+		const struct dropin_entry	*e = &st->dropin.entries[i];
+		struct apply_key		*k = &ar->keys[ar->nkeys++];
+		const json_t			*f = json_object_get(sys, e->key);
+
+		k->key = xstrdup(e->key);
+		k->want = xstrdup(e->value);
+		if (json_is_false(json_object_get(f, "present"))) {
+			/* as apply.sh's set_key says of a missing key */
+			k->error = xstrdup("no such key on this kernel");
+			continue;
+		}
+		k->before = xstrdup(json_string_value(json_object_get(f,
+		    "value")));
+		k->live = xstrdup(k->before);
+	}
+	ar->done = 1;
+	return 0;
+}
+
 int
 tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
     const char *input, struct apply_result *ar, struct module_result *res)
@@ -231,6 +302,9 @@ tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 		free(cause);
 		return -1;
 	}
+	if (req->mode == APPLY_APPLY || req->mode == APPLY_ROLLBACK ||
+	    req->mode == APPLY_CONF_WRITE)
+		forget_dropin(ctx);
 	cmd = apply_command(req);
 	st = module_ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) :
 	    0, 0, &out, &cause);
@@ -559,10 +633,14 @@ flush_render(struct flush *f, struct module_result *res)
 	return -1;
 }
 
-/* Apply: the one round trip (in check mode, a read of the same). */
+/* Apply: the one round trip; in check mode a read of the same, which the
+ * probe has usually made already (check_from_facts). */
 static int
 flush_apply(struct flush *f, struct module_result *res)
 {
+	if (f->check && check_from_facts(module_ctx_facts(f->ctx), f->st,
+	    &f->ar) == 0)
+		return 0;
 	return tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
 }
 

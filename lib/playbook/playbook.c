@@ -717,8 +717,11 @@ playbook_host_vars(const struct play *p, const json_t *inventory_vars,
 	if (inventory_hostname != NULL)
 		json_object_set_new(v, "inventory_hostname",
 		    json_string(inventory_hostname));
+	/* Shared, not copied: it names every host of the inventory, and a
+	 * copy per host and step made a run's time and memory grow with the
+	 * square of the fleet. Templates only read it (as `hostvars`). */
 	json_object_set_new(v, "groups", groups != NULL ?
-	    json_deep_copy(groups) : json_object());
+	    json_incref((json_t *)groups) : json_object());
 	return v;
 }
 

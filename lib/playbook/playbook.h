@@ -90,8 +90,9 @@ json_t		*playbook_play_vars(const struct play *p);
  * first: inventory vars (host over group, already merged by the caller),
  * play vars and vars_files, registered results, extra vars; then the
  * reserved names: facts (probe output, {} when NULL), inventory_hostname
- * and groups (group name -> list of host names). Any argument but p may be
- * NULL. */
+ * and groups (group name -> list of host names; shared, not copied: the
+ * caller must not change it while the vars live). Any argument but p may
+ * be NULL. */
 json_t		*playbook_host_vars(const struct play *p,
 		     const json_t *inventory_vars, const json_t *registered,
 		     const json_t *extra_vars, const json_t *facts,

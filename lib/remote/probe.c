@@ -80,17 +80,26 @@ probe_program(int sysctl_only)
 	return remote_program(embedded_probe_sh, (const struct remote_var[]){
 		{ "TARGETS", "" },
 		{ "ONLY", sysctl_only ? "sysctl" : "" },
+		{ "DROPIN", "" },
 		{ NULL, NULL } });
 }
 
 char *
 probe_command(const char *const *rtt_targets, size_t n)
 {
+	return probe_command_dropin(rtt_targets, n, NULL);
+}
+
+char *
+probe_command_dropin(const char *const *rtt_targets, size_t n,
+    const char *dropin)
+{
 	char *words = target_words(rtt_targets, n), *cmd;
 
 	cmd = remote_piped_command((const struct remote_var[]){
 		{ "TARGETS", words },
 		{ "ONLY", "" },
+		{ "DROPIN", dropin != NULL ? dropin : "" },
 		{ NULL, NULL } });
 	free(words);
 	return cmd;
@@ -1165,6 +1174,46 @@ parse_rtt(const struct probe_out *po, json_t *facts)
 	json_object_set_new(facts, "rtt", all);
 }
 
+/* The managed drop-in as the probe saw it (DROPIN): its path, whether it
+ * exists, and its whole text, as apply.sh's check mode would read it. */
+static void
+parse_dropin(const struct probe_out *po, json_t *facts)
+{
+	const struct probe_section	*sec;
+	struct strbuf			 text;
+	const char			*err, *exists;
+	size_t				 i;
+	int				 nonl = 0;
+
+	if ((sec = find_section(po, "dropin", NULL)) == NULL ||
+	    sec->arg == NULL)
+		return;
+	if ((err = get(sec, "error")) != NULL) {
+		json_object_set_new(facts, "dropin", json_pack("{s:s, s:s}",
+		    "path", sec->arg, "error", err));
+		return;
+	}
+	if ((exists = get(sec, "exists")) == NULL ||
+	    strcmp(exists, "1") != 0) {
+		json_object_set_new(facts, "dropin", json_pack("{s:s, s:b, "
+		    "s:n}", "path", sec->arg, "exists", 0, "text"));
+		return;
+	}
+	strbuf_init(&text);
+	for (i = 0; i < sec->n; i++) {
+		if (strcmp(sec->kv[i].key, "line") == 0) {
+			strbuf_addstr(&text, sec->kv[i].value);
+			strbuf_addch(&text, '\n');
+		} else if (strcmp(sec->kv[i].key, "no_newline") == 0)
+			nonl = 1;
+	}
+	if (nonl && text.len > 0)
+		text.buf[--text.len] = '\0';
+	json_object_set_new(facts, "dropin", json_pack("{s:s, s:b, s:s}",
+	    "path", sec->arg, "exists", 1, "text", text.buf));
+	strbuf_release(&text);
+}
+
 json_t *
 probe_parse(const char *out, size_t len, char **cause)
 {
@@ -1195,6 +1244,7 @@ probe_parse(const char *out, size_t len, char **cause)
 	    json_object_get(json_object_get(facts, "sysctl"),
 	    "net.core.default_qdisc"), "value"));
 	parse_tuned(&po, facts);
+	parse_dropin(&po, facts);
 	parse_rtt(&po, facts);
 out:
 	out_free(&po);

@@ -23,6 +23,11 @@ const char	*probe_script(void);
  * targets are one value, each target quoted with shquote_add. Returns a
  * new string. */
 char		*probe_command(const char *const *rtt_targets, size_t n);
+/* The same, also showing the managed drop-in dropin (a path, or NULL)
+ * whole, as the facts' "dropin": what a check-mode apply would read of
+ * it, so that plan and drift need no second round trip. */
+char		*probe_command_dropin(const char *const *rtt_targets, size_t n,
+		    const char *dropin);
 /* The prelude and the probe script: probe_command's standard input, *len
  * bytes, built once and shared (never freed). */
 const char	*probe_stdin(size_t *len);

@@ -5,6 +5,9 @@
 #   TARGETS  the hosts to measure the RTT to, a list (sh words)
 #   ONLY     "sysctl": just the sysctls and sysctl.d files, for the
 #            read-back after an apply (the other facts did not change)
+#   DROPIN   the managed drop-in to show whole, comments too ("" = none):
+#            what a check-mode apply reads, so that plan and drift need no
+#            second round trip (lib/modules/tune.c)
 # It never changes anything on the host and always exits 0: a missing tool
 # makes the affected facts unknown with a reason, it does not fail the probe.
 #
@@ -558,6 +561,28 @@ probe_sysctld() {
 	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf ""
 }
 
+# ---- the managed drop-in as it is, every line (its comments too), for the
+# diff a plan shows: the same bytes apply.sh's old_file sends in check mode.
+probe_dropin() {
+	[ -n "$DROPIN" ] || return 0
+	section dropin "$DROPIN"
+	if [ ! -e "$DROPIN" ] && [ ! -L "$DROPIN" ]; then
+		kv exists 0
+		return
+	fi
+	if [ ! -f "$DROPIN" ] || [ ! -r "$DROPIN" ]; then
+		kv error "cannot read $DROPIN"
+		return
+	fi
+	kv exists 1
+	pd_last=
+	while IFS= read -r l || { [ -n "$l" ] && pd_last=1; }; do
+		kv line "$l"
+		[ -z "$pd_last" ] || break
+	done <"$DROPIN"
+	[ -z "$pd_last" ] || kv no_newline 1
+}
+
 # ---- tuned rewrites sysctls behind our back when its profile says so
 probe_tuned() {
 	section tuned
@@ -671,6 +696,7 @@ fi
 probe_sysctl
 probe_sysctld
 if [ "$ONLY" != sysctl ]; then
+	probe_dropin
 	probe_tuned
 	for t in "$@"; do
 		rtt_one "$t" &

@@ -115,7 +115,8 @@ module_ctx_set_stage(struct module_ctx *ctx, void *stage)
 	h->stager = ctx_stager(ctx);
 }
 
-/* Open the host's connection if needed. Called with h->lock held. */
+/* Open the host's connection if needed (again, when the pool closed it
+ * while the host was idle). Called with h->lock held. */
 static enum tp_status
 host_connect(struct host_state *h, char **cause)
 {
@@ -139,15 +140,19 @@ host_connect(struct host_state *h, char **cause)
 		}
 		return st;
 	}
-	if ((warning = transport_warning(h->tp_handle)) != NULL)
+	/* A reconnection's warning was said at the first. */
+	if (h->stats.connections++ == 0 &&
+	    (warning = transport_warning(h->tp_handle)) != NULL)
 		h->warning = xstrdup(warning);
 	return TP_OK;
 }
 
-/* A command on any host of the run, serialised by that host's lock. */
+/* A command on any host of the run, serialised by that host's lock; the
+ * run's pool keeps the number of open connections bounded. */
 static enum tp_status
-host_exec(struct host_state *h, const char *cmd, const void *in,
-    size_t in_len, int timeout, struct tp_result *res, char **cause)
+host_exec(struct runner *r, struct host_state *h, const char *cmd,
+    const void *in, size_t in_len, int timeout, struct tp_result *res,
+    char **cause)
 {
 	enum tp_status st;
 
@@ -155,6 +160,7 @@ host_exec(struct host_state *h, const char *cmd, const void *in,
 	pthread_mutex_lock(&h->lock);
 	st = host_connect(h, cause);
 	if (st == TP_OK) {
+		h->stats.round_trips++;
 		st = transport_exec(h->tp_handle, cmd, in, in_len, timeout,
 		    res, cause);
 		if (st == TP_UNREACHABLE) {
@@ -162,10 +168,12 @@ host_exec(struct host_state *h, const char *cmd, const void *in,
 			 * reuses it. */
 			transport_close(h->tp_handle);
 			h->tp_handle = NULL;
+			conn_pool_closed(&r->pool, h);
 			h->unreachable = 1;
 			free(h->unreachable_msg);
 			h->unreachable_msg = xstrdup(*cause);
-		}
+		} else
+			conn_pool_use(&r->pool, h);
 	}
 	pthread_mutex_unlock(&h->lock);
 	return st;
@@ -175,7 +183,8 @@ enum tp_status
 module_ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
     size_t in_len, int timeout, struct tp_result *res, char **cause)
 {
-	return host_exec(ctx->host, cmd, in, in_len, timeout, res, cause);
+	return host_exec(ctx->run, ctx->host, cmd, in, in_len, timeout, res,
+	    cause);
 }
 
 struct host_state *
@@ -277,8 +286,7 @@ module_ctx_exec_on(struct module_ctx *ctx, struct host_state *peer,
     const char *cmd, const void *in, size_t in_len, int timeout,
     struct tp_result *res, char **cause)
 {
-	(void)ctx;
-	return host_exec(peer, cmd, in, in_len, timeout, res, cause);
+	return host_exec(ctx->run, peer, cmd, in, in_len, timeout, res, cause);
 }
 
 const json_t *

@@ -117,6 +117,7 @@ host_state_free(struct host_state *h)
 	}
 	free(h->results);
 	json_decref(h->facts);
+	free(h->facts_parked);
 	json_decref(h->registered);
 	json_decref(h->memo);
 	drop_stage(h);
@@ -170,6 +171,20 @@ reveal_play_vars(const struct play *play, char **cause)
 	return rc;
 }
 
+/* The pool's hook: close h's connection unless someone is using it. */
+static int
+close_idle(void *entry)
+{
+	struct host_state *h = entry;
+
+	if (pthread_mutex_trylock(&h->lock) != 0)
+		return 0;
+	transport_close(h->tp_handle);
+	h->tp_handle = NULL;
+	pthread_mutex_unlock(&h->lock);
+	return 1;
+}
+
 int
 runner_init(struct runner *r, const struct run_config *cfg,
     const struct inventory *inv, char **cause)
@@ -181,6 +196,10 @@ runner_init(struct runner *r, const struct run_config *cfg,
 	r->cfg = cfg;
 	r->inv = inv;
 	pthread_mutex_init(&r->lock, NULL);
+	/* Room for every worker's host and the peer it may reach (iperf3):
+	 * memory follows --forks, not the fleet. */
+	r->park_above = 2 * (size_t)(cfg->forks > 4 ? cfg->forks : 4);
+	conn_pool_init(&r->pool, r->park_above, close_idle);
 	if (inventory_select(inv, "all", &names, &n, cause) != 0)
 		return -1;
 	r->hosts = xcalloc(n, sizeof *r->hosts);
@@ -212,6 +231,7 @@ runner_free(struct runner *r)
 	for (i = 0; i < r->nhosts; i++)
 		host_state_free(r->hosts[i]);
 	free(r->hosts);
+	conn_pool_free(&r->pool);
 	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
@@ -227,6 +247,57 @@ runner_host(struct runner *r, const char *name)
 			return r->hosts[i];
 	}
 	return NULL;
+}
+
+/*
+ * Facts between a host's steps. A probe's facts as a JSON tree take ~25 KiB
+ * (an object per section, a hash table per object); as compact text ~4 KiB.
+ * When a batch has more hosts than the workers can hold (park_above) and
+ * nothing keeps the tree otherwise (lean_results: the probe's result let go
+ * of it), a host's facts wait as text while it takes no step, and become a
+ * tree again for its next one: only the running hosts hold trees.
+ */
+static void
+park_facts(struct runner *r, struct host_state *h, size_t batch_hosts)
+{
+	if (!r->cfg->lean_results || batch_hosts <= r->park_above)
+		return;
+	pthread_mutex_lock(&h->lock);
+	if (h->facts != NULL && h->facts_parked == NULL) {
+		h->facts_parked = json_dumps(h->facts, JSON_COMPACT |
+		    JSON_PRESERVE_ORDER);
+		if (h->facts_parked != NULL) {
+			json_decref(h->facts);
+			h->facts = NULL;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+static void
+unpark_facts(struct host_state *h)
+{
+	pthread_mutex_lock(&h->lock);
+	if (h->facts_parked != NULL) {
+		h->facts = json_loads(h->facts_parked, 0, NULL);
+		free(h->facts_parked);
+		h->facts_parked = NULL;
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+json_t *
+runner_host_facts(struct host_state *h)
+{
+	json_t *f;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->facts_parked != NULL)
+		f = json_loads(h->facts_parked, 0, NULL);
+	else
+		f = json_incref(h->facts);
+	pthread_mutex_unlock(&h->lock);
+	return f;
 }
 
 /* The variables a task on this host sees (precedence in playbook.h). */
@@ -534,8 +605,10 @@ run_host_step(struct batch *b, struct host_state *h)
 	struct task		 gather;
 	json_t			*vars;
 
+	unpark_facts(h);
 	if (b->flushing) {
 		flush_stage(r, h, b->play, b->play_index);
+		park_facts(r, h, b->n);
 		return;
 	}
 	vars = runner_host_vars(r, h, b->play, b->groups);
@@ -553,6 +626,7 @@ run_host_step(struct batch *b, struct host_state *h)
 		run_task(r, h, b->play, b->play_index,
 		    &b->play->tasks[b->step], vars);
 	json_decref(vars);
+	park_facts(r, h, b->n);
 	last = &h->results[h->nresults - 1];
 	if ((last->status == RESULT_FAILED && !last->ignored) ||
 	    last->status == RESULT_UNREACHABLE)
@@ -615,8 +689,16 @@ report_results(struct batch *b, struct host_state *h, size_t first,
 	if (warning != NULL && cfg->host_warning != NULL)
 		cfg->host_warning(cfg->cb_arg, h->name, warning);
 	free(warning);
-	for (k = first; k < h->nresults && cfg->host_result != NULL; k++)
-		cfg->host_result(cfg->cb_arg, h->name, &h->results[k]);
+	for (k = first; k < h->nresults; k++) {
+		if (cfg->host_result != NULL)
+			cfg->host_result(cfg->cb_arg, h->name, &h->results[k]);
+		if (cfg->lean_results) {
+			free(h->results[k].diff);
+			h->results[k].diff = NULL;
+			json_decref(h->results[k].data);
+			h->results[k].data = NULL;
+		}
+	}
 }
 
 /* Report what the host has from index first, with its warning, taking
@@ -816,9 +898,11 @@ preflight_batch(struct batch *b)
 		if (h->unreachable)
 			continue;
 		first = h->nresults;
+		unpark_facts(h);
 		vars = runner_host_vars(b->r, h, b->play, b->groups);
 		preflight(b->r, h, b->play, b->play_index, vars);
 		json_decref(vars);
+		park_facts(b->r, h, b->n);
 		report_host(b, h, first);
 	}
 }

@@ -4,7 +4,10 @@
  * so that a module working on one host can also reach another (the iperf3
  * peer) through that host's one SSH connection. Each host_state's lock
  * serialises use of its transport; the connection is opened on first use
- * and kept for the whole run (one connection per host per run).
+ * and kept from step to step while the run has fewer than 2 x forks open
+ * (run/conn-pool.h: past that the idle one used longest ago is closed and
+ * its host reconnects when it needs to), so memory follows the forks, not
+ * the fleet.
  *
  * A play's hosts are split into serial batches; within a batch each step
  * (facts, a task, the apply of what tuning tasks staged) runs on every host
@@ -24,6 +27,7 @@
 
 #include "playbook/module.h"
 #include "net/transport.h"
+#include "run/conn-pool.h"
 #include "run/progress.h"
 
 struct inventory;
@@ -47,6 +51,10 @@ struct task_result {
 
 struct host_stats {
 	int	ok, changed, unreachable, failed, skipped;
+	/* What the host cost: commands run on it (round trips: its own and
+	 * those a peer's module ran on it) and connections opened. Under
+	 * the host's lock. */
+	int	round_trips, connections;
 };
 
 struct host_state {
@@ -58,7 +66,10 @@ struct host_state {
 	int			 unreachable;	/* sticky for the run */
 	char			*unreachable_msg;
 	int			 failed;	/* failed in the current play */
-	json_t			*facts;		/* from probe, or NULL */
+	json_t			*facts;		/* from probe, or NULL; while
+						 * the host takes no step it
+						 * may be parked instead: */
+	char			*facts_parked;	/* facts as compact JSON text */
 	json_t			*registered;	/* register: results */
 	json_t			*memo;		/* module state kept across
 						 * tasks (e.g. the iperf3
@@ -136,6 +147,11 @@ struct run_config {
 	tp_trace_fn trace;
 	int	 ssh_debug;	/* -vvv: libssh's log to trace too */
 	void	 *cb_arg;
+	/* Nothing reads a result's data or diff after its host_result
+	 * callback (text and jsonl output of probe, ping, rollback, plan): the
+	 * runner frees them once reported, so a fleet's results cost only their
+	 * status and message. */
+	int	 lean_results;
 };
 
 struct runner {
@@ -151,6 +167,10 @@ struct runner {
 	char			 *stop_reason;
 	json_t			 *schedule;	/* the running pairwise step's,
 						 * or NULL */
+	struct conn_pool	  pool;		/* the open connections */
+	size_t			  park_above;	/* park idle hosts' facts
+						 * when a batch has more
+						 * hosts than this */
 };
 
 /* What a module runs with. Modules see it only through the accessors of
@@ -181,6 +201,10 @@ int		 runner_play(struct runner *r, const struct playbook *pb,
 /* Run one ad-hoc module over the hosts matching pattern (ping, probe). */
 int		 runner_adhoc(struct runner *r, const char *pattern,
 		    const struct module *m, json_t *args, char **cause);
+
+/* The host's facts from its last probe (a new reference), or NULL: for
+ * cmd/ after the run, whether or not they are parked. */
+json_t		*runner_host_facts(struct host_state *h);
 
 /* The address measurements use to reach an inventory host: its
  * iperf_address var, else ansible_host, else its name. Allocated. */

@@ -776,6 +776,35 @@ test_escaping(void **state)
 	json_decref(j);
 }
 
+/* The drop-in shown whole: its lines joined again, the last one without
+ * its newline when the file had none; absent; unreadable; not asked. */
+static void
+test_dropin(void **state)
+{
+	json_t *j;
+
+	(void)state;
+	j = parse_str(HEAD "@dropin /etc/sysctl.d/90-tcptune.conf\nexists=1\n"
+	    "line=# managed\nline=\nline=a = b\\\\c\nline=x=1\n"
+	    "no_newline=1\n@end\n");
+	assert_str(at(j, "dropin", "path", NULL),
+	    "/etc/sysctl.d/90-tcptune.conf");
+	assert_true(json_is_true(at(j, "dropin", "exists", NULL)));
+	assert_str(at(j, "dropin", "text", NULL), "# managed\n\na = b\\c\nx=1");
+	json_decref(j);
+	j = parse_str(HEAD "@dropin /x.conf\nexists=0\n@end\n");
+	assert_true(json_is_false(at(j, "dropin", "exists", NULL)));
+	assert_true(json_is_null(at(j, "dropin", "text", NULL)));
+	json_decref(j);
+	j = parse_str(HEAD "@dropin /x.conf\nerror=cannot read /x.conf\n@end\n");
+	assert_str(at(j, "dropin", "error", NULL), "cannot read /x.conf");
+	assert_null(json_object_get(at(j, "dropin", NULL), "exists"));
+	json_decref(j);
+	j = parse_str(HEAD "@end\n");
+	assert_null(json_object_get(j, "dropin"));
+	json_decref(j);
+}
+
 /* The targets are one value, each target one quoted word in it; the
  * values are environment assignments, the program comes on stdin. */
 static void
@@ -792,13 +821,17 @@ test_command(void **state)
 	strbuf_init(&want);
 	strbuf_addstr(&want, "env TCPTUNE_TEST_ROOT= TARGETS=");
 	shquote_add(&want, "'198.18.0.2' 'a'\\''b c' ''");
-	strbuf_addstr(&want, " ONLY='' sh -s");
+	strbuf_addstr(&want, " ONLY='' DROPIN='' sh -s");
 	assert_string_equal(cmd, want.buf);
 	strbuf_release(&want);
 	free(cmd);
 	cmd = probe_command(NULL, 0);
 	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= TARGETS='' ONLY='' "
-	    "sh -s");
+	    "DROPIN='' sh -s");
+	free(cmd);
+	cmd = probe_command_dropin(NULL, 0, "/etc/sysctl.d/9 x'.conf");
+	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= TARGETS='' ONLY='' "
+	    "DROPIN='/etc/sysctl.d/9 x'\\''.conf' sh -s");
 	free(cmd);
 	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
 	/* stdin: the prelude, then the script; one copy for every call */
@@ -837,13 +870,22 @@ run_live(const char *shell)
 	json_t		*j;
 	FILE		*f;
 	const char	*program;
-	char		*probe, *cmd, *path, *cause = NULL;
+	char		*probe, *cmd, *path, *cause = NULL, *dropin;
 	size_t		 len;
 	int		 status;
+	/* A drop-in with what a hand edit leaves: blanks kept, a
+	 * backslash, an empty line, no newline at the end. */
+	static const char text[] = "# tcptune\n  net.core.rmem_max = 1 \n"
+	    "\n-a.b=c\\d\tx\nlast=1";
 
+	dropin = tprintf("/tmp/tcptune-probe-dropin-%d", (int)getpid());
+	f = fopen(dropin, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	fclose(f);
 	/* The command itself, its shell the one asked for, the program on
 	 * its standard input as tcptune sends it. */
-	probe = probe_command(NULL, 0);
+	probe = probe_command_dropin(NULL, 0, dropin);
 	assert_int_equal(strcmp(probe + strlen(probe) - 6, " sh -s"), 0);
 	probe[strlen(probe) - 6] = '\0';
 	program = probe_stdin(&len);
@@ -870,6 +912,10 @@ run_live(const char *shell)
 	assert_true(json_is_boolean(at(j, "sysctl", "net.ipv4.tcp_rmem",
 	    "present", NULL)));
 	assert_int_equal(json_object_size(at(j, "rtt", NULL)), 0);
+	assert_str(at(j, "dropin", "path", NULL), dropin);
+	assert_str(at(j, "dropin", "text", NULL), text);
+	unlink(dropin);
+	free(dropin);
 	json_decref(j);
 	strbuf_release(&sb);
 }
@@ -1172,6 +1218,7 @@ main(void)
 		cmocka_unit_test(test_ns_config_gz_first),
 		cmocka_unit_test(test_ns_no_modinfo),
 		cmocka_unit_test(test_many_sysctl_files),
+		cmocka_unit_test(test_dropin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
