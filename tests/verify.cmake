@@ -50,7 +50,7 @@ endforeach()
 # The path matrix on a two-region, four-host lab (prefix tvm): its table,
 # JSON, Prometheus series, and the HTML report rendered in headless
 # Chromium (one SVG cell per group pair; the screenshot is kept as
-# e2e-verify-matrix.png in the build dir). ~45 s. The pure parts are
+# e2e-verify-matrix.png in the build dir). ~25 s. The pure parts are
 # unit/test-matrix.
 if(TARGET wanem)
   add_test(NAME e2e/verify-matrix

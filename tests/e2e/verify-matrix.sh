@@ -17,7 +17,7 @@
 #    message (a blocked asset or a script error would print one), its DOM
 #    holds exactly 3 cells per heatmap (before, after); a screenshot is
 #    kept beside the tcptune binary (e2e-verify-matrix.png) to look at.
-# ~45 s. Needs root (77 otherwise); Chromium from scripts/setup.sh.
+# ~25 s. Needs root (77 otherwise); Chromium from scripts/setup.sh.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
