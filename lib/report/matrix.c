@@ -84,9 +84,18 @@ matrix_input_add(struct matrix_input *in, const char *host,
 			goto out;
 	}
 	for (i = 0; i < n; i++) {
-		const char *peer = json_string_value(json_object_get(
-		    json_array_get(pairs, i), "peer"));
+		const json_t *item = json_array_get(pairs, i);
+		const char *peer = json_string_value(json_object_get(item,
+		    "peer"));
 
+		/* A pair is measured once and reported by both ends; the
+		 * server's entry mirrors the client's (its up is the
+		 * client's down), so only the client's is counted: src is
+		 * the client's group, dst the server's. */
+		if (json_is_string(json_object_get(item, "role")) &&
+		    strcmp(json_string_value(json_object_get(item, "role")),
+		    "server") == 0)
+			continue;
 		if ((old = find_pair(in, host, peer)) == NULL) {
 			in->pairs = xreallocarray(in->pairs, in->n + 1,
 			    sizeof *in->pairs);

@@ -3,9 +3,10 @@
 #
 # Four lab hosts in two inventory groups, eu (lab01, lab02) and us (lab03,
 # lab04), joined by the WAN emulator: 0.5 ms one way and 200 Mbit/s inside
-# a region, 20 ms and 100 Mbit/s between them. Four pairs: lab01 -> lab02
-# (eu -> eu), lab01 -> lab03 and lab02 -> lab04 (eu -> us), lab03 -> lab01
-# (us -> eu); us -> us is not measured. Single flow, up only, 2 s runs.
+# a region, 20 ms and 100 Mbit/s between them. Four pairs, each measured
+# once with the host that lists it as the client: lab01 -> lab02 (eu -> eu),
+# lab01 -> lab03 and lab02 -> lab04 (eu -> us), lab03 -> lab02 (us -> eu);
+# us -> us is not measured. Single flow, up only, 2 s runs.
 #
 # 1. A play: baseline, raise tcp_rmem/tcp_wmem, after; with --report
 #    FILE.html and --prometheus FILE. The text output ends with the path
@@ -85,7 +86,7 @@ EOF
 PAIRS="[{\"host\": \"${HOSTS[0]}\", \"peer\": \"${HOSTS[1]}\"},
  {\"host\": \"${HOSTS[0]}\", \"peer\": \"${HOSTS[2]}\"},
  {\"host\": \"${HOSTS[1]}\", \"peer\": \"${HOSTS[3]}\"},
- {\"host\": \"${HOSTS[2]}\", \"peer\": \"${HOSTS[0]}\"}]"
+ {\"host\": \"${HOSTS[2]}\", \"peer\": \"${HOSTS[1]}\"}]"
 mx() {
 	local secs=$1
 	shift

@@ -157,6 +157,32 @@ test_input_replace(void **state)
 	matrix_input_release(&in);
 }
 
+/* A pair is in both ends' results; the server's mirror is not counted. */
+static void
+test_input_server_skipped(void **state)
+{
+	struct matrix_input	 in;
+	json_t			*d;
+	char			*cause = NULL;
+
+	(void)state;
+	matrix_input_init(&in);
+	d = result("a1", 10, 90);
+	json_object_set_new(json_array_get(json_object_get(d, "pairs"), 0),
+	    "role", json_string("server"));
+	assert_int_equal(matrix_input_add(&in, "b1", d, &cause), 0);
+	assert_int_equal(in.n, 0);
+	json_decref(d);
+	d = result("b1", 10, 90);
+	json_object_set_new(json_array_get(json_object_get(d, "pairs"), 0),
+	    "role", json_string("client"));
+	assert_int_equal(matrix_input_add(&in, "a1", d, &cause), 0);
+	assert_int_equal(in.n, 1);
+	assert_string_equal(in.pairs[0].host, "a1");
+	json_decref(d);
+	matrix_input_release(&in);
+}
+
 static struct inventory *
 regions(void)
 {
@@ -455,6 +481,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_input_replace),
+		cmocka_unit_test(test_input_server_skipped),
 		cmocka_unit_test(test_groups_default),
 		cmocka_unit_test(test_groups_fallback),
 		cmocka_unit_test(test_groups_listed),
