@@ -87,42 +87,52 @@ add_path(struct facts_paths *fp)
 	return &fp->paths[fp->n++];
 }
 
-/* Why the probe has no RTT to peer at addr (e: its rtt entry, or NULL). */
-static char *
-no_rtt_reason(const json_t *facts, const json_t *e, const char *peer)
+static void
+add_warning(struct facts_paths *fp, char *w)
 {
-	const json_t	*left = json_object_get(facts, "peers_not_probed");
-	const json_t	*v;
-	const char	*why;
-	size_t		 i;
-
-	if (e != NULL) {
-		why = json_string_value(json_object_get(e, "reason"));
-		return xstrdup(why != NULL ? why : "no measurement");
-	}
-	json_array_foreach(left, i, v) {
-		if (json_is_string(v) && strcmp(json_string_value(v), peer) == 0)
-			return xprintf("not probed (the probe measures at most "
-			    "%d targets)", PROBE_MAX_TARGETS);
-	}
-	return xstrdup("not probed (the probe measured other targets)");
+	fp->warnings = xreallocarray(fp->warnings, fp->nwarnings + 1,
+	    sizeof *fp->warnings);
+	fp->warnings[fp->nwarnings++] = w;
 }
 
-/* The path to one peer: its group's bandwidth, the measured RTT, else
- * rtt_var with a warning, else only the warning. */
+/* Whether the probe left peer out for its limit (facts.peers_not_probed). */
+static int
+left_out(const json_t *facts, const char *peer)
+{
+	const json_t	*v;
+	size_t		 i;
+
+	json_array_foreach(json_object_get(facts, "peers_not_probed"), i, v) {
+		if (json_is_string(v) && strcmp(json_string_value(v), peer) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The peers the probe left out for its limit, as one warning: a fleet-wide
+ * group of peers must not make a thousand. */
+struct left_out {
+	size_t			 n;
+	const char		*first;
+	struct sizing_path	 widest;	/* with rtt_var, else unset */
+};
+
+/* The path to one peer: its group's bandwidth and the RTT measured to its
+ * address (added to addrs), else rtt_var, with a warning. */
 static int
 peer_path(struct module_ctx *ctx, const char *peer, double bandwidth_mbit,
-    double rtt_var, struct facts_paths *fp, char **cause)
+    double rtt_var, json_t *addrs, struct left_out *lo,
+    struct facts_paths *fp, char **cause)
 {
 	const json_t		*facts = module_ctx_facts(ctx);
 	const json_t		*vars = module_ctx_vars(ctx);
 	const json_t		*e;
 	struct sizing_path	 p;
-	char			*addr, *why, *rtt;
+	const char		*why;
+	char			*addr, *rtt;
 
 	memset(&p, 0, sizeof p);
 	p.to = peer;
-	p.bandwidth_mbit = bandwidth_mbit;
 	if (peer_group_bandwidth(json_object_get(vars, PEERS_BANDWIDTH_VAR),
 	    json_object_get(vars, "groups"), peer, &p.group,
 	    &p.bandwidth_mbit, cause) != 0)
@@ -130,45 +140,38 @@ peer_path(struct module_ctx *ctx, const char *peer, double bandwidth_mbit,
 	if (p.group == NULL)
 		p.bandwidth_mbit = bandwidth_mbit;
 	addr = module_ctx_traffic_address(ctx, peer);
+	json_object_set_new(addrs, addr, json_true());
 	e = json_object_get(json_object_get(facts, "rtt"), addr);
-	if (json_is_number(json_object_get(e, "avg_ms")))
+	if (json_is_number(json_object_get(e, "avg_ms"))) {
 		p.rtt_ms = json_number_value(json_object_get(e, "avg_ms"));
-	else {
-		why = no_rtt_reason(facts, e, peer);
-		rtt = format_tenths(rtt_var);
-		fp->warnings = xreallocarray(fp->warnings, fp->nwarnings + 1,
-		    sizeof *fp->warnings);
-		fp->warnings[fp->nwarnings++] = rtt_var > 0 ?
-		    xprintf("no RTT to peer %s (%s): %s; rtt_ms %s ms assumed "
-		    "for it", peer, addr, why, rtt) :
-		    xprintf("no RTT to peer %s (%s): %s; sized without it",
-		    peer, addr, why);
-		free(rtt);
-		free(why);
-		p.rtt_ms = rtt_var;
-		p.rtt_assumed = 1;
-	}
-	free(addr);
-	if (p.rtt_ms > 0)
 		*add_path(fp) = p;
-	return 0;
-}
-
-/* Whether addr is the traffic address of one of peers. */
-static int
-is_peer_address(struct module_ctx *ctx, const char **peers, size_t n,
-    const char *addr)
-{
-	size_t	i;
-	int	found = 0;
-
-	for (i = 0; i < n && !found; i++) {
-		char *a = module_ctx_traffic_address(ctx, peers[i]);
-
-		found = strcmp(a, addr) == 0;
-		free(a);
+		goto out;
 	}
-	return found;
+	p.rtt_ms = rtt_var;
+	p.rtt_assumed = 1;
+	if (e == NULL && left_out(facts, peer)) {
+		if (lo->n++ == 0)
+			lo->first = peer;
+		if (rtt_var > 0 && sizing_bdp(p.bandwidth_mbit, rtt_var) >
+		    sizing_bdp(lo->widest.bandwidth_mbit, rtt_var))
+			lo->widest = p;
+		goto out;
+	}
+	if ((why = json_string_value(json_object_get(e, "reason"))) == NULL)
+		why = e != NULL ? "no measurement" :
+		    "not probed (the probe measured other targets)";
+	rtt = format_tenths(rtt_var);
+	add_warning(fp, rtt_var > 0 ?
+	    xprintf("no RTT to peer %s (%s): %s; rtt_ms %s ms assumed for it",
+	    peer, addr, why, rtt) :
+	    xprintf("no RTT to peer %s (%s): %s; sized without it", peer, addr,
+	    why));
+	free(rtt);
+	if (rtt_var > 0)
+		*add_path(fp) = p;
+out:
+	free(addr);
+	return 0;
 }
 
 int
@@ -178,17 +181,32 @@ facts_paths(struct module_ctx *ctx, double bandwidth_mbit, double rtt_var,
 	const json_t	*rtt = json_object_get(module_ctx_facts(ctx), "rtt");
 	const json_t	*v;
 	const char	**peers = NULL, *addr;
+	json_t		*addrs = json_object();
+	struct left_out	 lo;
+	char		*ms;
 	size_t		 npeers = 0, i;
 	int		 rc = -1;
 
 	memset(fp, 0, sizeof *fp);
+	memset(&lo, 0, sizeof lo);
 	if (module_ctx_peers(ctx, &peers, &npeers, cause) != 0)
-		return -1;
+		goto out;
 	fp->npeers = npeers;
 	for (i = 0; i < npeers; i++) {
-		if (peer_path(ctx, peers[i], bandwidth_mbit, rtt_var, fp,
-		    cause) != 0)
+		if (peer_path(ctx, peers[i], bandwidth_mbit, rtt_var, addrs,
+		    &lo, fp, cause) != 0)
 			goto out;
+	}
+	if (lo.n > 0) {
+		ms = format_tenths(rtt_var);
+		add_warning(fp, xprintf("%zu peers not probed (%s and the ones "
+		    "after it: the probe measures at most %d targets); %s%s%s",
+		    lo.n, lo.first, PROBE_MAX_TARGETS, rtt_var > 0 ? "rtt_ms " :
+		    "sized without them", rtt_var > 0 ? ms : "", rtt_var > 0 ?
+		    " ms assumed for them" : ""));
+		free(ms);
+		if (lo.widest.to != NULL)
+			*add_path(fp) = lo.widest;
 	}
 	/* The other targets measured (var rtt_to) are paths too, at the
 	 * host's bandwidth: the probe measured them because a play asked. */
@@ -196,7 +214,7 @@ facts_paths(struct module_ctx *ctx, double bandwidth_mbit, double rtt_var,
 		struct sizing_path *p;
 
 		if (!json_is_number(json_object_get(v, "avg_ms")) ||
-		    is_peer_address(ctx, peers, npeers, addr))
+		    json_object_get(addrs, addr) != NULL)
 			continue;
 		p = add_path(fp);
 		p->to = addr;
@@ -205,6 +223,7 @@ facts_paths(struct module_ctx *ctx, double bandwidth_mbit, double rtt_var,
 	}
 	rc = 0;
 out:
+	json_decref(addrs);
 	free(peers);
 	return rc;
 }
