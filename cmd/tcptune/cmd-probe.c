@@ -36,6 +36,58 @@ str(const json_t *obj, const char *key)
 	return "unknown";
 }
 
+/* One RTT line: "198.19.0.4 90.31 ms (ping)", or why there is none. */
+static void
+print_rtt(const char *label, const json_t *e)
+{
+	if (json_is_number(json_object_get(e, "avg_ms")))
+		printf("  %-22s %s ms (%s)\n", label, str(e, "avg_ms"),
+		    str(e, "method"));
+	else
+		printf("  %-22s unmeasured: %s\n", label, str(e, "reason"));
+}
+
+/* Whether addr is one of peers' addresses. */
+static int
+is_peer(const json_t *peers, const char *addr)
+{
+	const json_t	*v;
+	const char	*name;
+
+	json_object_foreach((json_t *)peers, name, v) {
+		if (strcmp(json_string_value(v) ?: "", addr) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The RTT to each peer by name (facts.peers: name -> address), then to
+ * the other targets, then the peers the probe left out. */
+static void
+print_rtts(const json_t *rtt, const json_t *peers, const json_t *left)
+{
+	const json_t	*v;
+	const char	*key;
+	char		 label[160];
+	size_t		 i;
+
+	json_object_foreach((json_t *)peers, key, v) {
+		snprintf(label, sizeof label, "rtt to %s (%s)", key,
+		    json_string_value(v) ?: "?");
+		print_rtt(label, json_object_get(rtt, json_string_value(v)));
+	}
+	json_object_foreach((json_t *)rtt, key, v) {
+		if (is_peer(peers, key))
+			continue;
+		snprintf(label, sizeof label, "rtt to %s", key);
+		print_rtt(label, v);
+	}
+	json_array_foreach(left, i, v)
+		printf("  rtt to %-15s not probed (the probe measures at most "
+		    "%zu targets)\n", json_string_value(v) ?: "?",
+		    json_object_size(rtt));
+}
+
 static void
 print_facts(const char *host, const json_t *f)
 {
@@ -91,9 +143,8 @@ print_facts(const char *host, const json_t *f)
 		    json_is_string(file) ? " set by " : "",
 		    json_is_string(file) ? json_string_value(file) : "");
 	}
-	json_object_foreach((json_t *)rtt, key, v)
-		printf("  %-22s %s ms (%s)\n", key, str(v, "avg_ms"),
-		    str(v, "method"));
+	print_rtts(rtt, json_object_get(f, "peers"),
+	    json_object_get(f, "peers_not_probed"));
 }
 
 /* Each host's table, its facts unparked one host at a time (a fleet's

@@ -9,7 +9,9 @@
 #include "remote/hostline.h"
 #include "remote/probe.h"
 #include "remote/qdisc.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "modules/tune-facts.h"
 
 struct probe_conf {
 	struct module_conf	 hdr;
@@ -20,32 +22,43 @@ struct probe_conf {
 
 static const struct module_param probe_params[] = {
 	{ .name = "rtt_to", .type = PARAM_LIST, .offset = AT(rtt_to),
-	  .help = "addresses to measure RTT to (default: the address of the "
-		  "host's iperf_peer and the rtt_to var)" },
+	  .help = "addresses to measure RTT to (default: the rtt_to var and "
+		  "the address of each of the host's iperf_peer/iperf_peers, "
+		  "at most 32)" },
 	{ .name = NULL },
 };
 
-static void
+/* Add addr unless it is there; 0 when the limit left it out. */
+static int
 add_target(char ***targets, size_t *n, const char *addr)
 {
 	size_t i;
 
 	for (i = 0; i < *n; i++) {
 		if (strcmp((*targets)[i], addr) == 0)
-			return;
+			return 1;
 	}
+	if (*n >= PROBE_MAX_TARGETS)
+		return 0;
 	*targets = xreallocarray(*targets, *n + 1, sizeof **targets);
 	(*targets)[(*n)++] = xstrdup(addr);
+	return 1;
 }
 
-static void
+/* The RTT targets: the task's rtt_to, else var rtt_to and the traffic
+ * address of every peer (iperf_peer, iperf_peers), at most
+ * PROBE_MAX_TARGETS. The probed peers go into *peers (name -> address),
+ * the ones past the limit into *left_out. -1 with *cause when the peer
+ * vars are wrong (the other targets are still collected). */
+static int
 collect_targets(struct module_ctx *ctx, const struct probe_conf *conf,
-    char ***targets, size_t *n)
+    char ***targets, size_t *n, json_t *peers, json_t *left_out, char **cause)
 {
 	const json_t	*list = conf->rtt_to;
 	const json_t	*v;
-	const char	*peer;
-	size_t		 i;
+	const char	**names = NULL;
+	size_t		 nnames = 0, i;
+	int		 rc;
 
 	if (list == NULL)
 		list = json_object_get(module_ctx_vars(ctx), "rtt_to");
@@ -55,14 +68,68 @@ collect_targets(struct module_ctx *ctx, const struct probe_conf *conf,
 		if (json_is_string(v))
 			add_target(targets, n, json_string_value(v));
 	}
-	if (conf->rtt_to == NULL &&
-	    (peer = json_string_value(json_object_get(module_ctx_vars(ctx),
-	    "iperf_peer"))) != NULL) {
-		char *addr = module_ctx_traffic_address(ctx, peer);
+	if (conf->rtt_to != NULL)
+		return 0;
+	rc = module_ctx_peers(ctx, &names, &nnames, cause);
+	for (i = 0; i < nnames; i++) {
+		char *addr = module_ctx_traffic_address(ctx, names[i]);
 
-		add_target(targets, n, addr);
+		if (add_target(targets, n, addr))
+			json_object_set_new(peers, names[i], json_string(addr));
+		else
+			json_array_append_new(left_out, json_string(names[i]));
 		free(addr);
 	}
+	free(names);
+	return rc;
+}
+
+/* "; RTT to 9 peers: 1.3 to 240.3 ms (farthest asia2)", then each peer
+ * without an RTT and why, then how many the limit left out. */
+static void
+add_peer_rtts(struct strbuf *sb, const json_t *facts)
+{
+	const json_t	*peers = json_object_get(facts, "peers");
+	const json_t	*left = json_object_get(facts, "peers_not_probed");
+	const json_t	*rtt = json_object_get(facts, "rtt");
+	const json_t	*v, *e;
+	const char	*name, *far = NULL, *why;
+	double		 ms, lo = 0, hi = 0;
+	size_t		 measured = 0;
+
+	if (json_object_size(peers) == 0 && json_array_size(left) == 0)
+		return;
+	json_object_foreach((json_t *)peers, name, v) {
+		e = json_object_get(json_object_get(rtt, json_string_value(v)),
+		    "avg_ms");
+		if (!json_is_number(e))
+			continue;
+		ms = json_number_value(e);
+		if (measured++ == 0 || ms < lo)
+			lo = ms;
+		if (far == NULL || ms > hi) {
+			hi = ms;
+			far = name;
+		}
+	}
+	strbuf_addf(sb, "; RTT to %zu of %zu peers", measured,
+	    json_object_size(peers) + json_array_size(left));
+	if (measured == 1)
+		strbuf_addf(sb, ": %.1f ms (%s)", hi, far);
+	else if (far != NULL)
+		strbuf_addf(sb, ": %.1f to %.1f ms (farthest %s)", lo, hi, far);
+	json_object_foreach((json_t *)peers, name, v) {
+		e = json_object_get(rtt, json_string_value(v));
+		if (json_is_number(json_object_get(e, "avg_ms")))
+			continue;
+		why = json_string_value(json_object_get(e, "reason"));
+		strbuf_addf(sb, "; warning: no RTT to peer %s (%s): %s", name,
+		    json_string_value(v), why != NULL ? why : "no measurement");
+	}
+	if (json_array_size(left) > 0)
+		strbuf_addf(sb, "; warning: %zu peer%s not probed (at most %d "
+		    "targets)", json_array_size(left),
+		    json_array_size(left) == 1 ? "" : "s", PROBE_MAX_TARGETS);
 }
 
 /* The drop-in the play's tuning tasks manage unless a task names another
@@ -84,7 +151,7 @@ check_read_file(const struct module_ctx *ctx)
 }
 
 static char *
-summary(const json_t *f)
+summary(const json_t *f, const char *peers_cause)
 {
 	const json_t *k = json_object_get(f, "kernel");
 	const json_t *cc = json_object_get(f, "congestion");
@@ -93,6 +160,7 @@ summary(const json_t *f)
 	const json_t *rmem = json_object_get(json_object_get(f, "sysctl"),
 	    "net.ipv4.tcp_rmem");
 	char *qd = qdisc_describe(q), *s;
+	struct strbuf sb;
 
 	s = xprintf("kernel %s, cc %s, %s qdisc %s, tcp_rmem %s",
 	    json_string_value(json_object_get(k, "release")) ?: "?",
@@ -100,7 +168,14 @@ summary(const json_t *f)
 	    json_string_value(json_object_get(rt, "interface")) ?: "(no route)",
 	    qd, json_string_value(json_object_get(rmem, "value")) ?: "?");
 	free(qd);
-	return s;
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, s);
+	free(s);
+	add_peer_rtts(&sb, f);
+	if (peers_cause != NULL)
+		strbuf_addf(&sb, "; warning: no RTT to the peers: %s",
+		    peers_cause);
+	return strbuf_detach(&sb, NULL);
 }
 
 static int
@@ -108,14 +183,19 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 {
 	char			**targets = NULL;
 	size_t			  n = 0, i;
-	char			 *cmd, *cause = NULL;
+	char			 *cmd, *cause = NULL, *peers_cause = NULL;
 	const char		 *program;
 	size_t			  program_len;
 	struct tp_result	  out;
 	enum tp_status		  st;
-	json_t			 *facts;
+	json_t			 *facts, *peers, *left_out;
 
-	collect_targets(ctx, conf, &targets, &n);
+	peers = json_object();
+	left_out = json_array();
+	/* Wrong peer vars do not stop the probe: the other facts are good,
+	 * and sizing reports the same error where it needs the peers. */
+	collect_targets(ctx, conf, &targets, &n, peers, left_out,
+	    &peers_cause);
 	cmd = probe_command_dropin((const char *const *)targets, n,
 	    check_read_file(ctx));
 	for (i = 0; i < n; i++)
@@ -126,8 +206,7 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 	free(cmd);
 	if (st != TP_OK) {
 		module_result_transport_failed(res, st, cause);
-		tp_result_clear(&out);
-		return 0;
+		goto out;
 	}
 	if (out.exit_status != 0 ||
 	    (facts = probe_parse(out.out, out.out_len, &cause)) == NULL) {
@@ -138,14 +217,21 @@ probe_run(struct module_ctx *ctx, const void *conf, struct module_result *res)
 			res->msg = xprintf("probe exited %d: %.200s",
 			    out.exit_status, out.err);
 		free(cause);
-		tp_result_clear(&out);
-		return 0;
+		goto out;
 	}
-	tp_result_clear(&out);
+	/* Which target is which peer: `tcptune probe` and the sizing's
+	 * warnings name peers, not addresses. */
+	json_object_set(facts, "peers", peers);
+	json_object_set(facts, "peers_not_probed", left_out);
 	module_ctx_set_facts(ctx, facts);
 	res->status = RESULT_OK;
-	res->msg = summary(facts);
+	res->msg = summary(facts, peers_cause);
 	res->data = facts;
+out:
+	tp_result_clear(&out);
+	json_decref(peers);
+	json_decref(left_out);
+	free(peers_cause);
 	return 0;
 }
 

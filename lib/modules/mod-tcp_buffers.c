@@ -11,6 +11,7 @@
 #include "modules/mod-tcp_buffers.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
+#include "base/strbuf.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 
@@ -19,12 +20,13 @@
 static const struct module_param tcp_buffers_params[] = {
 	{ .name = "rtt_ms", .type = PARAM_FLOAT, .offset = AT(rtt_ms),
 	  .min = 0.01, .max = 10000,
-	  .help = "path RTT in ms (default: measured by probe to iperf_peer, "
-		  "else var rtt_ms)" },
+	  .help = "path RTT in ms (default: the widest path the probe "
+		  "measured to iperf_peer/iperf_peers, else var rtt_ms)" },
 	{ .name = "bandwidth_mbit", .type = PARAM_FLOAT,
 	  .offset = AT(bandwidth_mbit), .min = 0.1, .max = 1000000,
 	  .help = "path bandwidth in Mbit/s (default: var bandwidth_mbit, "
-		  "else NIC speed)" },
+		  "else NIC speed; var bandwidth_mbit_by_group beats it for "
+		  "its groups' peers)" },
 	{ .name = "headroom", .type = PARAM_FLOAT, .offset = AT(headroom),
 	  .def = "2", .min = 1, .max = 16,
 	  .help = "multiplier on the BDP for kernel overhead" },
@@ -87,6 +89,99 @@ read_u64(const json_t *facts, const char *key, enum sizing_state *st,
 		*st = SIZING_UNKNOWN;
 }
 
+/* The host-wide bandwidth: the task's, else var bandwidth_mbit, else the
+ * NIC's speed. A group's bandwidth (PEERS_BANDWIDTH_VAR) beats it for the
+ * paths to that group's hosts. */
+static double
+host_bandwidth(struct module_ctx *ctx, double given)
+{
+	double	mbit = given;
+
+	if (mbit <= 0)
+		mbit = var_number(module_ctx_vars(ctx), "bandwidth_mbit");
+	if (mbit <= 0)
+		mbit = json_number_value(json_object_get(json_object_get(
+		    module_ctx_facts(ctx), "default_route"), "speed_mbit"));
+	return mbit;
+}
+
+/* The RTT and bandwidth to size for: the task's rtt_ms, else the widest
+ * path to the host's peers (and other measured targets), else var rtt_ms.
+ * -1 with *cause when the peers or the bandwidth map are wrong. */
+static int
+choose_path(struct module_ctx *ctx, struct sizing_input *in,
+    struct facts_paths *fp, char **cause)
+{
+	double	rtt_var = var_number(module_ctx_vars(ctx), "rtt_ms");
+	int	i;
+
+	in->bandwidth_mbit = host_bandwidth(ctx, in->bandwidth_mbit);
+	if (in->rtt_ms > 0)
+		return 0;
+	if (facts_paths(ctx, in->bandwidth_mbit, rtt_var, fp, cause) != 0)
+		return -1;
+	if ((i = sizing_widest_path(fp->paths, fp->n)) >= 0)
+		sizing_input_path(in, &fp->paths[i]);
+	else
+		in->rtt_ms = rtt_var;
+	return 0;
+}
+
+static json_t *
+paths_json(const struct facts_paths *fp)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; i < fp->n; i++) {
+		const struct sizing_path *p = &fp->paths[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s?, s:f, s:f, s:I, "
+		    "s:b}", "to", p->to, "group", p->group, "rtt_ms", p->rtt_ms,
+		    "bandwidth_mbit", p->bandwidth_mbit, "bdp_bytes",
+		    (json_int_t)sizing_bdp(p->bandwidth_mbit, p->rtt_ms),
+		    "rtt_assumed", p->rtt_assumed));
+	}
+	return a;
+}
+
+/* "; warning: ..." for each peer without an RTT. */
+static char *
+add_warnings(char *msg, const struct facts_paths *fp)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, msg);
+	free(msg);
+	for (i = 0; i < fp->nwarnings; i++)
+		strbuf_addf(&sb, "; warning: %s", fp->warnings[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *
+summary(const struct sizing_input *in, const struct sizing_plan *plan,
+    const struct facts_paths *fp)
+{
+	char	*bdp, *ceil, *via, *of, *s;
+
+	bdp = format_bytes_decimal(plan->bdp_bytes);
+	ceil = format_bytes_binary(plan->ceiling);
+	via = in->to == NULL ? xstrdup("") : in->group == NULL ?
+	    xprintf(" to %s", in->to) : xprintf(" to %s (%s)", in->to,
+	    in->group);
+	of = fp->npeers > 1 ? xprintf(" (the widest path of %zu peers)",
+	    fp->npeers) : xstrdup("");
+	s = xprintf("BDP %.0f Mbit/s x %.1f ms%s = %s -> ceiling %s%s",
+	    in->bandwidth_mbit, in->rtt_ms, via, bdp, ceil, of);
+	free(of);
+	free(via);
+	free(bdp);
+	free(ceil);
+	return add_warnings(s, fp);
+}
+
 static int
 tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
@@ -95,9 +190,10 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 	const json_t		*facts = module_ctx_facts(ctx);
 	struct sizing_input	 in;
 	struct sizing_plan	 plan;
+	struct facts_paths	 fp;
 	struct stage		*st;
-	const char		*rtt_to = NULL;
-	char			*cause = NULL, *bdp, *ceil, *via;
+	char			*cause = NULL;
+	size_t			 i;
 
 	if (facts == NULL) {
 		res->status = RESULT_FAILED;
@@ -106,17 +202,14 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 		return 0;
 	}
 	memset(&in, 0, sizeof in);
+	memset(&plan, 0, sizeof plan);
+	memset(&fp, 0, sizeof fp);
 	tcp_buffers_input(conf, &in);
-	if (in.rtt_ms <= 0)
-		in.rtt_ms = facts_rtt_ms(ctx, &rtt_to);
-	if (in.rtt_ms <= 0)
-		in.rtt_ms = var_number(module_ctx_vars(ctx), "rtt_ms");
-	if (in.bandwidth_mbit <= 0)
-		in.bandwidth_mbit = var_number(module_ctx_vars(ctx),
-		    "bandwidth_mbit");
-	if (in.bandwidth_mbit <= 0)
-		in.bandwidth_mbit = json_number_value(json_object_get(
-		    json_object_get(facts, "default_route"), "speed_mbit"));
+	if (choose_path(ctx, &in, &fp, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		goto out;
+	}
 	in.mem_total = (uint64_t)json_integer_value(json_object_get(facts,
 	    "mem_total_bytes"));
 	read_triple(facts, "net.ipv4.tcp_rmem", &in.st_rmem, &in.cur_rmem);
@@ -126,41 +219,39 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 	read_u64(facts, "net.core.wmem_max", &in.st_wmem_max,
 	    &in.cur_wmem_max);
 
-	memset(&plan, 0, sizeof plan);
 	if (sizing_plan_compute(&in, &plan, &cause) != 0) {
 		res->status = RESULT_FAILED;
-		res->msg = cause;
-		sizing_plan_clear(&plan);
-		return 0;
+		res->msg = add_warnings(cause, &fp);
+		goto out;
 	}
 	if ((st = tune_stage(ctx, tune_file(ctx, conf->sysctl_file,
 	    module_conf_given(tcp_buffers_params, conf, AT(sysctl_file))),
 	    &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
-		sizing_plan_clear(&plan);
-		return 0;
+		goto out;
 	}
 	sizing_plan_to_dropin(&plan, &st->dropin);
 	if (!plan.set_rmem_max)
 		stage_note(st, "net.core.rmem_max: %s", plan.reason_rmem_max);
 	if (!plan.set_wmem_max)
 		stage_note(st, "net.core.wmem_max: %s", plan.reason_wmem_max);
-	bdp = format_bytes_decimal(plan.bdp_bytes);
-	ceil = format_bytes_binary(plan.ceiling);
+	for (i = 0; i < fp.nwarnings; i++)
+		stage_note(st, "warning: %s", fp.warnings[i]);
 	res->status = RESULT_OK;
-	via = rtt_to != NULL ? xprintf(" (measured to %s)", rtt_to) :
-	    xstrdup("");
-	res->msg = xprintf("BDP %.0f Mbit/s x %.1f ms%s = %s -> ceiling %s",
-	    in.bandwidth_mbit, in.rtt_ms, via, bdp, ceil);
-	free(via);
-	res->data = json_pack("{s:f, s:f, s:I, s:I, s:I}", "rtt_ms",
-	    in.rtt_ms, "bandwidth_mbit", in.bandwidth_mbit, "bdp_bytes",
+	res->msg = summary(&in, &plan, &fp);
+	res->data = json_pack("{s:f, s:f, s:s?, s:s?, s:I, s:I, s:I, s:o, "
+	    "s:o}", "rtt_ms", in.rtt_ms, "bandwidth_mbit", in.bandwidth_mbit,
+	    "to", in.to, "group", in.group, "bdp_bytes",
 	    (json_int_t)plan.bdp_bytes, "ceiling", (json_int_t)plan.ceiling,
-	    "ram_cap", (json_int_t)plan.ram_cap);
-	free(bdp);
-	free(ceil);
+	    "ram_cap", (json_int_t)plan.ram_cap, "paths", paths_json(&fp),
+	    "warnings", json_array());
+	for (i = 0; i < fp.nwarnings; i++)
+		json_array_append_new(json_object_get(res->data, "warnings"),
+		    json_string(fp.warnings[i]));
+out:
 	sizing_plan_clear(&plan);
+	facts_paths_clear(&fp);
 	return 0;
 }
 

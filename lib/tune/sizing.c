@@ -88,6 +88,35 @@ sizing_flow_cap_mbit(uint64_t buffer_bytes, double rtt_ms)
 	return (double)buffer_bytes * 8.0 / (rtt_ms * 1000.0);
 }
 
+int
+sizing_widest_path(const struct sizing_path *paths, size_t n)
+{
+	uint64_t	best = 0, bdp;
+	size_t		i;
+	int		at = -1;
+
+	for (i = 0; i < n; i++) {
+		bdp = sizing_bdp(paths[i].bandwidth_mbit, paths[i].rtt_ms);
+		/* Strictly larger: a later path of equal BDP does not take
+		 * over, so the same peers always name the same path. */
+		if (bdp > 0 && (at < 0 || bdp > best)) {
+			best = bdp;
+			at = (int)i;
+		}
+	}
+	return at;
+}
+
+void
+sizing_input_path(struct sizing_input *in, const struct sizing_path *path)
+{
+	in->rtt_ms = path->rtt_ms;
+	in->bandwidth_mbit = path->bandwidth_mbit;
+	in->to = path->to;
+	in->group = path->group;
+	in->rtt_assumed = path->rtt_assumed;
+}
+
 void
 sizing_plan_clear(struct sizing_plan *p)
 {
@@ -317,6 +346,22 @@ check_input(const struct sizing_input *in, struct settings *set,
 	return 0;
 }
 
+/* " to bhs-db1 (ovh_bhs)": the path that set the BDP, when one is named;
+ * the group only when its bandwidth was taken. */
+static void
+add_path(struct strbuf *sb, const struct sizing_input *in)
+{
+	if (in->to == NULL)
+		return;
+	strbuf_addf(sb, " to %s", in->to);
+	if (in->group != NULL && in->rtt_assumed)
+		strbuf_addf(sb, " (%s; rtt_ms, not measured)", in->group);
+	else if (in->group != NULL)
+		strbuf_addf(sb, " (%s)", in->group);
+	else if (in->rtt_assumed)
+		strbuf_addstr(sb, " (rtt_ms, not measured)");
+}
+
 /* The ceiling of both triples: BDP x headroom as a power of two, capped by
  * the RAM budget and max_buffer. Returns its reason, a new string. */
 static char *
@@ -344,8 +389,10 @@ plan_ceiling(const struct sizing_input *in, const struct settings *set,
 	strbuf_addf(&sb, "%s Mbit/s " TIMES " ", s);
 	free(s);
 	s = format_tenths(in->rtt_ms);
-	strbuf_addf(&sb, "%s ms = ", s);
+	strbuf_addf(&sb, "%s ms", s);
 	free(s);
+	add_path(&sb, in);
+	strbuf_addstr(&sb, " = ");
 	s = format_bytes_decimal(p->bdp_bytes);
 	strbuf_addstr(&sb, s);
 	free(s);

@@ -23,6 +23,7 @@
 #ifndef TCPTUNE_SIZING_H
 #define TCPTUNE_SIZING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SIZING_DEFAULT_HEADROOM		2.0
@@ -58,6 +59,14 @@ enum sizing_state {
 struct sizing_input {
 	double			 rtt_ms;	/* > 0, else the plan fails */
 	double			 bandwidth_mbit; /* <= 0: unknown: fails */
+	/* The path rtt_ms and bandwidth_mbit are for, named in the reason
+	 * ("... x 92.3 ms to bhs-db1 (ovh_bhs) = ..."): the peer (or
+	 * address), NULL when none (given values); the group whose
+	 * bandwidth was taken, NULL when the host's; rtt_assumed: rtt_ms is
+	 * var rtt_ms standing in for a peer that was not measured. */
+	const char		*to;
+	const char		*group;
+	int			 rtt_assumed;
 	uint64_t		 mem_total;	/* bytes; 0: unknown: fails */
 	double			 headroom;	/* 0: default 2 */
 	unsigned		 ram_divisor;	/* 0: default 64 */
@@ -86,6 +95,25 @@ struct sizing_plan {
 	uint64_t		 ram_cap;	/* MemTotal / ram_divisor, MiB */
 	uint64_t		 ceiling;	/* wanted after the caps */
 };
+
+/* One path a host's buffers must fill: to a peer (or a target the probe
+ * measured), with its RTT and bandwidth. A host talks to many peers at
+ * different RTTs; one set of buffer ceilings must fill the widest path. */
+struct sizing_path {
+	const char	*to;		/* peer name or address (borrowed) */
+	const char	*group;		/* group whose bandwidth applies, or NULL */
+	double		 rtt_ms;	/* <= 0: unknown */
+	double		 bandwidth_mbit; /* <= 0: unknown */
+	int		 rtt_assumed;	/* rtt_ms is var rtt_ms: not measured */
+};
+
+/* The index of the path with the largest bandwidth x RTT (the first of
+ * equals, so the order given breaks ties), or -1 when no path has both an
+ * RTT and a bandwidth. */
+int	 sizing_widest_path(const struct sizing_path *paths, size_t n);
+/* Copy path's RTT, bandwidth and names into in. */
+void	 sizing_input_path(struct sizing_input *in,
+	    const struct sizing_path *path);
 
 /* Compute the plan. Returns 0, or -1 with *cause set when a host cannot be
  * sized: no bandwidth ("no bandwidth: set bandwidth_mbit (the NIC reports

@@ -1,6 +1,7 @@
 /* sizing: the worked examples from the seeds and the lab (exact figures, as
  * docs/sizing.md quotes them), every cap and the never-lower rule, the
- * "cannot be set here" cases, and every branch of the BBR/fq decision. */
+ * "cannot be set here" cases, every branch of the BBR/fq decision, and the
+ * choice of the widest path among many peers. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include "tune/dropin.h"
 #include "tune/congestion.h"
 #include "tune/sizing.h"
+#include "modules/tune-facts.h"
 #include "base/units.h"
 
 #define STOCK_RMEM	{ 4096, 131072, 6291456 }
@@ -1007,6 +1009,243 @@ test_cc_keep_and_other_qdiscs(void **state)
 	cc_plan_clear(&p);
 }
 
+/* ---- many peers: the widest path (largest bandwidth x RTT) wins, the
+ * reason names it ("BDP 1000 Mbit/s x 92.3 ms to bhs-db1 (ovh_bhs) = 11.5
+ * MB"), and a peer's bandwidth comes from its most specific group in
+ * bandwidth_mbit_by_group. docs/sizing.md, "Many peers". */
+
+#define TIMES	"\xc3\x97"
+
+/* The widest path is the largest BDP, not the longest RTT. */
+static void
+test_widest_is_largest_bdp(void **state)
+{
+	struct sizing_path p[] = {
+		{ .to = "gra-web1", .group = "ovh_gra", .rtt_ms = 1.2,
+		  .bandwidth_mbit = 1000 },
+		/* 1000 x 92.3 = 92300: the widest */
+		{ .to = "bhs-db1", .group = "ovh_bhs", .rtt_ms = 92.3,
+		  .bandwidth_mbit = 1000 },
+		/* farther but slower: 200 x 250 = 50000 */
+		{ .to = "sgp-cache1", .group = "gcp_asia", .rtt_ms = 250,
+		  .bandwidth_mbit = 200 },
+	};
+
+	(void)state;
+	assert_int_equal(sizing_widest_path(p, 3), 1);
+	/* At 400 Mbit/s Asia is wider: 100000 > 92300. */
+	p[2].bandwidth_mbit = 400;
+	assert_int_equal(sizing_widest_path(p, 3), 2);
+}
+
+/* Equal BDPs: the first given wins, so the same peers name the same path
+ * on every run; unknown RTT or bandwidth never wins; none at all is -1. */
+static void
+test_widest_ties_and_unknowns(void **state)
+{
+	struct sizing_path p[] = {
+		{ .to = "a", .rtt_ms = 0, .bandwidth_mbit = 1000 },
+		{ .to = "b", .rtt_ms = 100, .bandwidth_mbit = 100 },
+		{ .to = "c", .rtt_ms = 50, .bandwidth_mbit = 200 },
+		{ .to = "d", .rtt_ms = 1000, .bandwidth_mbit = 0 },
+	};
+
+	(void)state;
+	assert_int_equal(sizing_widest_path(p, 4), 1);
+	assert_int_equal(sizing_widest_path(p, 1), -1);
+	assert_int_equal(sizing_widest_path(p, 0), -1);
+	assert_int_equal(sizing_widest_path(&p[2], 2), 0);
+}
+
+static char *
+reason_for(const struct sizing_path *path)
+{
+	struct sizing_input	in;
+	struct sizing_plan	plan;
+	char			*cause = NULL, *r;
+
+	memset(&in, 0, sizeof in);
+	in.mem_total = (uint64_t)32 << 30;
+	sizing_input_path(&in, path);
+	assert_int_equal(sizing_plan_compute(&in, &plan, &cause), 0);
+	r = strdup(plan.reason_rmem);
+	/* Both triples' reasons start with the same ceiling. */
+	assert_int_equal(strcspn(plan.reason_rmem, ";"),
+	    strcspn(plan.reason_wmem, ";"));
+	assert_memory_equal(plan.reason_rmem, plan.reason_wmem,
+	    strcspn(plan.reason_rmem, ";"));
+	sizing_plan_clear(&plan);
+	return r;
+}
+
+/* The reason names the peer and the group whose bandwidth it took. */
+static void
+test_reason_names_the_path(void **state)
+{
+	struct sizing_path p = { .to = "bhs-db1", .group = "ovh_bhs",
+	    .rtt_ms = 92.3, .bandwidth_mbit = 1000 };
+	char *r;
+
+	(void)state;
+	r = reason_for(&p);
+	assert_contains(r, "BDP 1000 Mbit/s " TIMES " 92.3 ms to bhs-db1 "
+	    "(ovh_bhs) = 11.5 MB, " TIMES "2 headroom \xe2\x86\x92 32 MiB");
+	free(r);
+
+	/* The host's own bandwidth: no group. */
+	p.group = NULL;
+	r = reason_for(&p);
+	assert_contains(r, "BDP 1000 Mbit/s " TIMES " 92.3 ms to bhs-db1 = "
+	    "11.5 MB");
+	free(r);
+
+	/* var rtt_ms standing in for a peer the probe could not reach. */
+	p.group = "ovh_bhs";
+	p.rtt_assumed = 1;
+	p.rtt_ms = 300;
+	r = reason_for(&p);
+	assert_contains(r, "BDP 1000 Mbit/s " TIMES " 300 ms to bhs-db1 "
+	    "(ovh_bhs; rtt_ms, not measured) = 37.5 MB");
+	free(r);
+	p.group = NULL;
+	r = reason_for(&p);
+	assert_contains(r, " to bhs-db1 (rtt_ms, not measured) = ");
+	free(r);
+
+	/* No path named (task parameters, `tcptune size`): as before. */
+	p.to = NULL;
+	r = reason_for(&p);
+	assert_contains(r, "BDP 1000 Mbit/s " TIMES " 300 ms = 37.5 MB");
+	free(r);
+}
+
+/* The widest of many peers sets the ceiling: a far slow path against a
+ * nearer fast one. */
+static void
+test_ceiling_from_widest(void **state)
+{
+	struct sizing_path p[] = {
+		{ .to = "eu2", .group = "region_eu", .rtt_ms = 1.3,
+		  .bandwidth_mbit = 200 },
+		{ .to = "ca1", .group = "region_ca", .rtt_ms = 90.2,
+		  .bandwidth_mbit = 150 },
+		{ .to = "asia2", .group = "region_asia", .rtt_ms = 240.2,
+		  .bandwidth_mbit = 100 },
+	};
+	struct sizing_input	in;
+	struct sizing_plan	plan;
+	char			*cause = NULL;
+	int			 i;
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	in.mem_total = (uint64_t)32 << 30;
+	i = sizing_widest_path(p, 3);
+	assert_int_equal(i, 2);
+	sizing_input_path(&in, &p[i]);
+	assert_int_equal(sizing_plan_compute(&in, &plan, &cause), 0);
+	/* 100 x 240.2 x 125 = 3.0 MB, x2 = 6.0 MB -> 8 MiB */
+	assert_int_equal(plan.bdp_bytes, 3002500);
+	assert_int_equal(plan.ceiling, 8 << 20);
+	assert_contains(plan.reason_rmem, "to asia2 (region_asia) = 3.0 MB");
+	sizing_plan_clear(&plan);
+}
+
+static json_t *
+groups(void)
+{
+	json_t *g = json_loads("{\"all\": [\"bhs-db1\", \"bhs-db2\", "
+	    "\"gra-web1\", \"sgp1\"], \"ovh\": [\"bhs-db1\", \"bhs-db2\", "
+	    "\"gra-web1\"], \"ovh_bhs\": [\"bhs-db1\", \"bhs-db2\"], "
+	    "\"db\": [\"bhs-db1\"], \"gcp_asia\": [\"sgp1\"]}", 0, NULL);
+
+	assert_non_null(g);
+	return g;
+}
+
+/* The most specific group of the map holding the peer: the smallest. */
+static void
+test_group_bandwidth(void **state)
+{
+	json_t		*g = groups(), *map;
+	const char	*group;
+	double		 mbit;
+	char		*cause = NULL;
+
+	(void)state;
+	map = json_loads("{\"ovh\": 1000, \"ovh_bhs\": \"500\", "
+	    "\"gcp_asia\": 200.5}", 0, NULL);
+	assert_int_equal(peer_group_bandwidth(map, g, "bhs-db2", &group,
+	    &mbit, &cause), 0);
+	assert_string_equal(group, "ovh_bhs");
+	assert_true(mbit == 500);
+	assert_int_equal(peer_group_bandwidth(map, g, "gra-web1", &group,
+	    &mbit, &cause), 0);
+	assert_string_equal(group, "ovh");
+	assert_true(mbit == 1000);
+	assert_int_equal(peer_group_bandwidth(map, g, "sgp1", &group,
+	    &mbit, &cause), 0);
+	assert_string_equal(group, "gcp_asia");
+	assert_true(mbit == 200.5);
+	/* In no group of the map: none. */
+	assert_int_equal(peer_group_bandwidth(map, g, "elsewhere", &group,
+	    &mbit, &cause), 0);
+	assert_null(group);
+	assert_true(mbit == 0);
+	/* No map: none. */
+	assert_int_equal(peer_group_bandwidth(NULL, g, "bhs-db1", &group,
+	    &mbit, &cause), 0);
+	assert_null(group);
+	json_decref(map);
+
+	/* Equal sizes: the first listed. */
+	map = json_loads("{\"db\": 10, \"gcp_asia\": 20}", 0, NULL);
+	json_object_set_new(g, "db2", json_pack("[s]", "bhs-db1"));
+	json_object_set_new(map, "db2", json_integer(30));
+	assert_int_equal(peer_group_bandwidth(map, g, "bhs-db1", &group,
+	    &mbit, &cause), 0);
+	assert_string_equal(group, "db");
+	json_decref(map);
+	json_decref(g);
+}
+
+static void
+assert_map_error(const char *map_text, const char *want)
+{
+	json_t		*g = groups(), *map;
+	const char	*group;
+	double		 mbit;
+	char		*cause = NULL;
+
+	map = json_loads(map_text, JSON_DECODE_ANY, NULL);
+	assert_non_null(map);
+	assert_int_equal(peer_group_bandwidth(map, g, "bhs-db1", &group,
+	    &mbit, &cause), -1);
+	assert_string_equal(cause, want);
+	free(cause);
+	json_decref(map);
+	json_decref(g);
+}
+
+/* A misspelt group or a bandwidth that is no number is an error naming
+ * the var and the key, not a silent fallback. */
+static void
+test_group_bandwidth_errors(void **state)
+{
+	(void)state;
+	assert_map_error("{\"ovh_bsh\": 1000}", "variable "
+	    "'bandwidth_mbit_by_group': 'ovh_bsh' is not a group of the "
+	    "inventory");
+	assert_map_error("{\"ovh\": \"fast\"}", "variable "
+	    "'bandwidth_mbit_by_group': 'ovh' must be a bandwidth in Mbit/s "
+	    "above 0");
+	assert_map_error("{\"ovh\": 0}", "variable "
+	    "'bandwidth_mbit_by_group': 'ovh' must be a bandwidth in Mbit/s "
+	    "above 0");
+	assert_map_error("[1000]", "variable 'bandwidth_mbit_by_group': "
+	    "expected a mapping of group names to Mbit/s");
+}
+
 int
 main(void)
 {
@@ -1039,6 +1278,12 @@ main(void)
 		cmocka_unit_test(test_cc_unknown_config),
 		cmocka_unit_test(test_cc_namespace),
 		cmocka_unit_test(test_cc_keep_and_other_qdiscs),
+		cmocka_unit_test(test_widest_is_largest_bdp),
+		cmocka_unit_test(test_widest_ties_and_unknowns),
+		cmocka_unit_test(test_reason_names_the_path),
+		cmocka_unit_test(test_ceiling_from_widest),
+		cmocka_unit_test(test_group_bandwidth),
+		cmocka_unit_test(test_group_bandwidth_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
