@@ -771,8 +771,11 @@ DIR=$(readlink -m "$DIR")
 
 # One changer at a time per DIR (tests may run in parallel). Daemons we
 # start get fd 9 closed so that they do not hold the lock.
+# shellcheck source=tests/lab/close-fds.sh
+. "$(dirname "${BASH_SOURCE[0]}")/close-fds.sh"
 case $CMD in
 up | down | stop-host | start-host | rekey-host | silent-host)
+	close_inherited_fds
 	if [[ $CMD == up ]]; then
 		mkdir -p "$DIR"
 	fi

@@ -255,19 +255,8 @@ write_env() {
 	} >"$DIR/regions.env"
 }
 
-# The lab outlives this command: its processes (lab.sh's namespace holders,
-# sshd, wanem) must not inherit a descriptor the caller holds, or
-# `flock LOCK regions.sh up` would keep LOCK locked until `down`. Bash
-# reads this script from fd 255: that one stays.
-close_inherited_fds() {
-	local f fd
-	for f in "/proc/$$/fd/"*; do
-		fd=${f##*/}
-		if ((fd > 2 && fd < 255)); then
-			eval "exec $fd>&-"
-		fi
-	done 2>/dev/null
-}
+# shellcheck source=tests/lab/close-fds.sh
+. "$HERE/close-fds.sh"
 
 cmd_up() {
 	local i t0=$SECONDS
