@@ -159,7 +159,7 @@ CROSS=0
 while read -r src dst pairs before after rate; do
 	[[ -n $src ]] || continue
 	pct=$(awk -v a="$after" -v r="$rate" 'BEGIN { printf "%.0f", 100 * a / r }')
-	printf '    %-12s %-12s %5s %8s %8s %6s %5s\n' "$src" "$dst" "$pairs" \
+	printf '    %-12s %-12s %5s %8.1f %8.1f %6s %5s\n' "$src" "$dst" "$pairs" \
 	    "$before" "$after" "$rate" "$pct"
 	[[ $src == "$dst" ]] && continue
 	CROSS=$((CROSS + 1))
