@@ -17,69 +17,21 @@
 # Usage: peers-regions.sh [TCPTUNE [WANEM]]. Needs root (exit 77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tests/e2e/regions-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/regions-lib.sh"
 
 e2e_init peers-regions "${1:-}"
 WANEM_BIN=${2:-}
 cd "$E2E_SRC" || exit 1
-REGIONS_SH=$E2E_SRC/tests/lab/regions.sh
 RDIR=/tmp/tcptune-e2e-tpr
 PB=playbooks/wan-tuning.yml
 DROPIN=/etc/sysctl.d/90-tcptune.conf
-# wan-tuning.yml's default max_buffer; the RAM cap is far above.
-MAX_BUFFER=$((64 << 20))
 
-regions_cleanup() {
-	"$REGIONS_SH" down -d "$RDIR" >/dev/null 2>&1 || true
-	e2e_cleanup
-}
-trap regions_cleanup EXIT
+regions_up "$RDIR" tpr 198.18.92 "$WANEM_BIN"
 
-if ! "$REGIONS_SH" up -d "$RDIR" -p tpr -a 198.18.92 \
-    ${WANEM_BIN:+-w "$WANEM_BIN"} >"$E2E_TMP/up.log" 2>&1; then
-	echo "FAIL: regions.sh up failed:"
-	sed 's/^/    /' "$E2E_TMP/up.log"
-	exit 1
-fi
-e2e_log "$(tail -n 1 "$E2E_TMP/up.log")"
-# shellcheck disable=SC1091
-. "$RDIR/regions.env"
-# lab HOST ... (lib.sh) runs in the lab host: the lab's names are labNN.
-E2E_LAB_DIR=$RDIR/lab
-
+# shellcheck disable=SC2317 # called through e2e_run
 rt() {
 	"$TCPTUNE" "$@" --known-hosts "$REGIONS_KNOWN_HOSTS" --no-color
-}
-
-lab_name() {
-	jq -r --arg h "$1" '.hosts[] | select(.name == $h) | .lab_host' \
-	    "$REGIONS_JSON"
-}
-
-group_of() {
-	jq -r --arg h "$1" '.hosts[] | select(.name == $h) | .group' \
-	    "$REGIONS_JSON"
-}
-
-# expected H: "BDP_BYTES CEILING GROUP PEERS" for host H, from the
-# configured matrix: the largest bandwidth(peer's group) x 2 x one-way delay
-# over H's peers (every other host: its own region's are far narrower), the
-# ceiling BDP x 2 rounded up to a power of two, and the peers that tie for
-# that BDP.
-expected() {
-	jq -r --arg h "$1" --argjson maxbuf "$MAX_BUFFER" '
-	    .groups as $g
-	    | ([.hosts[] | {key: .name, value: .group}] | from_entries) as $grp
-	    | [.matrix[] | select(.src_group == $grp[$h])
-		| {dst: .dst_group, bdp: ($g[.dst_group].bandwidth_mbit
-		    * .rtt_ms * 125)}] as $paths
-	    | ($paths | max_by(.bdp)) as $w
-	    | [.hosts[] | select(.group == $w.dst and .name != $h) | .name]
-		as $peers
-	    | ($w.bdp * 2 | ceil) as $want
-	    | (reduce range(0; 64) as $i (1; if . < $want then . * 2 else .
-		end)) as $pow2
-	    | "\($w.bdp | floor) \([$pow2, $maxbuf] | min) \($w.dst) "
-		+ ($peers | join(","))' "$REGIONS_JSON"
 }
 
 # ---- 1. every host sized by its widest path --------------------------------
@@ -94,7 +46,7 @@ assert_rc "play of wan-tuning on the ten hosts" 0
 cp "$E2E_TMP/out" "$E2E_TMP/play.json"
 
 for h in $REGIONS_HOSTS; do
-	read -r bdp ceiling group peers <<<"$(expected "$h")"
+	read -r _ _ group peers <<<"$(regions_expected "$h")"
 	l=$(lab_name "$h")
 	planned=$(jq -r --arg h "$h" '.plays[0].results[$h][]
 	    | select(.module == "tcp_buffers") | .data.group' \
@@ -104,28 +56,8 @@ for h in $REGIONS_HOSTS; do
 	# What the play applied, from its own probe.
 	data=$(jq -c --arg h "$h" '.plays[0].results[$h][]
 	    | select(.module == "tcp_buffers") | .data' "$E2E_TMP/play.json")
+	assert_sized_by_widest "$h" "$data"
 	to=$(jq -r '.to' <<<"$data")
-	e2e_log "$h ($(group_of "$h")): expected widest path to $group" \
-	    "($peers), BDP $bdp B, ceiling $ceiling; play: $(jq -r \
-	    '"\(.to) (\(.group)) \(.rtt_ms) ms, BDP \(.bdp_bytes) B, ceiling \(.ceiling)"' \
-	    <<<"$data")"
-	assert_eq "$h: the play's widest path is to $group" "$group" \
-	    "$(jq -r '.group' <<<"$data")"
-	assert_match "$h: the play names a peer of $group" \
-	    "(^|,)$to(,|$)" "$peers"
-	# The measured RTT is a little above the configured one (wanem's
-	# own latency, about 0.1-0.3 ms): the BDP within 2 ms of RTT.
-	assert_lt "$h: planned BDP at least the configured one" \
-	    "$((bdp - 1))" "$(jq -r '.bdp_bytes' <<<"$data")"
-	assert_lt "$h: planned BDP at most 2 ms above the configured one" \
-	    "$(jq -r '.bdp_bytes' <<<"$data")" \
-	    "$(jq -n --argjson b "$bdp" --argjson d "$(jq -r \
-	    '.bandwidth_mbit' <<<"$data")" '$b + $d * 2 * 125')"
-	for k in tcp_rmem tcp_wmem; do
-		live=$(lab "$l" sysctl -n "net.ipv4.$k" | awk '{ print $3 }')
-		assert_eq "$h: live $k ceiling is the widest path's" \
-		    "$ceiling" "$live"
-	done
 	reason=$(lab "$l" grep -B1 '^net.ipv4.tcp_rmem' "$DROPIN" | head -n 1)
 	assert_match "$h: the drop-in's reason names the peer and its group" \
 	    "^# BDP [0-9.]+ Mbit/s × [0-9.]+ ms to $to \\($group\\) = " \
@@ -150,7 +82,7 @@ grep -q 'asia9:' "$INV2" || {
 	e2e_finish
 }
 
-read -r _ ceiling_eu1 _ _ <<<"$(expected eu1)"
+read -r _ ceiling_eu1 _ _ <<<"$(regions_expected eu1)"
 e2e_run 60 rt plan "$PB" -i "$INV2" -l eu1 --skip-tags verify
 assert_match "eu1: the probe names the unmeasured peer" \
     "ok: \\[eu1\\] => .*RTT to 8 of 9 peers.*warning: no RTT to peer asia9 \\(198\\.19\\.0\\.250\\)" \
