@@ -38,9 +38,10 @@ wan_up() {
 	fi
 }
 
-wan_lab_up() {
-	local prefix=$1 net=$2 wanem=$3 i=0 h
-	e2e_lab_up 2 "$prefix" "$net"
+# wan_lab_start WANEM LINE, after e2e_lab_up: host i's WAN address is
+# 198.19.0.i, and wanem joins the hosts as LINE (after the host lines) says.
+wan_lab_start() {
+	local wanem=$1 line=$2 i=0 h
 	trap verify_cleanup EXIT
 	WAN_DIR=$E2E_TMP/wan
 	read -r -a NETNS <<<"$LAB_NETNS"
@@ -50,9 +51,16 @@ wan_lab_up() {
 			echo "host $h ${NETNS[$i]} 198.19.0.$((i + 1))"
 			i=$((i + 1))
 		done
-		echo "link ${HOSTS[0]} ${HOSTS[1]} delay=52ms rate=100mbit queue=bdp"
+		echo "$line"
 	} >"$E2E_TMP/wan.conf"
 	wan_up "$wanem"
+}
+
+wan_lab_up() {
+	local prefix=$1 net=$2 wanem=$3
+	e2e_lab_up 2 "$prefix" "$net"
+	wan_lab_start "$wanem" \
+	    "link ${HOSTS[0]} ${HOSTS[1]} delay=52ms rate=100mbit queue=bdp"
 	e2e_log "$(tail -n 1 "$E2E_TMP/wan-up.log")"
 	# The lab's YAML inventory with the pairing vars under each host.
 	WAN_INVENTORY=$E2E_TMP/wan-inventory.yml
@@ -108,20 +116,9 @@ lab_sysctl() {
 # the lab's inventory plus iperf_address 198.19.0.N per host (no peers:
 # the playbook says them).
 fleet_wan_lab_up() {
-	local n=$1 prefix=$2 net=$3 wanem=$4 opts=$5 i=0 h
+	local n=$1 prefix=$2 net=$3 wanem=$4 opts=$5
 	e2e_lab_up "$n" "$prefix" "$net"
-	trap verify_cleanup EXIT
-	WAN_DIR=$E2E_TMP/wan
-	read -r -a NETNS <<<"$LAB_NETNS"
-	{
-		echo "# written by tests/e2e/verify-lib.sh"
-		for h in "${HOSTS[@]}"; do
-			echo "host $h ${NETNS[$i]} 198.19.0.$((i + 1))"
-			i=$((i + 1))
-		done
-		echo "default $opts"
-	} >"$E2E_TMP/wan.conf"
-	wan_up "$wanem"
+	wan_lab_start "$wanem" "default $opts"
 	WAN_INVENTORY=$E2E_TMP/wan-inventory.yml
 	awk '
 	    { print }
