@@ -438,7 +438,8 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	struct iperf_client_opts co;
 	struct tp_result	 out, kout;
 	enum tp_status		 st;
-	char			*cmd = NULL, *cause = NULL, *msg = NULL;
+	struct remote_call	 call;
+	char			*cause = NULL, *msg = NULL;
 	long			 pid = 0;
 	int			 port, rc = -1;
 
@@ -446,10 +447,10 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	memset(&kout, 0, sizeof kout);
 	module_ctx_lock_pair(ctx, p->ph);
 
-	cmd = iperf_server_command(o->port);
-	st = module_ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 30, &out, &cause);
-	free(cmd);
-	cmd = NULL;
+	iperf_server_call(o->port, &call);
+	st = module_ctx_exec_on(ctx, p->ph, call.command, call.program,
+	    call.program_len, 30, &out, &cause);
+	remote_call_clear(&call);
 	if (st != TP_OK) {
 		msg = peer_error(p->peer, st, cause);
 		goto out;
@@ -472,9 +473,10 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	co.omit = o->omit;
 	co.parallel = iperf_kind_multi(k) ? o->parallel : 1;
 	co.reverse = iperf_kind_reverse(k);
-	cmd = iperf_client_command(&co);
-	st = module_ctx_exec(ctx, cmd, NULL, 0, o->duration + o->omit + 45,
-	    &out, &cause);
+	iperf_client_call(&co, &call);
+	st = module_ctx_exec(ctx, call.command, call.program,
+	    call.program_len, o->duration + o->omit + 45, &out, &cause);
+	remote_call_clear(&call);
 	if (st != TP_OK) {
 		module_result_transport_failed(res, st, cause);
 		cause = NULL;
@@ -498,16 +500,15 @@ out:
 	/* Whatever happened, the one-shot server must not linger (it waits
 	 * forever for a client that never came). */
 	if (pid > 0) {
-		free(cmd);
-		cmd = iperf_kill_command(pid);
+		iperf_kill_call(pid, &call);
 		cause = NULL;
-		if (module_ctx_exec_on(ctx, p->ph, cmd, NULL, 0, 15, &kout,
-		    &cause) != TP_OK)
+		if (module_ctx_exec_on(ctx, p->ph, call.command, call.program,
+		    call.program_len, 15, &kout, &cause) != TP_OK)
 			free(cause);
+		remote_call_clear(&call);
 		tp_result_clear(&kout);
 	}
 	module_ctx_unlock_pair(ctx, p->ph);
-	free(cmd);
 	tp_result_clear(&out);
 	if (msg != NULL) {
 		res->status = RESULT_FAILED;

@@ -284,7 +284,8 @@ tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 {
 	struct tp_result	 out;
 	enum tp_status		 st;
-	char			*cmd, *cause = NULL;
+	struct remote_call	 call;
+	char			*cause = NULL;
 
 	/* The last line of defence for check mode: whatever a module does,
 	 * the core never sends a writing apply for a check-mode task. */
@@ -305,10 +306,10 @@ tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	if (req->mode == APPLY_APPLY || req->mode == APPLY_ROLLBACK ||
 	    req->mode == APPLY_CONF_WRITE)
 		forget_dropin(ctx);
-	cmd = apply_command(req);
-	st = module_ctx_exec(ctx, cmd, input, input != NULL ? strlen(input) :
-	    0, 0, &out, &cause);
-	free(cmd);
+	apply_call(req, input, &call);
+	st = module_ctx_exec(ctx, call.command, call.program,
+	    call.program_len, 0, &out, &cause);
+	remote_call_clear(&call);
 	if (st != TP_OK) {
 		module_result_transport_failed(res, st, cause);
 		tp_result_clear(&out);

@@ -35,10 +35,11 @@ empty(const char *s)
 	return s == NULL || *s == '\0';
 }
 
-char *
-apply_command(const struct apply_request *req)
+void
+apply_call(const struct apply_request *req, const char *input,
+    struct remote_call *call)
 {
-	char	 txq[32], *probe = NULL, *cmd;
+	char	 txq[32], *probe = NULL;
 
 	snprintf(txq, sizeof txq, "%d", req->tx_queues);
 	/* After a change the probe reads only the sysctls and sysctl.d
@@ -46,7 +47,7 @@ apply_command(const struct apply_request *req)
 	if (req->reprobe)
 		probe = probe_program(empty(req->qdisc) &&
 		    empty(req->modules) && empty(req->route_opts));
-	cmd = remote_command("apply", embedded_apply_sh,
+	remote_call(call, "apply", embedded_apply_sh,
 	    (const struct remote_var[]){
 		{ "MODE", mode_name(req->mode) },
 		{ "FILE", req->file },
@@ -66,9 +67,9 @@ apply_command(const struct apply_request *req)
 		{ "WRITE", req->write ? "1" : "" },
 		{ "RELOAD", req->reload ? "1" : "" },
 		{ "IGNORE", req->ignore_errors ? "1" : "" },
+		{ "INPUT", input },
 		{ NULL, NULL } });
 	free(probe);
-	return cmd;
 }
 
 static void

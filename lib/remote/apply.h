@@ -8,6 +8,8 @@
 #ifndef TCPTUNE_APPLY_H
 #define TCPTUNE_APPLY_H
 
+#include "remote/remote-cmd.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
@@ -95,9 +97,11 @@ struct apply_result {
 	int		 done;		/* the script reached its end */
 };
 
-/* The remote command line: the script with its inputs as named values
- * (lib/remote/prelude.sh); the new file goes on its standard input. */
-char	*apply_command(const struct apply_request *req);
+/* The remote call (lib/remote/remote-cmd.h): the script with its inputs
+ * as named values (lib/remote/prelude.sh), input (the new file for apply
+ * and conf-write, else NULL) among them as INPUT. */
+void	 apply_call(const struct apply_request *req, const char *input,
+	    struct remote_call *call);
 /* Parse the script's output. -1 with *cause when it is not ours or was
  * cut short. */
 int	 apply_parse(const char *out, size_t len, struct apply_result *res,

@@ -26,10 +26,13 @@
 #   EXPECT   conf-write: the "sum" conf-read printed; FILE must still have
 #            it, else nothing is done
 #   SETKV    conf-write: "KEY=VALUE" for `sysctl -w` first ("" = don't)
-#   WRITE    conf-write: "1" = replace FILE with standard input
+#   WRITE    conf-write: "1" = replace FILE with INPUT
 #   RELOAD   conf-write: "1" = `sysctl -p FILE` last
 #   IGNORE   conf-write: "1" = -e on sysctl -w and -p (ignore unknown keys)
-# Standard input (apply and conf-write modes): the new content of FILE.
+#   INPUT    apply and conf-write: the new content of FILE, byte for byte
+#            (a value of the header like the others: the whole call is one
+#            program on standard input, so nothing of it, and none of the
+#            file, is on the command line that sudo logs)
 #
 # Under the tests (TCPTUNE_TEST_ROOT, see the prelude), /proc/sys becomes
 # ROOT/proc/sys and /etc ROOT/etc wherever the script reaches outside FILE
@@ -113,8 +116,10 @@ write_text() {
 	printf '%s' "$2" >"$1"
 }
 # shellcheck disable=SC2317
-copy_stdin() {
-	cat >"$1"
+# Through cat: on a write error dash's printf says only "I/O error", cat
+# says what happened ("No space left on device").
+write_input() {
+	printf '%s' "$INPUT" | cat >"$1"
 }
 
 # Replace file $1 with the temp file TMP (given mode $2, if any): flushed,
@@ -652,13 +657,13 @@ do_apply() {
 		return
 	fi
 	guard
-	if ! try copy_stdin "$TMP"; then
+	if ! try write_input "$TMP"; then
 		printf '@write\n'
 		write_failed "cannot write a temp file in $dir: $ERR"
 		return
 	fi
-	# Also the first write after the input: a connection cut meanwhile
-	# ends the script here (SIGPIPE), before anything is renamed.
+	# Also the first write since the script started: a connection cut
+	# meanwhile ends it here (SIGPIPE), before anything is renamed.
 	printf '@write\n'
 	had_old=
 	written=
@@ -934,7 +939,7 @@ run_sysctl() {
 	return 1
 }
 
-# Replace FILE with standard input: a temp file beside it that keeps FILE's
+# Replace FILE with INPUT: a temp file beside it that keeps FILE's
 # mode and owner (as Ansible's atomic_move; a new file gets 0644, Ansible's
 # 0666 under umask 022), the first backup, then the rename. The directory
 # must exist, as the module's mkstemp there needs it.
@@ -952,7 +957,7 @@ conf_write_file() {
 	fi
 	guard
 	if { [ -f "$FILE" ] && ! try cp -p "$FILE" "$TMP"; } ||
-	    ! try copy_stdin "$TMP"; then
+	    ! try write_input "$TMP"; then
 		write_failed "cannot write a temp file in ${dir:-/}: $ERR"
 		return 1
 	fi

@@ -70,10 +70,10 @@ struct iperf3_inputs {
 	char		 pid[32];
 };
 
-static char *
-iperf3_command(const struct iperf3_inputs *in)
+static void
+iperf3_call(const struct iperf3_inputs *in, struct remote_call *call)
 {
-	return remote_command("iperf3", embedded_iperf3_sh,
+	remote_call(call, "iperf3", embedded_iperf3_sh,
 	    (const struct remote_var[]){
 		{ "ACTION", in->action },
 		{ "PORT", in->port },
@@ -90,8 +90,8 @@ iperf3_command(const struct iperf3_inputs *in)
 
 #define NUM(field, v) snprintf((field), sizeof (field), "%lld", (long long)(v))
 
-char *
-iperf_client_command(const struct iperf_client_opts *o)
+void
+iperf_client_call(const struct iperf_client_opts *o, struct remote_call *call)
 {
 	struct iperf3_inputs in = { .action = "client" };
 
@@ -102,17 +102,17 @@ iperf_client_command(const struct iperf_client_opts *o)
 	NUM(in.omit, o->omit);
 	NUM(in.parallel, o->parallel);
 	NUM(in.limit, (long long)o->duration + o->omit + 30);
-	return iperf3_command(&in);
+	iperf3_call(&in, call);
 }
 
-char *
-iperf_server_command(int port)
+void
+iperf_server_call(int port, struct remote_call *call)
 {
 	struct iperf3_inputs in = { .action = "server" };
 
 	NUM(in.port, port);
 	NUM(in.tries, IPERF_PORT_TRIES);
-	return iperf3_command(&in);
+	iperf3_call(&in, call);
 }
 
 int
@@ -138,13 +138,13 @@ bad:
 	    out);
 }
 
-char *
-iperf_kill_command(long pid)
+void
+iperf_kill_call(long pid, struct remote_call *call)
 {
 	struct iperf3_inputs in = { .action = "stop" };
 
 	NUM(in.pid, pid);
-	return iperf3_command(&in);
+	iperf3_call(&in, call);
 }
 
 static double

@@ -26,13 +26,15 @@
  *   errors       a top-level "error" string (iperf3 still prints JSON, and
  *                exits 1).
  *
- * The remote commands run lib/remote/iperf3.sh (built by remote_command,
- * every value through shquote_add). */
+ * The remote calls run lib/remote/iperf3.sh (built by remote_call, every
+ * value through shquote_add). */
 #ifndef TCPTUNE_IPERF_H
 #define TCPTUNE_IPERF_H
 
 #include <jansson.h>
 #include <stddef.h>
+
+#include "remote/remote-cmd.h"
 
 /* The four runs of a phase, in table order. */
 enum iperf_kind {
@@ -92,19 +94,20 @@ int		 iperf_kind_from_name(const char *name);	/* -1 unknown */
 int		 iperf_kind_reverse(enum iperf_kind k);
 int		 iperf_kind_multi(enum iperf_kind k);
 
-/* The client command (run on the host): prints the client's -J document on
+/* The client call (run on the host): prints the client's -J document on
  * stdout; bounded by `timeout -s KILL` at duration + omit + 30 s. */
-char	*iperf_client_command(const struct iperf_client_opts *o);
-/* The server command (run on the peer): finds a free port from port on
+void	 iperf_client_call(const struct iperf_client_opts *o,
+	    struct remote_call *call);
+/* The server call (run on the peer): finds a free port from port on
  * (ss -ltn, then the server must still be alive and listening), starts
  * `iperf3 -s -1 -J -p P` in the background with all three descriptors
  * redirected (so the SSH exec returns at once), and prints "PID PORT". */
-char	*iperf_server_command(int port);
-/* Parse the server command's output. */
+void	 iperf_server_call(int port, struct remote_call *call);
+/* Parse the server call's output. */
 int	 iperf_server_parse(const char *out, long *pid, int *port,
 	    char **cause);
 /* Kill the server by pid, only if that pid is still an iperf3. */
-char	*iperf_kill_command(long pid);
+void	 iperf_kill_call(long pid, struct remote_call *call);
 
 /* Parse a client's -J document. -1 with *cause on unreadable JSON or an
  * iperf3 error (the error text is in the message). */

@@ -4,21 +4,25 @@
 # remote-cmd.c) puts it between the header and the script.
 #
 # Calling convention. A script is run as
-#   env TCPTUNE_TEST_ROOT= sh -c 'HEADER PRELUDE SCRIPT' tcptune-NAME
+#   env TCPTUNE_TEST_ROOT= sh -c 'eval "$(cat)"' tcptune-NAME
+# with its program on standard input: { HEADER PRELUDE SCRIPT } (one brace
+# group, so that a program cut short is a syntax error and runs nothing).
 # HEADER is one NAME='value' line per input the script documents, every one
 # always given (an empty value when unused, so that nothing comes from the
 # host's environment), each value quoted by lib/base/shquote.c. A list is
 # one value holding its items as sh words, expanded by
-# `eval "set -- $LIST"`. There are no positional arguments. Standard input
-# is the script's data (apply: the new file), else empty. A script that
-# runs another (apply's probe) gets that program, built the same way, as a
-# value and runs it with `sh -c "$VALUE" tcptune-NAME`.
+# `eval "set -- $LIST"`. There are no positional arguments, and data (the
+# new file of apply) is a value too. The command line is the same for every
+# call of a script, short and without values: sudo logs it, ps shows it.
+# A script that runs another (apply's probe) gets that program, built the
+# same way without the braces, as a value and runs it with
+# `sh -c "$VALUE" tcptune-NAME`.
 #
-# A script that reads no data (the probe) may instead get its program on
-# standard input and the same values as environment assignments:
+# The probe, whose program is the same for every host, gets its few values
+# as environment assignments instead, and one copy of the program serves
+# every host:
 #   env TCPTUNE_TEST_ROOT= NAME='value'... sh -s
-# (remote_piped_command), which keeps the command line short (sudo logs it)
-# and lets every host's command share one copy of the program.
+# (remote_piped_command and remote_piped_program).
 #
 # TCPTUNE_TEST_ROOT is for the tests only (tcptune clears it): a directory
 # that stands in for / (ROOT); ROOT/bin goes first in PATH, so that a test

@@ -10,6 +10,11 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+/* The command every call runs: read standard input to its end, then run
+ * it. Already quoted for sh; a constant, so sudo's log and ps show the
+ * same short line for every call of a script. */
+#define REMOTE_CALL_EVAL "'eval \"$(cat)\"'"
+
 /* A name the header can assign without it meaning anything else to sh. A
  * bad one is a bug in the caller, never input from a host or a user. */
 static int
@@ -56,8 +61,8 @@ remote_program(const char *script, const struct remote_var *vars)
 	return strbuf_detach(&sb, NULL);
 }
 
-char *
-remote_command(const char *name, const char *script,
+void
+remote_call(struct remote_call *c, const char *name, const char *script,
     const struct remote_var *vars)
 {
 	struct strbuf	 sb;
@@ -66,16 +71,30 @@ remote_command(const char *name, const char *script,
 	if (name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-")] !=
 	    '\0')
 		abort();
+	/* The scripts' test hook must never come from the host's
+	 * environment: it would point their writes elsewhere. The shell
+	 * reads the whole program before it runs any of it, and is named
+	 * tcptune-NAME (in ps, and in its own error messages). */
+	c->command = xprintf("env TCPTUNE_TEST_ROOT= sh -c %s tcptune-%s",
+	    REMOTE_CALL_EVAL, name);
+	/* One brace group: if the input ends early (a cut connection),
+	 * the group never closes, sh reports a syntax error and runs
+	 * nothing of it, where a bare program would run its first half. */
 	program = remote_program(script, vars);
 	strbuf_init(&sb);
-	/* The scripts' test hook must never come from the host's
-	 * environment: it would point their writes elsewhere. */
-	strbuf_addstr(&sb, "env TCPTUNE_TEST_ROOT= sh -c ");
-	shquote_add(&sb, program);
-	strbuf_addstr(&sb, " tcptune-");
-	strbuf_addstr(&sb, name);
+	strbuf_addstr(&sb, "{\n");
+	strbuf_addstr(&sb, program);
+	strbuf_addstr(&sb, "\n}\n");
 	free(program);
-	return strbuf_detach(&sb, NULL);
+	c->program = strbuf_detach(&sb, &c->program_len);
+}
+
+void
+remote_call_clear(struct remote_call *c)
+{
+	free(c->command);
+	free(c->program);
+	memset(c, 0, sizeof *c);
 }
 
 char *
@@ -93,7 +112,7 @@ remote_piped_command(const struct remote_var *vars)
 char *
 remote_piped_program(const char *script)
 {
-	return xprintf("%s%s", embedded_prelude_sh, script);
+	return xprintf("{\n%s%s\n}\n", embedded_prelude_sh, script);
 }
 
 char *

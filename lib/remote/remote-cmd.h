@@ -1,9 +1,11 @@
 /* Remote programs: the C side of lib/remote/prelude.sh, which states the
  * calling convention. Every remote script (lib/remote/NAME.sh) is run by a
- * command that remote_command builds, and nothing else in tcptune writes
- * remote shell: the script gets its inputs as a header of NAME='value'
- * assignments (each value through shquote_add), then the prelude, then the
- * script, all one `sh -c` program; standard input stays the caller's data. */
+ * call that remote_call builds (or, for the probe, remote_piped_command),
+ * and nothing else in tcptune writes remote shell: the script gets its
+ * inputs as a header of NAME='value' assignments (each value through
+ * shquote_add), then the prelude, then the script, all one program that
+ * travels on the command's standard input. The command line stays short
+ * and free of values: sudo logs it, ps shows it. */
 #ifndef TCPTUNE_REMOTE_CMD_H
 #define TCPTUNE_REMOTE_CMD_H
 
@@ -18,17 +20,25 @@ struct remote_var {
 /* The program text: the header assigning vars, the prelude, script. For a
  * program that another script runs (apply's probe); returns a new string. */
 char	*remote_program(const char *script, const struct remote_var *vars);
-/* The command line that runs that program on a host:
- * `env TCPTUNE_TEST_ROOT= sh -c 'PROGRAM' tcptune-NAME`, NAME naming the
- * process (and the shell's own messages). Returns a new string. */
-char	*remote_command(const char *name, const char *script,
-	    const struct remote_var *vars);
-/* For a script that reads no data (the probe), the program can travel on
- * standard input instead, so that the command line stays short and every
- * host's command shares one copy of the program: the same values, as
- * environment assignments, `env TCPTUNE_TEST_ROOT= NAME='value'... sh -s`
- * (the command), and the prelude then the script (remote_piped_program, its
- * standard input). Returns a new string. */
+/* One call of a remote script: the command line, the same for every call
+ * of that script (`env TCPTUNE_TEST_ROOT= sh -c 'eval "$(cat)"'
+ * tcptune-NAME`, NAME naming the process and the shell's own messages),
+ * and the program to write on its standard input: the header, prelude and
+ * script in one brace group, so that a program cut short runs nothing. */
+struct remote_call {
+	char	*command;
+	char	*program;
+	size_t	 program_len;
+};
+void	 remote_call(struct remote_call *c, const char *name,
+	    const char *script, const struct remote_var *vars);
+void	 remote_call_clear(struct remote_call *c);
+/* The probe's variant: its program is the same for every host, so its few
+ * values go on the command line as environment assignments, `env
+ * TCPTUNE_TEST_ROOT= NAME='value'... sh -s` (the command), and one copy of
+ * the program, the prelude then the script in one brace group
+ * (remote_piped_program), serves every host's standard input. Each returns
+ * a new string. */
 char	*remote_piped_command(const struct remote_var *vars);
 char	*remote_piped_program(const char *script);
 /* Undo the prelude's escaping of a value (len bytes, need not be

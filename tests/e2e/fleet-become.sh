@@ -2,6 +2,8 @@
 # fleet-become.sh - a non-root user with passwordless sudo works with become
 # (facts gathered as uid 0), and a user whose sudo needs a password fails
 # clearly (failed, exit bit 2, "sudo requires a password") and never hangs.
+# An apply under become leaves sudo's log one short, value-free line per
+# call (the program and the new file travel on standard input).
 # Usage: fleet-become.sh [TCPTUNE]. Exit 77 when not root.
 set -uo pipefail
 # shellcheck source=tests/e2e/lib.sh
@@ -57,5 +59,27 @@ done
 e2e_run 30 tt ping -u ttl-pw -b --timeout 5
 assert_match "[ttl-pw -b text] FAILED line names the user" \
     "fatal: \[lab01\]: FAILED! => .*password.*ttl-pw" "$RUN_OUT"
+
+# ---- what sudo logs of an apply: its own log file on lab01 (sudoers.d and
+# /var/lib/tcptune are the host's own), then the tuning play as ttl-sudo.
+lab lab01 sh -c 'echo "Defaults logfile=/var/lib/tcptune/sudo.log" \
+    >/etc/sudoers.d/zz-log && chmod 0440 /etc/sudoers.d/zz-log'
+e2e_run 60 tt play playbooks/wan-tuning.yml --skip-tags verify \
+    -e rtt_ms=105 -e bandwidth_mbit=100 -u ttl-sudo -b -l lab01
+assert_rc "[ttl-sudo -b] the tuning play applies" 0
+assert_match "[ttl-sudo -b] it changed the host" "changed: \[lab01\]" \
+    "$RUN_OUT"
+SUDO_LOG=$(lab lab01 cat /var/lib/tcptune/sudo.log)
+lab lab01 rm -f /etc/sudoers.d/zz-log
+# sudo -n -- sh -c 'COMMAND': sudo logs the sh -c and its argument (in
+# lines it wraps at 80 columns: joined here).
+assert_eq "[sudo log] the apply's command line, short and the same always" \
+    1 "$(grep -cF "COMMAND=/usr/bin/sh -c 'env TCPTUNE_TEST_ROOT= sh -c \\'eval \"\$(cat)\"\\' tcptune-apply'" \
+    <<<"$(tr -s ' \n' ' ' <<<"$SUDO_LOG")")"
+SUDO_LOG_BYTES=$(wc -c <<<"$SUDO_LOG")
+assert_lt "[sudo log] under 1 KB in all ($SUDO_LOG_BYTES bytes; the program and file were 30-50 KB of it)" \
+    "$SUDO_LOG_BYTES" 1024
+assert_eq "[sudo log] no value of the drop-in in it" 0 \
+    "$(grep -c 'tcp_rmem\|rmem_max' <<<"$SUDO_LOG")"
 
 e2e_finish

@@ -10,13 +10,15 @@
 sh_init apply-conf
 
 # run_conf MODE [NAME=VALUE...]: apply.sh with the conf-* inputs.
+# conf-write's INPUT is standard input.
 run_conf() {
-	local mode=$1
+	local mode=$1 input=
 	shift
-	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R dash -c "$(program "$APPLY_SH" \
+	[[ $mode == conf-write ]] && input=$(stdin_value; printf .)
+	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R call apply "$APPLY_SH" \
 	    MODE="$mode" FILE="$FILE" STATE="$STATE" QDISC= DEV= TXQ=0 \
 	    MODULES= ROUTE= PROBE= PERSIST= TO= KEY=tcptune.test.a EXPECT= \
-	    SETKV= WRITE= RELOAD= IGNORE= "$@")" tcptune-apply)
+	    SETKV= WRITE= RELOAD= IGNORE= INPUT="${input%.}" "$@")
 }
 
 new_root read

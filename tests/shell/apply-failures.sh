@@ -52,6 +52,30 @@ assert_block "rollback previous: the file restored" $'@rollback\nfile=restored'
 assert_file "rollback previous: the file" "$FILE" "$NEW1"
 assert_eq "rollback previous: the live value" 5 "$(key a)"
 
+# ---- a program cut short (a connection lost while it was sent) runs nothing:
+# the brace group around it never closes, and sh refuses it as a whole. Cut
+# in the header, in the middle, and just before the last "}".
+whole_program() {
+	printf '{\n'
+	program "$APPLY_SH" MODE=apply FILE="$FILE" STATE="$STATE" QDISC= \
+	    DEV= TXQ=0 MODULES= ROUTE= PROBE= PERSIST= TO= INPUT="$NEW2"$'\n'
+	printf '\n}\n'
+}
+applied cut
+keep "$FILE"
+len=$(whole_program | wc -c)
+for n in 200 $((len / 2)) $((len - 2)); do
+	# shellcheck disable=SC2016 # $(cat) is for the dash it starts
+	OUT=$(cd "$R" && whole_program | head -c "$n" |
+	    TCPTUNE_TEST_ROOT=$R dash -c 'eval "$(cat)"' tcptune-apply \
+	    2>"$R/err")
+	assert_eq "cut at $n of $len bytes: no output" "" "$OUT"
+	assert_eq "cut at $n of $len bytes: sh refused it" 1 \
+	    "$(grep -c 'tcptune-apply: .*Syntax error' "$R/err")"
+	same "$FILE" "cut at $n of $len bytes: $FILE"
+	assert_eq "cut at $n of $len bytes: the live value" 5 "$(key a)"
+done
+
 # ---- a missing backup: the file stays, the backup stays for a retry
 applied missing-orig
 rm "$B/orig"

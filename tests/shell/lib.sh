@@ -13,9 +13,14 @@
 #   program SCRIPT NAME=VALUE...  the remote program of SCRIPT: a header
 #                         assigning each quoted VALUE, the prelude, SCRIPT
 #                         (the convention of lib/remote/prelude.sh)
+#   call NAME SCRIPT NAME=VALUE...  run it as tcptune does: that program in
+#                         one brace group on the standard input of
+#                         dash -c 'eval "$(cat)"' tcptune-NAME
+#   stdin_value           this function's standard input, byte for byte
+#                         (trailing newlines kept): an INPUT value
 #   sh_words WORD...      the words quoted for sh, separated by spaces (a
 #                         list value)
-#   run_apply MODE [TO]   apply.sh under dash, stdin as its input, MODULES,
+#   run_apply MODE [TO]   apply.sh under dash, stdin as its INPUT, MODULES,
 #                         ROUTE and PERSIST as set; OUT holds the output
 #                         (also written to $R/out)
 #   keep PATH / same PATH copy PATH aside / assert it is byte-identical
@@ -185,11 +190,27 @@ program() {
 	cat "$PRELUDE_SH" "$1"
 }
 
+call() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2016 # $(cat) is for the dash it starts
+	{ printf '{\n'; program "$@"; printf '\n}\n'; } |
+	    dash -c 'eval "$(cat)"' "tcptune-$name"
+}
+
+stdin_value() {
+	local v
+	v=$(cat; printf .)
+	printf '%s' "${v%.}"
+}
+
 run_apply() {
-	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R dash -c "$(program "$APPLY_SH" \
+	local input=
+	[[ $1 == apply ]] && input=$(stdin_value; printf .)
+	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R call apply "$APPLY_SH" \
 	    MODE="$1" FILE="$FILE" STATE="$STATE" QDISC= DEV= TXQ=0 \
 	    MODULES="$MODULES" ROUTE="$ROUTE" PROBE= PERSIST="$PERSIST" \
-	    TO="${2:-}")" tcptune-apply)
+	    TO="${2:-}" INPUT="${input%.}")
 	printf '%s\n' "$OUT" >"$R/out"
 }
 

@@ -16,8 +16,8 @@ echo "rtt min/avg/max/mdev = 0.1/0.1/0.1/0.0 ms, args: $*"
 STUB
 chmod 0755 "$R/bin/ping"
 
-OUT=$(TCPTUNE_TEST_ROOT=$R dash -c "$(program "$PROBE_SH" \
-    TARGETS="$(sh_words -fqc1 192.0.2.7)" ONLY=)" tcptune-probe)
+OUT=$(TCPTUNE_TEST_ROOT=$R call probe "$PROBE_SH" \
+    TARGETS="$(sh_words -fqc1 192.0.2.7)" ONLY=)
 assert_block "a target like an option comes after --" \
     $'@rtt -fqc1\nloss=3 packets transmitted, 3 received, 0% packet loss, time 401ms\nping=rtt min/avg/max/mdev = 0.1/0.1/0.1/0.0 ms, args: -c 3 -i 0.2 -W 2 -q -- -fqc1'
 assert_line "a plain target too" \

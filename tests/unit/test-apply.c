@@ -35,9 +35,9 @@ static void
 test_command(void **state)
 {
 	struct apply_request	 req;
-	char			*cmd, *header;
-	const char		*prefix = "env TCPTUNE_TEST_ROOT= sh -c ";
-	const char		*tail = "' tcptune-apply";
+	struct remote_call	 call;
+	char			*header;
+	const char		*input = "net.core.rmem_max = 1\n'; reboot; '\n";
 
 	(void)state;
 	memset(&req, 0, sizeof req);
@@ -45,20 +45,23 @@ test_command(void **state)
 	req.file = "/etc/sysctl.d/90-tcptune.conf";
 	req.dev = "eth0";
 	req.modules = "tcp_bbr sch_fq";
-	cmd = apply_command(&req);
-	assert_int_equal(strncmp(cmd, prefix, strlen(prefix)), 0);
-	/* The header, quoted as part of the program (no closing quote). */
-	header = shquote("MODE='apply'\nFILE='/etc/sysctl.d/90-tcptune.conf'\n"
+	apply_call(&req, input, &call);
+	/* The command line: short, the same for every apply, no value in
+	 * it (sudo logs it, ps shows it). */
+	assert_string_equal(call.command,
+	    "env TCPTUNE_TEST_ROOT= sh -c 'eval \"$(cat)\"' tcptune-apply");
+	/* The program: one brace group, the header first. */
+	assert_int_equal(call.program_len, strlen(call.program));
+	header = "{\nMODE='apply'\nFILE='/etc/sysctl.d/90-tcptune.conf'\n"
 	    "STATE='/var/lib/tcptune'\nQDISC=''\nDEV='eth0'\nTXQ='0'\n"
 	    "MODULES='tcp_bbr sch_fq'\nROUTE=''\nPROBE=''\nPERSIST=''\n"
-	    "TO=''\n");
-	header[strlen(header) - 1] = '\0';
-	assert_int_equal(strncmp(cmd + strlen(prefix), header,
-	    strlen(header)), 0);
-	assert_true(strlen(cmd) > strlen(tail));
-	assert_string_equal(cmd + strlen(cmd) - strlen(tail), tail);
-	free(header);
-	free(cmd);
+	    "TO=''\n";
+	assert_int_equal(strncmp(call.program, header, strlen(header)), 0);
+	/* The new file is a quoted value of the header. */
+	assert_non_null(strstr(call.program, "\nINPUT='net.core.rmem_max = "
+	    "1\n'\\''; reboot; '\\''\n'\n"));
+	assert_string_equal(call.program + call.program_len - 3, "\n}\n");
+	remote_call_clear(&call);
 }
 
 static void
@@ -157,7 +160,7 @@ test_script_missing_backup(void **state)
 	struct apply_request	 req;
 	struct apply_result	 res;
 	struct strbuf		 cmd, out;
-	char			*command;
+	struct remote_call	 call;
 	char			 root[] = "/tmp/tcptune-test-apply-XXXXXX";
 	char			 file[64], st[64], bdir[256], p[512];
 	char			 want[1024], buf[4096];
@@ -195,15 +198,23 @@ test_script_missing_backup(void **state)
 	req.mode = APPLY_ROLLBACK;
 	req.file = file;
 	req.state_dir = st;
-	command = apply_command(&req);
-	assert_int_equal(strncmp(command, HOOK_CLEARED, strlen(HOOK_CLEARED)),
-	    0);
+	apply_call(&req, NULL, &call);
+	assert_int_equal(strncmp(call.command, HOOK_CLEARED,
+	    strlen(HOOK_CLEARED)), 0);
+	snprintf(p, sizeof p, "%s/program", root);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(call.program, 1, call.program_len, f),
+	    call.program_len);
+	assert_int_equal(fclose(f), 0);
 	strbuf_init(&cmd);
 	strbuf_addstr(&cmd, "cd / && TCPTUNE_TEST_ROOT=");
 	shquote_add(&cmd, root);
 	strbuf_addstr(&cmd, " dash");
-	strbuf_addstr(&cmd, command + strlen(HOOK_CLEARED));
-	free(command);
+	strbuf_addstr(&cmd, call.command + strlen(HOOK_CLEARED));
+	strbuf_addstr(&cmd, " <");
+	shquote_add(&cmd, p);
+	remote_call_clear(&call);
 	f = popen(cmd.buf, "r");
 	assert_non_null(f);
 	strbuf_init(&out);

@@ -481,16 +481,25 @@ stubs(const char *root)
 /* Run cmd, a remote command, with the test hook at root; its standard
  * output is returned (a new string), its exit status in *status. */
 static char *
-run_remote(const char *root, const char *cmd, int *status)
+run_remote(const char *root, const struct remote_call *c, int *status)
 {
-	char	*line, buf[4096];
+	char	*line, *prog, buf[4096];
 	size_t	 n, len = 0;
 	char	*out = xstrdup("");
 	FILE	*p;
 
-	assert_int_equal(strncmp(cmd, HOOK_CLEARED, strlen(HOOK_CLEARED)), 0);
-	line = xprintf("TCPTUNE_TEST_ROOT='%s' sh%s", root,
-	    cmd + strlen(HOOK_CLEARED));
+	/* The one command line every call of iperf3.sh runs, the program
+	 * on its standard input (a file here). */
+	assert_string_equal(c->command, HOOK_CLEARED
+	    " -c 'eval \"$(cat)\"' tcptune-iperf3");
+	prog = xprintf("%s/program", root);
+	p = fopen(prog, "w");
+	assert_non_null(p);
+	assert_int_equal(fwrite(c->program, 1, c->program_len, p),
+	    c->program_len);
+	assert_int_equal(fclose(p), 0);
+	line = xprintf("TCPTUNE_TEST_ROOT='%s' sh%s <'%s'", root,
+	    c->command + strlen(HOOK_CLEARED), prog);
 	p = popen(line, "r");
 	assert_non_null(p);
 	while ((n = fread(buf, 1, sizeof buf, p)) > 0) {
@@ -501,6 +510,7 @@ run_remote(const char *root, const char *cmd, int *status)
 	}
 	*status = pclose(p);
 	free(line);
+	free(prog);
 	return out;
 }
 
@@ -511,7 +521,8 @@ test_commands(void **state)
 {
 	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0 };
 	char				 root[] = "/tmp/tcptune-iperf-XXXXXX";
-	char				*c, *out, *cause = NULL, *s;
+	struct remote_call		 c;
+	char				*out, *cause = NULL, *s;
 	long				 pid;
 	int				 port, status, i;
 
@@ -519,44 +530,44 @@ test_commands(void **state)
 	assert_non_null(mkdtemp(root));
 	stubs(root);
 
-	c = iperf_client_command(&o);
-	assert_sh_syntax(c);
-	out = run_remote(root, c, &status);
+	iperf_client_call(&o, &c);
+	assert_sh_syntax(c.program);
+	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
 	assert_string_equal(out, "[timeout][-s][KILL][42][iperf3][-c]"
 	    "[198.19.0.2][-p][5203][-J][-t][10][-O][2]");
 	free(out);
-	free(c);
+	remote_call_clear(&c);
 
 	o.parallel = 4;
 	o.reverse = 1;
 	o.address = "x'; reboot; '";
-	c = iperf_client_command(&o);
-	assert_sh_syntax(c);
-	out = run_remote(root, c, &status);
+	iperf_client_call(&o, &c);
+	assert_sh_syntax(c.program);
+	out = run_remote(root, &c, &status);
 	assert_string_equal(out, "[timeout][-s][KILL][42][iperf3][-c]"
 	    "[x'; reboot; '][-p][5203][-J][-t][10][-O][2][-P][4][-R]"
 	    "[--get-server-output]");
 	free(out);
-	free(c);
+	remote_call_clear(&c);
 
 	/* 5201 is taken (ss): the server listens on 5202. */
-	c = iperf_server_command(5201);
-	assert_sh_syntax(c);
-	out = run_remote(root, c, &status);
+	iperf_server_call(5201, &c);
+	assert_sh_syntax(c.program);
+	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
 	assert_int_equal(iperf_server_parse(out, &pid, &port, &cause), 0);
 	assert_int_equal(port, 5202);
 	free(out);
-	free(c);
+	remote_call_clear(&c);
 
-	c = iperf_kill_command(pid);
-	assert_sh_syntax(c);
-	out = run_remote(root, c, &status);
+	iperf_kill_call(pid, &c);
+	assert_sh_syntax(c.program);
+	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
 	assert_string_equal(out, "");
 	free(out);
-	free(c);
+	remote_call_clear(&c);
 	/* The server is gone (reaped by whoever adopted it). */
 	s = xprintf("/proc/%ld/comm", pid);
 	for (i = 0; i < 100 && access(s, F_OK) == 0; i++)
