@@ -5,9 +5,12 @@
 #include <stdlib.h>
 
 #include "cmd-common.h"
+#include "say.h"
 #include "inventory/inventory.h"
 #include "inventory/inventory-view.h"
 #include "inventory/pattern.h"
+
+extern const struct cmd_entry cmd_inventory_entry;
 
 static int
 print_json(json_t *j)
@@ -33,6 +36,14 @@ cmd_inventory_exec(struct options *opts)
 	if (opts->list + (opts->host != NULL) + opts->graph != 1) {
 		cmd_error("inventory: give one of --list, --host NAME or "
 		    "--graph");
+		goto out;
+	}
+	if (opts->graph && opts->format != FORMAT_TEXT) {
+		/* As ansible-inventory: the graph is text; --list is the
+		 * JSON form of the same inventory. */
+		say_usage(&cmd_inventory_entry, "--graph prints text only (no "
+		    "--format %s); --list gives the inventory as JSON",
+		    opts->format == FORMAT_JSON ? "json" : "jsonl");
 		goto out;
 	}
 	if ((inv = cmd_load_inventory(opts)) == NULL)

@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "cmddoc.h"
+#include "say.h"
 #include "optdoc.h"
 #include "base/xalloc.h"
 
@@ -154,12 +155,19 @@ help_print_command(const struct cmd_entry *cmd, FILE *fp)
 	print_global_options(fp);
 }
 
+extern const struct cmd_entry cmd_help_entry;
+
 /* tcptune help [COMMAND] */
 static int
 cmd_help_exec(struct options *opts)
 {
 	const struct cmd_entry *cmd;
 
+	if (opts->format != FORMAT_TEXT)
+		return say_usage(&cmd_help_entry, "help prints text only (no "
+		    "--format %s); the option table is in the man page, "
+		    "'tcptune __doc tcptune.1'", opts->format == FORMAT_JSON ?
+		    "json" : "jsonl");
 	if (opts->nargs == 0) {
 		help_print_global(stdout);
 		return 0;

@@ -133,11 +133,16 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The version, or for a fleet's tooling one JSON object (json and jsonl
+ * alike: a single line). */
 static int
 cmd_version_exec(struct options *opts)
 {
-	(void)opts;
-	printf("tcptune %s\n", TCPTUNE_VERSION);
+	if (opts->format == FORMAT_TEXT)
+		printf("tcptune %s\n", TCPTUNE_VERSION);
+	else
+		printf("{\"schema\": 1, \"version\": \"%s\"}\n",
+		    TCPTUNE_VERSION);
 	return 0;
 }
 

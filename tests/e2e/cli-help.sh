@@ -88,4 +88,26 @@ rc=$?
 [[ $rc == 0 && $out == *"Commands:"* && $out == *"rollback [PATTERN]"* ]] &&
     ok "--help is the command summary" || not_ok "--help: exit $rc"
 
+# --format: version has a JSON form; help and inventory --graph are text
+# only and say so (instead of ignoring the option).
+out=$("$tcptune" version --format json 2>&1)
+rc=$?
+[[ $rc == 0 && $(jq -r '"\(.schema) \(.version)"' <<<"$out" 2>/dev/null) == "1 "* &&
+    $("$tcptune" version) == "tcptune $(jq -r .version <<<"$out")" ]] &&
+    ok "version --format json: schema and the version" ||
+    not_ok "version --format json: exit $rc: $out"
+out=$("$tcptune" help play --format json 2>&1)
+rc=$?
+[[ $rc == 1 && $out == "tcptune: error: help prints text only (no --format json)"* ]] &&
+    ok "help --format json: refused, says why" ||
+    not_ok "help --format json: exit $rc: $out"
+inv=$(mktemp)
+printf 'all:\n  hosts:\n    a:\n' >"$inv"
+out=$("$tcptune" inventory -i "$inv" --graph --format json 2>&1)
+rc=$?
+[[ $rc == 1 && $out == *"--graph prints text only (no --format json); --list gives the inventory as JSON"* ]] &&
+    ok "inventory --graph --format json: refused, points at --list" ||
+    not_ok "inventory --graph --format json: exit $rc: $out"
+rm -f "$inv"
+
 cli_finish cli-help
