@@ -367,26 +367,43 @@ check_live_qdisc(const struct stage *st, const struct apply_request *req,
 	free(live);
 }
 
+/* What the probe after an apply does not measure (it pings no one): the
+ * RTTs and the peers they were measured to stay the play's probe's, so a
+ * tcp_buffers task after an apply in the same play still finds them. */
+static const char *const measured_facts[] = { "rtt", "peers",
+	"peers_not_probed", NULL };
+
 void
 tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
 {
 	static const char *const sysctl_facts[] = { "sysctl", "sysctl_files",
 	    "sysctl_order", "sysctl_readonly_mount", NULL };
 	const json_t	*facts = module_ctx_facts(ctx);
-	json_t		*f;
+	json_t		*f, *v;
 	size_t		 i;
 
 	if (ar->facts == NULL)
 		return;
-	if (!light || facts == NULL) {
+	if (facts == NULL) {
 		module_ctx_set_facts(ctx, ar->facts);
+		return;
+	}
+	if (!light) {
+		/* The new facts, but the measurements of the old. */
+		f = json_copy(ar->facts);
+		for (i = 0; measured_facts[i] != NULL; i++) {
+			v = json_object_get(facts, measured_facts[i]);
+			if (v != NULL)
+				json_object_set(f, measured_facts[i], v);
+		}
+		module_ctx_set_facts(ctx, f);
+		json_decref(f);
 		return;
 	}
 	/* Copy on write: other tasks may hold the old object. */
 	f = json_deep_copy(facts);
 	for (i = 0; sysctl_facts[i] != NULL; i++) {
-		json_t *v = json_object_get(ar->facts, sysctl_facts[i]);
-
+		v = json_object_get(ar->facts, sysctl_facts[i]);
 		if (v != NULL)
 			json_object_set(f, sysctl_facts[i], v);
 	}

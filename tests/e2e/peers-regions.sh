@@ -13,6 +13,9 @@
 #    peer it fails with "no rtt", and with var rtt_ms it falls back to it.
 # 3. Forty peers: the probe measures 32 (the limit), names how many it left
 #    out, and takes about as long as with one peer.
+# 4. A tcp_buffers task after an apply in the same play (one that set the
+#    route too, so the apply's own probe replaced the facts) still finds
+#    the RTTs the play's probe measured, and sizes eu1 as before.
 #
 # Usage: peers-regions.sh [TCPTUNE [WANEM]]. Needs root (exit 77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
@@ -148,5 +151,36 @@ assert_match "eu1: sized by its widest path, the left-out peers in one warning" 
     "$(grep 'ok: \[eu1\] => BDP' <<<"$RUN_OUT")"
 assert_lt "32 measured peers take less than twice one peer's time + 1 s" \
     "$many" "$(awk -v a="$one" 'BEGIN { print 2 * a + 1 }')"
+
+# ---- 4. sizing again after an apply in the same play -----------------------
+
+PB4=$E2E_TMP/resize.yml
+cat >"$PB4" <<'EOF'
+- name: size, apply with a route change, size again
+  hosts: eu1
+  gather_facts: true
+  tasks:
+    - name: route
+      route:
+        initcwnd: 10
+    - name: buffers
+      tcp_buffers:
+        bandwidth_mbit: 1000
+        max_buffer: 64MiB
+    - name: not a tuning module (what is staged is applied before it)
+      command:
+        cmd: "true"
+    - name: buffers again
+      tcp_buffers:
+        bandwidth_mbit: 1000
+        max_buffer: 64MiB
+EOF
+e2e_run 60 rt play "$PB4" -i "$REGIONS_INVENTORY" --format json
+assert_rc "eu1: the play with two tcp_buffers around an apply" 0
+assert_eq "eu1: both tcp_buffers sized from a measured RTT (no failure)" \
+    "ok ok" "$(jq_out '[.plays[0].results.eu1[]
+    | select(.module == "tcp_buffers") | .status] | join(" ")')"
+assert_sized_by_widest eu1 "$(jq_out -c '[.plays[0].results.eu1[]
+    | select(.module == "tcp_buffers")][1].data')"
 
 e2e_finish
