@@ -206,8 +206,9 @@ round_worker(void *arg)
 }
 
 /* The running round for the progress line: its pairs done and the one
- * running longest. Under rd->lock; calls the callback under r->lock
- * (never both held: a pair's module may take r->lock). */
+ * running longest. Called and returns with rd->lock held, but lets it go
+ * for the callback (under r->lock, as every callback is): a pair that
+ * ends is not held back by a slow write to the terminal. */
 static void
 round_progress(const struct pw_status *st, struct pw_round *rd)
 {
