@@ -348,6 +348,19 @@ fmt_duration(char *buf, size_t len, double secs)
 		snprintf(buf, len, "%lds", s);
 }
 
+/* An event about the running play's task with the runner's fields. */
+static void
+emit_task_event(const struct output *o, const char *name, const char *task,
+    const json_t *fields)
+{
+	json_t *ev = runlog_event(name);
+
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "task", json_string(task));
+	json_object_update(ev, (json_t *)fields);
+	emit(o, ev);
+}
+
 /* A pairwise task's schedule, before its first pair: a line on stderr
  * (stdout stays the results'), or a jsonl event. */
 static void
@@ -355,16 +368,11 @@ on_schedule(void *arg, const struct play *play, const char *task,
     const json_t *sch)
 {
 	struct output	*o = arg;
-	json_t		*ev;
 	json_int_t	 pairs, rounds, min;
 	char		 d[32];
 
 	(void)play;
-	ev = runlog_event("schedule");
-	json_object_set_new(ev, "play", json_string(o->play));
-	json_object_set_new(ev, "task", json_string(task));
-	json_object_update(ev, (json_t *)sch);
-	emit(o, ev);
+	emit_task_event(o, "schedule", task, sch);
 	if (o->opts->format == FORMAT_JSONL || o->quiet)
 		return;
 	pairs = json_integer_value(json_object_get(sch, "pairs"));
@@ -379,6 +387,40 @@ on_schedule(void *arg, const struct play *play, const char *task,
 	    (long long)min, d);
 }
 
+/*
+ * A round of a pairwise task ended: a jsonl (and run log) event, and a
+ * line on stderr where no live progress line shows the rounds (stderr is
+ * a pipe or a file, the json format, -vv): a log of a long verification
+ * then still says how far it is.
+ */
+static void
+on_round(void *arg, const struct play *play, const char *task,
+    const json_t *rd)
+{
+	struct output	*o = arg;
+	json_int_t	 done, rounds, pairs_done, pairs;
+	double		 left;
+	char		 took[32], rest[32];
+
+	(void)play;
+	emit_task_event(o, "round", task, rd);
+	if (o->opts->format == FORMAT_JSONL || o->quiet || o->progress)
+		return;
+	done = json_integer_value(json_object_get(rd, "rounds_done"));
+	rounds = json_integer_value(json_object_get(rd, "rounds"));
+	pairs_done = json_integer_value(json_object_get(rd, "pairs_done"));
+	pairs = json_integer_value(json_object_get(rd, "pairs"));
+	left = json_number_value(json_object_get(rd, "seconds_left"));
+	fmt_duration(took, sizeof took, json_number_value(json_object_get(rd,
+	    "seconds")));
+	fmt_duration(rest, sizeof rest, left);
+	fprintf(stderr, "verify: round %lld/%lld done: %lld/%lld pairs, %s "
+	    "elapsed%s%s%s\n", (long long)done, (long long)rounds,
+	    (long long)pairs_done, (long long)pairs, took,
+	    done < rounds ? ", about " : "", done < rounds ? rest : "",
+	    done < rounds ? " left" : "");
+}
+
 /* Text and jsonl print a run as it goes; json only collects it. Drift's
  * report may clear the printing callbacks again. */
 void
@@ -387,6 +429,7 @@ output_attach(struct output *o, struct run_config *cfg)
 	cfg->play_start = on_play_start;
 	cfg->batch_done = on_batch_done;
 	cfg->schedule = on_schedule;
+	cfg->round_done = on_round;
 	cfg->task_start = on_task_start;
 	cfg->host_warning = on_host_warning;
 	cfg->host_result = on_host_result;

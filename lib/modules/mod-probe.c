@@ -11,7 +11,6 @@
 #include "remote/qdisc.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "modules/tune-facts.h"
 
 struct probe_conf {
 	struct module_conf	 hdr;
@@ -19,12 +18,16 @@ struct probe_conf {
 };
 
 #define AT(field)	offsetof(struct probe_conf, field)
+/* A constant's value as a string literal, for the help text below: the
+ * limit it states is the code's (PROBE_MAX_TARGETS is a plain number). */
+#define STR_VALUE(x)	#x
+#define STR(x)		STR_VALUE(x)
 
 static const struct module_param probe_params[] = {
 	{ .name = "rtt_to", .type = PARAM_LIST, .offset = AT(rtt_to),
 	  .help = "addresses to measure RTT to (default: the rtt_to var and "
 		  "the address of each of the host's iperf_peer/iperf_peers, "
-		  "at most 32)" },
+		  "at most " STR(PROBE_MAX_TARGETS) ")" },
 	{ .name = NULL },
 };
 

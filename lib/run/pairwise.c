@@ -15,6 +15,7 @@
 #include "run/runner.h"
 #include "run/runner-int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "playbook/playbook.h"
 #include "run/rounds.h"
 #include "template/template.h"
+#include "base/util.h"
 #include "base/xalloc.h"
 
 /* A host of the batch that takes the step, ready to run the module. */
@@ -54,7 +56,28 @@ struct pw_round {
 	struct pw_job			**jobs;
 	size_t				  n;
 	size_t				  next;
+	double				 *since;	/* per job: when it
+							 * started, 0 when
+							 * not running */
+	size_t				  ended;	/* jobs measured */
+	size_t				  workers;	/* threads still
+							 * taking jobs */
 	pthread_mutex_t			  lock;
+	pthread_cond_t			  wake;		/* a job or a thread
+							 * ended */
+};
+
+/* Where the task's rounds stand, for the progress line and the report
+ * after each round. */
+struct pw_status {
+	struct runner		*r;
+	const struct play	*play;
+	const char		*task;
+	const struct pair_plan	*plan;
+	double			 pair_secs;
+	size_t			 round;		/* the running one, 0-based */
+	size_t			 pairs_done;	/* before it */
+	double			 start;		/* the first round's start */
 };
 
 static size_t
@@ -161,39 +184,95 @@ round_worker(void *arg)
 	struct pw_job	*job;
 	size_t		 i;
 
+	pthread_mutex_lock(&rd->lock);
 	for (;;) {
-		pthread_mutex_lock(&rd->lock);
 		i = runner_interrupted ? rd->n : rd->next++;
-		pthread_mutex_unlock(&rd->lock);
 		if (i >= rd->n)
 			break;
+		rd->since[i] = monotonic_seconds();
+		pthread_mutex_unlock(&rd->lock);
 		job = rd->jobs[i];
 		job->data = rd->pw->measure(&job->client->ctx,
 		    job->client->conf, job->peer, job->server);
+		pthread_mutex_lock(&rd->lock);
+		rd->since[i] = 0;
+		rd->ended++;
+		pthread_cond_signal(&rd->wake);
 	}
+	rd->workers--;
+	pthread_cond_signal(&rd->wake);
+	pthread_mutex_unlock(&rd->lock);
 	return NULL;
 }
 
-/* One round: its jobs on min(forks, jobs) threads; returns when every
- * job ended. */
+/* The running round for the progress line: its pairs done and the one
+ * running longest. Called and returns with rd->lock held, but lets it go
+ * for the callback (under r->lock, as every callback is): a pair that
+ * ends is not held back by a slow write to the terminal. */
 static void
-run_round(const struct module_pairwise *pw, struct pw_job **jobs, size_t n,
-    int forks)
+round_progress(const struct pw_status *st, struct pw_round *rd)
+{
+	const struct run_config	*cfg = st->r->cfg;
+	struct run_progress	 p;
+	char			 slowest[512];
+	double			 first = 0;
+	size_t			 i, oldest = rd->n;
+
+	if (cfg->progress == NULL)
+		return;
+	memset(&p, 0, sizeof p);
+	p.task = st->task;
+	p.round = st->round + 1;
+	p.rounds = st->plan->nrounds;
+	p.pairs_done = st->pairs_done + rd->ended;
+	p.pairs_total = st->plan->npairs;
+	for (i = 0; i < rd->n; i++) {
+		if (rd->since[i] == 0)
+			continue;
+		p.running++;
+		if (oldest == rd->n || rd->since[i] < first) {
+			first = rd->since[i];
+			oldest = i;
+		}
+	}
+	if (oldest < rd->n) {
+		snprintf(slowest, sizeof slowest, "%s<->%s",
+		    rd->jobs[oldest]->client->h->name,
+		    rd->jobs[oldest]->server->name);
+		p.slowest = slowest;
+		p.slowest_secs = monotonic_seconds() - first;
+	}
+	pthread_mutex_unlock(&rd->lock);
+	pthread_mutex_lock(&st->r->lock);
+	cfg->progress(cfg->cb_arg, &p);
+	pthread_mutex_unlock(&st->r->lock);
+	pthread_mutex_lock(&rd->lock);
+}
+
+/* One round: its jobs on min(forks, jobs) threads, the progress fed after
+ * each pair and four times a second; returns when every job ended. */
+static void
+run_round(const struct pw_status *st, const struct module_pairwise *pw,
+    struct pw_job **jobs, size_t n, int forks)
 {
 	struct pw_round	 rd;
 	pthread_t	*threads;
 	pthread_attr_t	 attr;
-	size_t		 nthreads, i, started = 0;
+	size_t		 nthreads, i, started = 0, seen = 0;
 
 	memset(&rd, 0, sizeof rd);
 	rd.pw = pw;
 	rd.jobs = jobs;
 	rd.n = n;
+	rd.since = xcalloc(n + 1, sizeof *rd.since);
 	pthread_mutex_init(&rd.lock, NULL);
+	runner_cond_init(&rd.wake);
 	nthreads = forks > 0 ? (size_t)forks : 1;
 	if (nthreads > n)
 		nthreads = n;
 	threads = xcalloc(nthreads + 1, sizeof *threads);
+	/* The threads wait for the lock until every one is started. */
+	pthread_mutex_lock(&rd.lock);
 	for (i = 0; i < nthreads; i++) {
 		pthread_attr_init(&attr);
 		pthread_attr_setstacksize(&attr, 512 * 1024);
@@ -202,12 +281,95 @@ run_round(const struct module_pairwise *pw, struct pw_job **jobs, size_t n,
 			started++;
 		pthread_attr_destroy(&attr);
 	}
+	rd.workers = started > 0 ? started : 1;
+	while (started > 0 && rd.workers > 0) {
+		if (runner_tick_wait(&rd.wake, &rd.lock) == ETIMEDOUT ||
+		    rd.ended != seen) {
+			seen = rd.ended;
+			round_progress(st, &rd);
+		}
+	}
+	pthread_mutex_unlock(&rd.lock);
+	/* No thread would start: this one measures, without ticks. */
 	if (started == 0)
 		round_worker(&rd);
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	free(threads);
+	free(rd.since);
+	pthread_cond_destroy(&rd.wake);
 	pthread_mutex_destroy(&rd.lock);
+}
+
+/* After the round st->round ended with round_pairs pairs: the counts so
+ * far and the time left (round_done's object), under r->lock. */
+static void
+report_round(const struct pw_status *st, size_t round_pairs,
+    double round_start)
+{
+	const struct run_config	*cfg = st->r->cfg;
+	double			 now = monotonic_seconds();
+	size_t			 forks;
+	json_t			*j;
+
+	if (cfg->round_done == NULL)
+		return;
+	forks = (size_t)(cfg->forks > 0 ? cfg->forks : 1);
+	j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}",
+	    "rounds_done", (json_int_t)st->round + 1,
+	    "rounds", (json_int_t)st->plan->nrounds,
+	    "pairs_done", (json_int_t)(st->pairs_done + round_pairs),
+	    "pairs", (json_int_t)st->plan->npairs,
+	    "round_pairs", (json_int_t)round_pairs,
+	    "round_seconds", now - round_start,
+	    "seconds", now - st->start,
+	    "seconds_left", pair_plan_seconds_left(st->plan, st->round + 1,
+	    now - st->start, st->pair_secs, forks));
+	pthread_mutex_lock(&st->r->lock);
+	cfg->round_done(cfg->cb_arg, st->play, st->task, j);
+	pthread_mutex_unlock(&st->r->lock);
+	json_decref(j);
+}
+
+/* Every round of the plan over jobs (in the plan's order), one after the
+ * other, each reported when it ended; the last progress line cleared. */
+static void
+measure_rounds(struct pw_status *st, const struct module_pairwise *pw,
+    struct pw_job *jobs)
+{
+	const struct run_config	 *cfg = st->r->cfg;
+	const struct pair_plan	 *plan = st->plan;
+	struct pw_job		**round = xcalloc(plan->npairs + 1,
+				    sizeof *round);
+	struct run_progress	  idle;
+	size_t			  start, end;
+	double			  round_start;
+
+	st->start = monotonic_seconds();
+	for (start = 0; start < plan->npairs; start = end) {
+		for (end = start; end < plan->npairs &&
+		    jobs[end].round == jobs[start].round; end++)
+			round[end - start] = &jobs[end];
+		if (runner_interrupted)
+			break;
+		st->round = jobs[start].round;
+		round_start = monotonic_seconds();
+		run_round(st, pw, round, end - start, cfg->forks);
+		if (runner_interrupted)
+			break;
+		report_round(st, end - start, round_start);
+		st->pairs_done += end - start;
+	}
+	if (cfg->progress != NULL && plan->npairs > 0) {
+		/* nothing running: the line goes until the task's hosts
+		 * report */
+		memset(&idle, 0, sizeof idle);
+		idle.task = st->task;
+		pthread_mutex_lock(&st->r->lock);
+		cfg->progress(cfg->cb_arg, &idle);
+		pthread_mutex_unlock(&st->r->lock);
+	}
+	free(round);
 }
 
 /* The client's wish for this pair: its peer entry naming the server. */
@@ -241,11 +403,12 @@ runner_pairwise_begin(struct runner *r, const struct play *play,
 	struct pw_host			**by_index;
 	struct pair_want		*wants = NULL;
 	struct pair_plan		 plan;
-	struct pw_job			*jobs, **round;
+	struct pw_job			*jobs;
+	struct pw_status		 st;
 	struct host_state		*peer;
 	const json_t			*only = NULL;
 	long long			 sample = 0;
-	size_t				 i, j, nw = 0, start, end;
+	size_t				 i, j, nw = 0;
 	double				 pair_secs = 0;
 	int				*group, check = 0;
 	json_t				*pair;
@@ -295,7 +458,6 @@ runner_pairwise_begin(struct runner *r, const struct play *play,
 	}
 
 	jobs = xcalloc(plan.npairs + 1, sizeof *jobs);
-	round = xcalloc(plan.npairs + 1, sizeof *round);
 	for (i = 0; i < plan.npairs; i++) {
 		jobs[i].client = by_index[plan.pairs[i].client];
 		jobs[i].server = r->hosts[plan.pairs[i].server];
@@ -303,12 +465,14 @@ runner_pairwise_begin(struct runner *r, const struct play *play,
 		jobs[i].peer = find_peer(jobs[i].client,
 		    jobs[i].server->name);
 	}
-	for (start = 0; start < plan.npairs && !check; start = end) {
-		for (end = start; end < plan.npairs &&
-		    jobs[end].round == jobs[start].round; end++)
-			round[end - start] = &jobs[end];
-		if (!runner_interrupted)
-			run_round(pw, round, end - start, r->cfg->forks);
+	if (!check) {
+		memset(&st, 0, sizeof st);
+		st.r = r;
+		st.play = play;
+		st.task = t->name;
+		st.plan = &plan;
+		st.pair_secs = pair_secs;
+		measure_rounds(&st, pw, jobs);
 	}
 	for (i = 0; i < plan.npairs; i++) {
 		pair = jobs[i].data != NULL ? jobs[i].data : json_object();
@@ -331,7 +495,6 @@ runner_pairwise_begin(struct runner *r, const struct play *play,
 		json_decref(ph[i].args);
 		json_decref(ph[i].vars);
 	}
-	free(round);
 	free(jobs);
 	free(group);
 	pair_plan_free(&plan);

@@ -13,13 +13,19 @@ utf8_prefix(const char *s, size_t len)
 	return len;
 }
 
-/* Everything after the task name: the counts and the slowest host. */
+/* Everything after the task name: the counts and the slowest host (or
+ * pair). */
 static void
 progress_tail(char *buf, size_t size, const struct run_progress *p)
 {
 	int n;
 
-	n = snprintf(buf, size, " %zu/%zu hosts done", p->done, p->total);
+	if (p->rounds > 0)
+		n = snprintf(buf, size, " round %zu/%zu, %zu/%zu pairs done",
+		    p->round, p->rounds, p->pairs_done, p->pairs_total);
+	else
+		n = snprintf(buf, size, " %zu/%zu hosts done", p->done,
+		    p->total);
 	if (n < 0 || (size_t)n >= size || p->slowest == NULL)
 		return;
 	size -= (size_t)n;

@@ -532,8 +532,8 @@ pair_rounds(struct pair_plan *p, size_t nhosts)
 }
 
 double
-pair_plan_seconds(const struct pair_plan *p, double pair_seconds,
-    size_t forks)
+pair_plan_seconds_of(const struct pair_plan *p, size_t first, size_t end,
+    double pair_seconds, size_t forks)
 {
 	size_t	i, start, waves = 0;
 
@@ -543,7 +543,30 @@ pair_plan_seconds(const struct pair_plan *p, double pair_seconds,
 		for (i = start; i < p->npairs &&
 		    p->pairs[i].round == p->pairs[start].round; i++)
 			;
-		waves += (i - start + forks - 1) / forks;
+		if (p->pairs[start].round >= first &&
+		    p->pairs[start].round < end)
+			waves += (i - start + forks - 1) / forks;
 	}
 	return (double)waves * pair_seconds;
+}
+
+double
+pair_plan_seconds(const struct pair_plan *p, double pair_seconds,
+    size_t forks)
+{
+	return pair_plan_seconds_of(p, 0, p->nrounds, pair_seconds, forks);
+}
+
+double
+pair_plan_seconds_left(const struct pair_plan *p, size_t rounds_done,
+    double elapsed, double pair_seconds, size_t forks)
+{
+	double	done, left;
+
+	done = pair_plan_seconds_of(p, 0, rounds_done, pair_seconds, forks);
+	left = pair_plan_seconds_of(p, rounds_done, p->nrounds, pair_seconds,
+	    forks);
+	if (done <= 0 || elapsed <= 0)
+		return left;
+	return left * elapsed / done;
 }

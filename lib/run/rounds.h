@@ -72,5 +72,16 @@ void	 pair_rounds(struct pair_plan *p, size_t nhosts);
  * times pair_seconds. */
 double	 pair_plan_seconds(const struct pair_plan *p, double pair_seconds,
 	    size_t forks);
+/* The same for the rounds first..end-1 alone. */
+double	 pair_plan_seconds_of(const struct pair_plan *p, size_t first,
+	    size_t end, double pair_seconds, size_t forks);
+/* What is left after the first rounds_done rounds took elapsed seconds:
+ * the plan's seconds for the rounds left, times elapsed over the plan's
+ * seconds for the rounds done, so that the pace so far carries on (a lab
+ * whose pairs end sooner than their estimate gets a shorter one); the
+ * plan's own seconds when nothing ran yet. 0 after the last round. */
+double	 pair_plan_seconds_left(const struct pair_plan *p,
+	    size_t rounds_done, double elapsed, double pair_seconds,
+	    size_t forks);
 
 #endif

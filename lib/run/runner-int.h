@@ -4,6 +4,7 @@
 #define TCPTUNE_RUNNER_INT_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stddef.h>
 
 struct runner;
@@ -20,9 +21,16 @@ void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	    struct host_state *h, const struct play *play,
 	    const struct task *t, json_t *vars);
 
+/* A condition on the monotonic clock, for runner_tick_wait. */
+void	 runner_cond_init(pthread_cond_t *c);
+/* Wait on c (with m held) at most a quarter of a second: the period of
+ * the progress line's redraws. ETIMEDOUT when the time ran out. */
+int	 runner_tick_wait(pthread_cond_t *c, pthread_mutex_t *m);
+
 /* A pairwise task (struct module_pairwise) over hosts[0..n), the hosts of
  * the batch that take it: ask their peers, schedule the pairs in rounds,
- * report the schedule, measure the rounds (not in check mode), and leave
+ * report the schedule, measure the rounds (not in check mode) with the
+ * progress line fed and each round reported as it ends, and leave
  * each host's pairs on h->pairs and the schedule on r->schedule for the
  * task's run. */
 void	 runner_pairwise_begin(struct runner *r, const struct play *play,

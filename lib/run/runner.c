@@ -744,23 +744,42 @@ batch_worker(void *arg)
 	return NULL;
 }
 
+/* The condition workers signal: on the monotonic clock, as its timed
+ * waits are, so that a change of the time of day cannot stall them. */
+void
+runner_cond_init(pthread_cond_t *c)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+int
+runner_tick_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += 250 * 1000 * 1000;
+	if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000 * 1000 * 1000;
+	}
+	return pthread_cond_timedwait(c, m, &ts);
+}
+
 /* Wait, under r->lock, until every worker stopped, redrawing the progress
  * four times a second meanwhile: the slowest host's time keeps counting
  * while nothing else happens. */
 static void
 wait_workers(struct batch *b)
 {
-	struct timespec ts;
-
 	while (b->workers > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += 250 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000 * 1000 * 1000;
-		}
-		if (pthread_cond_timedwait(&b->wake, &b->r->lock, &ts) ==
-		    ETIMEDOUT && b->workers > 0)
+		if (runner_tick_wait(&b->wake, &b->r->lock) == ETIMEDOUT &&
+		    b->workers > 0)
 			report_progress(b);
 	}
 }
@@ -983,18 +1002,6 @@ judge_batch(struct runner *r, const struct play *play,
 	}
 }
 
-/* The condition workers signal: on the monotonic clock, as its timed
- * waits are, so that a change of the time of day cannot stall them. */
-static void
-init_wake(pthread_cond_t *c)
-{
-	pthread_condattr_t attr;
-
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(c, &attr);
-	pthread_condattr_destroy(&attr);
-}
 
 /* One serial batch of a play over hosts[0..size), reported through the
  * batch_done callback, then judged. */
@@ -1023,7 +1030,7 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	b.groups = groups;
 	b.gather = play->gather_facts ? module_find_gatherer() : NULL;
 	b.since = xcalloc(k + 1, sizeof *b.since);
-	init_wake(&b.wake);
+	runner_cond_init(&b.wake);
 	run_batch(&b);
 	pthread_cond_destroy(&b.wake);
 	free(b.since);

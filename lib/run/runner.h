@@ -138,6 +138,15 @@ struct run_config {
 	 * pair starts. */
 	void	(*schedule)(void *arg, const struct play *play,
 		    const char *task, const json_t *schedule);
+	/* A round of that task ended, every pair of it measured: in the
+	 * main thread, under the runner's lock. round: {"rounds_done",
+	 * "rounds", "pairs_done", "pairs", "round_pairs", "round_seconds",
+	 * "seconds" (since the first round started), "seconds_left" (the
+	 * estimate, run/rounds.h pair_plan_seconds_left)}. Not for a round
+	 * Ctrl-C cut short. While a round runs, progress is fed too (its
+	 * rounds > 0). */
+	void	(*round_done)(void *arg, const struct play *play,
+		    const char *task, const json_t *round);
 	/* After each batch, in the main thread, with the batch's hosts in
 	 * inventory order. */
 	void	(*batch_done)(void *arg, const struct play *play,

@@ -11,15 +11,21 @@
 # rollback. Large buffers let one flow fill the emulator's queue, so the
 # loaded RTT grows many times over (the issue's 105 -> 200 ms, magnified).
 #
-#   1. guard 2x, verify_sample=1: one pair measured; both its ends fail
-#      the guard (the client on its single up, the server on the same run
-#      seen as its single down) and are rolled back (drop-in gone, stock
-#      tcp_rmem live);
-#      the two hosts without a sampled pair are skipped.
-#   2. guard 5000ms, every pair: passes. Per phase each pair is measured
-#      exactly once, the rounds reported (stderr line, data.schedule) are
-#      the rounds the pairs ran in, the two pairs of a round overlapped in
-#      time (their start/end), and no host was in two tests at once.
+#   1. guard 2x, verify_sample=1, --format jsonl: one pair measured; both
+#      its ends fail the guard (the client on its single up, the server on
+#      the same run seen as its single down) and are rolled back (drop-in
+#      gone, stock tcp_rmem live);
+#      the two hosts without a sampled pair are skipped. Each phase's one
+#      round is a `round` event (1/1 rounds, 1/1 pairs) between its
+#      schedule and its results; nothing on stderr.
+#   2. guard 5000ms, every pair, --format json into files, --log-file:
+#      passes. Per phase each pair is measured exactly once, the rounds
+#      reported (stderr line, data.schedule) are the rounds the pairs ran
+#      in, the two pairs of a round overlapped in time (their start/end),
+#      and no host was in two tests at once. Stderr has a line per round
+#      as it ends (round 1/3 done: 2/6 pairs ... 3/3: 6/6), after the
+#      schedule line; the run log a `round` event per round, the same
+#      counts.
 # ~40 s. Needs root (77 otherwise).
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -82,8 +88,29 @@ EOF
 
 # --- 1. the tight guard on one sampled pair ---------------------------------
 vt_run 60 play "$E2E_TMP/rounds.yml" -e guard=2x -e verify_sample=1 \
-    --format json
+    --format jsonl
 assert_rc "tight guard: the sampled pair's hosts fail" 2 || e2e_show_run
+# The event stream; the results as --format json's document has them
+# (each host's in the order they came), for the checks below.
+mv "$E2E_TMP/out" "$E2E_TMP/events"
+jq -s '{plays: [{results: (reduce (.[] | select(.event == "host_result"))
+    as $e ({}; .[$e.host] += [$e | del(.schema, .event, .timestamp, .play,
+    .host, .kind)]))}]}' "$E2E_TMP/events" >"$E2E_TMP/out"
+ROUNDS_OF='select(.event == "round") | "\(.task) \(.rounds_done)/\(.rounds) \(.pairs_done)/\(.pairs)"'
+assert_eq "jsonl: one round event per phase, 1/1 rounds and 1/1 pairs" \
+    "baseline 1/1 1/1,after 1/1 1/1" \
+    "$(jq -r "$ROUNDS_OF" "$E2E_TMP/events" | paste -sd,)" || true
+# Per phase, in the stream: schedule, round, then the first result.
+assert_eq "jsonl: each round event after its schedule, before its results" \
+    "baseline schedule,baseline round,baseline host_result,after schedule,after round,after host_result" \
+    "$(jq -r 'select(.task == "baseline" or .task == "after")
+        | select(.event == "schedule" or .event == "round"
+        or .event == "host_result") | "\(.task) \(.event)"' \
+        "$E2E_TMP/events" | uniq | paste -sd,)" || true
+assert_eq "jsonl: a round event's schema, times and estimate" "1 true 0" \
+    "$(jq -r 'select(.event == "round") | "\(.schema) \(.seconds >= .round_seconds and .round_seconds > 0) \(.seconds_left)"' \
+        "$E2E_TMP/events" | sort -u | paste -sd,)" || true
+assert_eq "jsonl: nothing on stderr" "" "$(cat "$E2E_TMP/err")" || true
 A='[.plays[0].results[][] | select(.task == "after")]'
 jq -r "${A}[] | \"    \(.status): \(.msg)\"" "$E2E_TMP/out"
 assert_eq "after: 2 hosts failed, 2 skipped" "failed failed skipped skipped" \
@@ -110,12 +137,26 @@ assert_match "the skipped hosts had no sampled pair" \
     "$(jq_out "$A | map(select(.status == \"skipped\"))[0].msg")" || true
 
 # --- 2. every pair, rounds, a loose guard ----------------------------------
-vt_run 90 play "$E2E_TMP/rounds.yml" -e guard=5000ms --format json
+vt_run 90 play "$E2E_TMP/rounds.yml" -e guard=5000ms --format json \
+    --log-file "$E2E_TMP/run.log"
 assert_rc "loose guard: every host passes" 0 || e2e_show_run
 sed 's/^/    stderr: /' "$E2E_TMP/err"
 assert_eq "the schedule is shown before each phase" 2 \
     "$(grep -c '^verify: 6 pairs in 3 rounds (the fewest possible: 3), about [0-9]' "$E2E_TMP/err")" ||
     true
+# A line per round as it ends, the schedule's line first in each phase.
+assert_eq "stderr: the schedule, then a line per round, each phase" \
+    "schedule,1/3 2/6,2/3 4/6,3/3 6/6,schedule,1/3 2/6,2/3 4/6,3/3 6/6" \
+    "$(sed -n -e 's/^verify: [0-9]* pairs in .*/schedule/p' \
+        -e 's|^verify: round \([0-9]*/[0-9]*\) done: \([0-9]*/[0-9]*\) pairs, .*|\1 \2|p' \
+        "$E2E_TMP/err" | paste -sd,)" || true
+assert_eq "stderr: each round line has the time, the last no estimate" \
+    "4 2" \
+    "$(grep -c '^verify: round [12]/3 done: [0-9]/6 pairs, [0-9]*s elapsed, about [0-9]*s left$' "$E2E_TMP/err") $(grep -c '^verify: round 3/3 done: 6/6 pairs, [0-9]*s elapsed$' "$E2E_TMP/err")" ||
+    true
+assert_eq "run log: a round event per round, the same counts" \
+    "baseline 1/3 2/6,baseline 2/3 4/6,baseline 3/3 6/6,after 1/3 2/6,after 2/3 4/6,after 3/3 6/6" \
+    "$(jq -r "$ROUNDS_OF" "$E2E_TMP/run.log" | paste -sd,)" || true
 for task in baseline after; do
 	# Every pair of the phase once, from its client's result.
 	P="[.plays[0].results[][] | select(.task == \"$task\") | .data.pairs[]

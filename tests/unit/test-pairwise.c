@@ -2,8 +2,10 @@
  * measures nothing: it takes every host's peers (iperf_peers: all), runs
  * each unordered pair once, in rounds whose pairs run at the same time (at
  * most forks of them), never a host in two pairs at once, reports the
- * schedule before the first pair, and gives both ends of each pair its data
- * in the task's run; in check mode it plans and measures nothing. */
+ * schedule before the first pair, feeds the progress line while the rounds
+ * run and reports each round as it ends, and gives both ends of each pair
+ * its data in the task's run; in check mode it plans and measures
+ * nothing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -26,6 +28,11 @@ static int		 busy[NHOSTS], overlap_seen, running, most_running;
 static int		 measured[NHOSTS][NHOSTS], nmeasured, schedules;
 static int		 plans, runs_pairs[NHOSTS];
 static json_int_t	 scheduled_pairs, scheduled_rounds;
+/* What round_done and progress saw. */
+static int		 rounds_reported, round_lines, pair_lines, bad_lines;
+static json_int_t	 reported_done[NHOSTS], reported_pairs[NHOSTS];
+static double		 last_left;
+static size_t		 last_pairs_done;
 
 static int
 host_no(const char *name)
@@ -161,6 +168,58 @@ on_schedule(void *arg, const struct play *play, const char *task,
 	assert_int_equal(nmeasured, 0);
 }
 
+static void
+on_round(void *arg, const struct play *play, const char *task,
+    const json_t *rd)
+{
+	(void)arg;
+	(void)play;
+	assert_string_equal(task, "verify");
+	assert_int_equal(json_integer_value(json_object_get(rd, "rounds")),
+	    NHOSTS - 1);
+	assert_int_equal(json_integer_value(json_object_get(rd, "pairs")),
+	    15);
+	assert_int_equal(json_integer_value(json_object_get(rd,
+	    "round_pairs")), 3);
+	assert_true(json_real_value(json_object_get(rd, "round_seconds")) >
+	    0.035);
+	assert_true(json_real_value(json_object_get(rd, "seconds")) >=
+	    json_real_value(json_object_get(rd, "round_seconds")));
+	last_left = json_real_value(json_object_get(rd, "seconds_left"));
+	/* each round's pairs all measured when it is reported */
+	assert_int_equal(json_integer_value(json_object_get(rd,
+	    "pairs_done")), nmeasured);
+	if (rounds_reported < NHOSTS) {
+		reported_done[rounds_reported] = json_integer_value(
+		    json_object_get(rd, "rounds_done"));
+		reported_pairs[rounds_reported] = json_integer_value(
+		    json_object_get(rd, "pairs_done"));
+	}
+	rounds_reported++;
+}
+
+/* The progress line while the rounds run: rounds and pairs, never fewer
+ * pairs done than before, the pair waiting longest named by its ends. */
+static void
+on_progress(void *arg, const struct run_progress *p)
+{
+	(void)arg;
+	if (p->rounds == 0)
+		return;		/* the task's hosts, or the line cleared */
+	round_lines++;
+	if (p->rounds != NHOSTS - 1 || p->round < 1 || p->round > p->rounds ||
+	    p->pairs_total != 15 || p->pairs_done < last_pairs_done ||
+	    p->pairs_done > 15)
+		bad_lines++;
+	last_pairs_done = p->pairs_done;
+	if (p->running > 0) {
+		pair_lines++;
+		if (p->slowest == NULL || strstr(p->slowest, "<->") == NULL ||
+		    p->running > 3)
+			bad_lines++;
+	}
+}
+
 /* Run one fake_verify task over a..f with forks and check mode. */
 static void
 run_fleet(int forks, int check)
@@ -178,6 +237,11 @@ run_fleet(int forks, int check)
 	memset(runs_pairs, 0, sizeof runs_pairs);
 	overlap_seen = running = most_running = nmeasured = 0;
 	schedules = plans = 0;
+	rounds_reported = round_lines = pair_lines = bad_lines = 0;
+	memset(reported_done, 0, sizeof reported_done);
+	memset(reported_pairs, 0, sizeof reported_pairs);
+	last_left = -1;
+	last_pairs_done = 0;
 	assert_int_equal(inventory_add_source(inv, "a,b,c,d,e,f,", &cause),
 	    0);
 	assert_int_equal(inventory_finish(inv, &cause), 0);
@@ -186,6 +250,8 @@ run_fleet(int forks, int check)
 	cfg.check = check;
 	cfg.hostkey_mode = TP_HOSTKEY_STRICT;
 	cfg.schedule = on_schedule;
+	cfg.round_done = on_round;
+	cfg.progress = on_progress;
 	assert_int_equal(runner_init(&r, &cfg, inv, &cause), 0);
 	memset(&task, 0, sizeof task);
 	task.name = "verify";
@@ -234,6 +300,28 @@ test_every_pair_once_in_rounds(void **state)
 }
 
 static void
+test_rounds_reported(void **state)
+{
+	int i;
+
+	(void)state;
+	/* 2 forks: each round of 3 pairs in 2 waves */
+	run_fleet(2, 0);
+	assert_int_equal(rounds_reported, NHOSTS - 1);
+	for (i = 0; i < NHOSTS - 1; i++) {
+		assert_int_equal(reported_done[i], i + 1);
+		assert_int_equal(reported_pairs[i], 3 * (i + 1));
+	}
+	assert_true(last_left == 0);
+	/* fed in each round at least (a pair's end wakes the main thread;
+	 * two ends may come before it runs), and sane */
+	assert_true(round_lines >= NHOSTS - 1);
+	assert_true(pair_lines > 0);
+	assert_int_equal(bad_lines, 0);
+	assert_int_equal(last_pairs_done, 15);
+}
+
+static void
 test_forks_bound_a_round(void **state)
 {
 	(void)state;
@@ -256,6 +344,8 @@ test_check_mode_plans_only(void **state)
 	assert_int_equal(schedules, 1);
 	assert_int_equal(scheduled_rounds, 5);
 	assert_int_equal(nmeasured, 0);
+	assert_int_equal(rounds_reported, 0);
+	assert_int_equal(round_lines, 0);
 	assert_int_equal(plans, NHOSTS);
 	for (a = 0; a < NHOSTS; a++)
 		assert_int_equal(runs_pairs[a], NHOSTS - 1);
@@ -267,6 +357,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_pair_once_in_rounds),
 		cmocka_unit_test(test_forks_bound_a_round),
+		cmocka_unit_test(test_rounds_reported),
 		cmocka_unit_test(test_check_mode_plans_only),
 	};
 

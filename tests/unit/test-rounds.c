@@ -368,7 +368,32 @@ wall_time(void **state)
 	assert_true(pair_plan_seconds(&p, 10, 4) == 70);
 	assert_true(pair_plan_seconds(&p, 10, 2) == 140);
 	assert_true(pair_plan_seconds(&p, 10, 1) == 280);
+	/* after 3 rounds (30 s planned at 4 forks) that took 15 s: the
+	 * other 4 at that pace */
+	assert_true(pair_plan_seconds_of(&p, 3, 7, 10, 4) == 40);
+	assert_true(pair_plan_seconds_left(&p, 3, 15, 10, 4) == 20);
+	assert_true(pair_plan_seconds_left(&p, 3, 60, 10, 4) == 80);
+	assert_true(pair_plan_seconds_left(&p, 0, 0, 10, 4) == 70);
+	assert_true(pair_plan_seconds_left(&p, 7, 50, 10, 4) == 0);
 	pair_plan_free(&p);
+}
+
+/* Rounds of 3, 1 and 2 pairs at 2 forks: 2, 1 and 1 waves, so the time
+ * left follows the waves of the rounds left, not their count. */
+static void
+time_left_by_waves(void **state)
+{
+	struct pair_edge	e[6] = { { 0, 1, 0 }, { 2, 3, 0 }, { 4, 5, 0 },
+	    { 0, 2, 1 }, { 0, 3, 2 }, { 1, 4, 2 } };
+	struct pair_plan	p = { e, 6, 3, 3, 3 };
+
+	(void)state;
+	assert_true(pair_plan_seconds(&p, 10, 2) == 40);
+	assert_true(pair_plan_seconds_of(&p, 0, 1, 10, 2) == 20);
+	assert_true(pair_plan_seconds_of(&p, 1, 3, 10, 2) == 20);
+	assert_true(pair_plan_seconds_left(&p, 1, 10, 10, 2) == 10);
+	assert_true(pair_plan_seconds_left(&p, 2, 45, 10, 2) == 15);
+	assert_true(pair_plan_seconds_left(&p, 3, 45, 10, 2) == 0);
 }
 
 int
@@ -383,6 +408,7 @@ main(void)
 		cmocka_unit_test(dedup_and_client),
 		cmocka_unit_test(sampling),
 		cmocka_unit_test(wall_time),
+		cmocka_unit_test(time_left_by_waves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

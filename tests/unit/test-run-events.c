@@ -16,7 +16,8 @@
 static void
 test_progress_slowest(void **state)
 {
-	struct run_progress	p = { "nap", 3, 4, 1, "lab01", 5.24 };
+	struct run_progress	p = { "nap", 3, 4, 1, "lab01", 5.24,
+	    0, 0, 0, 0 };
 	char			buf[256];
 
 	(void)state;
@@ -36,7 +37,7 @@ static void
 test_progress_width(void **state)
 {
 	struct run_progress	p = { "set the buffers for the long fat "
-	    "network", 0, 2, 2, "db1", 12.0 };
+	    "network", 0, 2, 2, "db1", 12.0, 0, 0, 0, 0 };
 	char			buf[256];
 
 	(void)state;
@@ -61,7 +62,7 @@ test_progress_utf8(void **state)
 {
 	/* "é" is two bytes: a cut never leaves half of one. */
 	struct run_progress	p = { "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 0, 1,
-	    0, NULL, 0 };
+	    0, NULL, 0, 0, 0, 0, 0 };
 	char			buf[64];
 	size_t			n;
 
@@ -69,6 +70,50 @@ test_progress_utf8(void **state)
 	n = strlen(" 0/1 hosts done") + strlen("[...]");
 	run_progress_line(buf, sizeof buf, &p, (int)n + 1 + 3);
 	assert_string_equal(buf, "[\xc3\xa9...] 0/1 hosts done");
+}
+
+/* A pairwise task's rounds: the round and the pairs, the pair running
+ * longest; the same width and UTF-8 rules. */
+static void
+test_progress_rounds(void **state)
+{
+	struct run_progress	p = { .task = "after", .running = 5,
+	    .slowest = "eu1<->asia1", .slowest_secs = 5.24, .round = 3,
+	    .rounds = 8, .pairs_done = 14, .pairs_total = 37 };
+	char			buf[256];
+
+	(void)state;
+	assert_string_equal(run_progress_line(buf, sizeof buf, &p, 0),
+	    "[after] round 3/8, 14/37 pairs done, waiting on eu1<->asia1 "
+	    "(5.2s) and 4 more");
+	p.running = 1;
+	assert_string_equal(run_progress_line(buf, sizeof buf, &p, 0),
+	    "[after] round 3/8, 14/37 pairs done, waiting on eu1<->asia1 "
+	    "(5.2s)");
+	/* between two pairs: only the counts */
+	p.running = 0;
+	p.slowest = NULL;
+	assert_string_equal(run_progress_line(buf, sizeof buf, &p, 0),
+	    "[after] round 3/8, 14/37 pairs done");
+	/* the task name gives way first */
+	p.task = "measure every pair again";
+	p.running = 2;
+	p.slowest = "eu1<->asia1";
+	run_progress_line(buf, sizeof buf, &p, 88);
+	assert_int_equal(strlen(buf), 87);
+	assert_string_equal(buf, "[measure ever...] round 3/8, 14/37 pairs "
+	    "done, waiting on eu1<->asia1 (5.2s) and 1 more");
+	/* a pair of UTF-8 names cut at the width (after the task name
+	 * went): never half a character ("\xc3\xb6" is the 48th and 49th
+	 * bytes) */
+	p.running = 1;
+	p.slowest = "k\xc3\xb6ln<->m\xc3\xbcnchen";
+	run_progress_line(buf, sizeof buf, &p, 49);
+	assert_string_equal(buf, "[...] round 3/8, 14/37 pairs done, "
+	    "waiting on k");
+	run_progress_line(buf, sizeof buf, &p, 50);
+	assert_string_equal(buf, "[...] round 3/8, 14/37 pairs done, "
+	    "waiting on k\xc3\xb6");
 }
 
 static void
@@ -129,6 +174,7 @@ main(void)
 		cmocka_unit_test(test_progress_slowest),
 		cmocka_unit_test(test_progress_width),
 		cmocka_unit_test(test_progress_utf8),
+		cmocka_unit_test(test_progress_rounds),
 		cmocka_unit_test(test_event_header),
 		cmocka_unit_test(test_result_json),
 	};
