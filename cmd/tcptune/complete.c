@@ -145,7 +145,9 @@ complete_args(const char *name)
 }
 
 /* Static sources only: a URL or a script would reach out to a service
- * or run a program on every Tab. A source that fails is left out. */
+ * or run a program on every Tab, so URLs are skipped and so are scripts,
+ * given to -i or inside a directory given to it. A source that fails is
+ * left out. */
 static int
 complete_hosts(const struct options *opts)
 {
@@ -153,11 +155,11 @@ complete_hosts(const struct options *opts)
 	char			*cause = NULL;
 	size_t			 i;
 
+	inv->no_scripts = 1;
 	for (i = 0; i < opts->ninventories; i++) {
 		const char *src = opts->inventories[i];
 
-		if (http_url_scheme(src) != HTTP_SCHEME_NONE ||
-		    inventory_source_is_script(src))
+		if (http_url_scheme(src) != HTTP_SCHEME_NONE)
 			continue;
 		if (inventory_add_source(inv, src, &cause) != 0) {
 			free(cause);

@@ -532,7 +532,8 @@ add_file(struct inventory *inv, const char *path, char **cause)
 	int		 r = -1;
 
 	if (inventory_source_is_script(path))
-		return inventory_add_script(inv, path, cause);
+		return inv->no_scripts ? 0 :
+		    inventory_add_script(inv, path, cause);
 	if (strcmp(ext, ".yml") == 0 || strcmp(ext, ".yaml") == 0 ||
 	    strcmp(ext, ".json") == 0) {
 		if ((doc = ydoc_load_file(path, cause)) == NULL)

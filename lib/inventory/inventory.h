@@ -66,6 +66,10 @@ struct inventory {
 	size_t			  nwarnings;
 	int			  finished;
 	unsigned long long	  search;	/* last cycle search stamp */
+	int			  no_scripts;	/* leave executable sources
+						   out, in directories too
+						   (shell completion: Tab
+						   runs nothing) */
 };
 
 /* What tcptune needs to reach a host, from its merged variables. */

@@ -68,6 +68,14 @@ expect "a script or URL inventory gives nothing" "" ping -i "$tmp/inv.sh" \
 [[ ! -e $tmp/ran ]] && ok "the inventory script was not run" ||
     not_ok "completion ran the inventory script"
 (($(date +%s) - start < 5)) && ok "in under 5 s" || not_ok "took too long"
+# Nor one inside a directory given to -i: its static files still count.
+mkdir "$tmp/invdir"
+mv "$tmp/inv.sh" "$tmp/invdir/inv.sh"
+printf 'all:\n  hosts:\n    sd1:\n    sd2:\n' >"$tmp/invdir/static.yml"
+expect "a directory: its static hosts, not its script's" "sd1 sd2" \
+    ping -i "$tmp/invdir" s
+[[ ! -e $tmp/ran ]] && ok "the script in the inventory directory was not run" ||
+    not_ok "completion ran the script in the inventory directory"
 
 # zsh: _tcptune with the completion builtins stood in for (cli-complete.zsh)
 zexpect() {
