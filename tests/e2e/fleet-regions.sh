@@ -47,21 +47,11 @@ set -u
 . "$(dirname "${BASH_SOURCE[0]}")/report-lib.sh"
 
 e2e_init fleet-regions "${1:-}"
-WANEM_BIN=${2:-}
-for tool in iperf3 ss; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "fleet-regions: SKIP: no '$tool'"
-		exit 77
-	}
-done
-[[ -c /dev/net/tun ]] || { echo "fleet-regions: SKIP: no /dev/net/tun"; exit 77; }
-CHROMIUM=$(command -v chromium || command -v chromium-browser) || {
-	echo "fleet-regions: FAIL: no chromium (scripts/setup.sh installs it)"
-	exit 1
-}
+wan_needs "${2:-}"
+report_needs
 cd "$E2E_SRC" || exit 1
 T0=$(now)
-regions_up /tmp/tcptune-e2e-tfr tfr 198.18.94 "$WANEM_BIN"
+regions_up /tmp/tcptune-e2e-tfr tfr 198.18.94 "$WANEM"
 
 # Run knobs, overridable to measure other settings by hand. A new iperf3
 # connection starts in slow start: at 240 ms RTT reno needs ~4-5 s to reach

@@ -47,6 +47,29 @@ e2e_cleanup() {
 	[[ -n $E2E_TMP ]] && rm -rf "$E2E_TMP"
 }
 
+# wan_needs [WANEM] [TOOL...]: what a test on the WAN emulator needs, or its
+# exit: each TOOL and iperf3 and ss (77 without: SKIP), /dev/net/tun (77),
+# a wanem binary (WANEM, else $WANEM, else the first build*/tests/lab/wanem
+# of the tree; 1 without: FAIL), left in WANEM. Call after e2e_init.
+wan_needs() {
+	local tool b
+	WANEM=${1:-${WANEM:-}}
+	[[ $# -gt 0 ]] && shift
+	if [[ -z $WANEM ]]; then
+		for b in "$E2E_SRC"/build*/tests/lab/wanem; do
+			[[ -x $b ]] && WANEM=$b && break
+		done
+	fi
+	for tool in iperf3 ss "$@"; do
+		command -v "$tool" >/dev/null 2>&1 || {
+			echo "$E2E_NAME: SKIP: no '$tool'"
+			exit 77
+		}
+	done
+	[[ -c /dev/net/tun ]] || { echo "$E2E_NAME: SKIP: no /dev/net/tun"; exit 77; }
+	[[ -x $WANEM ]] || { echo "$E2E_NAME: FAIL: no wanem binary"; exit 1; }
+}
+
 # e2e_init NAME [TCPTUNE]
 e2e_init() {
 	local b

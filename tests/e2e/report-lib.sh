@@ -10,7 +10,15 @@
 #       console message was logged (a blocked load or a script error prints
 #       one) and that each heatmap (before, after) has CELLS SVG cells.
 #
-# Needs $CHROMIUM (chromium or chromium-browser).
+#   report_needs   sets CHROMIUM (chromium or chromium-browser), or the
+#                  test fails: scripts/setup.sh installs it
+
+report_needs() {
+	CHROMIUM=$(command -v chromium || command -v chromium-browser) || {
+		echo "$E2E_NAME: FAIL: no chromium (scripts/setup.sh installs it)"
+		exit 1
+	}
+}
 
 report_check() {
 	local report=$1 name=$2 cells=$3 shot phase

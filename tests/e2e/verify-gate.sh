@@ -16,20 +16,7 @@ set -u
 . "$(dirname "$0")/verify-lib.sh"
 
 e2e_init verify-gate "${1:-}"
-WANEM=${2:-${WANEM:-}}
-if [[ -z $WANEM ]]; then
-	for b in "$E2E_SRC"/build*/tests/lab/wanem; do
-		[[ -x $b ]] && WANEM=$b && break
-	done
-fi
-for tool in iperf3 ss sha256sum; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "verify-gate: SKIP: no '$tool'"
-		exit 77
-	}
-done
-[[ -c /dev/net/tun ]] || { echo "verify-gate: SKIP: no /dev/net/tun"; exit 77; }
-[[ -x $WANEM ]] || { echo "verify-gate: FAIL: no wanem binary"; exit 1; }
+wan_needs "${2:-}" sha256sum
 
 wan_lab_up tvg 198.18.79 "$WANEM"
 GATE_FILE=/etc/sysctl.d/95-tcptune-gate.conf

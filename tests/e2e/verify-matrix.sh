@@ -28,24 +28,8 @@ set -u
 . "$(dirname "$0")/report-lib.sh"
 
 e2e_init verify-matrix "${1:-}"
-WANEM=${2:-${WANEM:-}}
-if [[ -z $WANEM ]]; then
-	for b in "$E2E_SRC"/build*/tests/lab/wanem; do
-		[[ -x $b ]] && WANEM=$b && break
-	done
-fi
-for tool in iperf3 ss; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "verify-matrix: SKIP: no '$tool'"
-		exit 77
-	}
-done
-[[ -c /dev/net/tun ]] || { echo "verify-matrix: SKIP: no /dev/net/tun"; exit 77; }
-[[ -x $WANEM ]] || { echo "verify-matrix: FAIL: no wanem binary"; exit 1; }
-CHROMIUM=$(command -v chromium || command -v chromium-browser) || {
-	echo "verify-matrix: FAIL: no chromium (scripts/setup.sh installs it)"
-	exit 1
-}
+wan_needs "${2:-}"
+report_needs
 
 e2e_lab_up 4 tvm 198.18.173
 trap verify_cleanup EXIT

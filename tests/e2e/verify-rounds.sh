@@ -34,20 +34,7 @@ set -u
 . "$(dirname "$0")/verify-lib.sh"
 
 e2e_init verify-rounds "${1:-}"
-WANEM=${2:-${WANEM:-}}
-if [[ -z $WANEM ]]; then
-	for b in "$E2E_SRC"/build*/tests/lab/wanem; do
-		[[ -x $b ]] && WANEM=$b && break
-	done
-fi
-for tool in iperf3 ss jq; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "verify-rounds: SKIP: no '$tool'"
-		exit 77
-	}
-done
-[[ -c /dev/net/tun ]] || { echo "verify-rounds: SKIP: no /dev/net/tun"; exit 77; }
-[[ -x $WANEM ]] || { echo "verify-rounds: FAIL: no wanem binary"; exit 1; }
+wan_needs "${2:-}" jq
 
 fleet_wan_lab_up 4 tvr 198.18.76 "$WANEM" "delay=5ms rate=20mbit queue=2m"
 GATE_FILE=/etc/sysctl.d/95-tcptune-rounds.conf

@@ -20,20 +20,7 @@ set -u
 . "$(dirname "$0")/verify-lib.sh"
 
 e2e_init verify-wan "${1:-}"
-WANEM=${2:-${WANEM:-}}
-if [[ -z $WANEM ]]; then
-	for b in "$E2E_SRC"/build*/tests/lab/wanem; do
-		[[ -x $b ]] && WANEM=$b && break
-	done
-fi
-for tool in iperf3 ss; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "verify-wan: SKIP: no '$tool'"
-		exit 77
-	}
-done
-[[ -c /dev/net/tun ]] || { echo "verify-wan: SKIP: no /dev/net/tun"; exit 77; }
-[[ -x $WANEM ]] || { echo "verify-wan: FAIL: no wanem binary"; exit 1; }
+wan_needs "${2:-}"
 "$TCPTUNE" help 2>&1 | grep -q '^  verify ' || {
 	echo "verify-wan: FAIL: $TCPTUNE has no 'verify' command (cmd_verify_entry" \
 	    "is not in cmd_table)"
