@@ -10,6 +10,7 @@
 #include "modules/mod-tcp_buffers.h"
 #include "tune/dropin.h"
 #include "tune/sizing.h"
+#include "base/strbuf.h"
 #include "base/units.h"
 #include "yaml/diag.h"
 
@@ -90,6 +91,7 @@ parse_triple(const char *key, const char *v, struct tcp_triple *t,
 static int
 host_word(const char *key, const char *v, struct sizing_input *in)
 {
+	/* host_words[], in this order */
 	if (strcmp(key, "mem") == 0)
 		return parse_bytes(key, v, &in->mem_total);
 	if (strcmp(key, "tcp_rmem") == 0)
@@ -99,25 +101,49 @@ host_word(const char *key, const char *v, struct sizing_input *in)
 	return 1;
 }
 
+/* The facts of a host that size takes as words (host_word). */
+static const char *const host_words[] = { "mem", "tcp_rmem", "tcp_wmem" };
+
+const char *const *
+size_keys(size_t *n)
+{
+	static const char	*keys[64];
+	static size_t		 nkeys;
+	const struct module_param *p;
+	size_t			 i;
+
+	if (nkeys == 0) {
+		for (p = mod_tcp_buffers.params; p->name != NULL &&
+		    nkeys < sizeof keys / sizeof *keys - 3; p++)
+			if (size_param(p->name) != NULL)
+				keys[nkeys++] = p->name;
+		for (i = 0; i < sizeof host_words / sizeof *host_words; i++)
+			keys[nkeys++] = host_words[i];
+	}
+	*n = nkeys;
+	return keys;
+}
+
 /* "size: unknown key 'bandwith_mbit' (did you mean 'bandwidth_mbit'?)",
- * else the list of keys. The keys are size_param's and host_word's. */
+ * else the list of keys (size_keys). */
 static void
 unknown_key(const char *key)
 {
-	static const char *const keys[] = {
-		"bandwidth_mbit", "rtt_ms", "mem", "headroom", "ram_divisor",
-		"max_buffer", "rmem_default", "wmem_default", "tcp_rmem",
-		"tcp_wmem", "allow_decrease",
-	};
-	const char *best = did_you_mean(key, keys, sizeof keys / sizeof *keys);
+	const char	*const *keys, *best;
+	struct strbuf	 list;
+	size_t		 n, i;
 
-	if (best != NULL)
+	keys = size_keys(&n);
+	if ((best = did_you_mean(key, keys, n)) != NULL) {
 		cmd_error("size: unknown key '%s' (did you mean '%s'?)", key,
 		    best);
-	else
-		cmd_error("size: unknown key '%s' (bandwidth_mbit, rtt_ms, "
-		    "mem, headroom, ram_divisor, max_buffer, rmem_default, "
-		    "wmem_default, tcp_rmem, tcp_wmem, allow_decrease)", key);
+		return;
+	}
+	strbuf_init(&list);
+	for (i = 0; i < n; i++)
+		strbuf_addf(&list, "%s%s", i > 0 ? ", " : "", keys[i]);
+	cmd_error("size: unknown key '%s' (%s)", key, list.buf);
+	strbuf_release(&list);
 }
 
 /*

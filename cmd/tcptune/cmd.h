@@ -103,6 +103,11 @@ struct cmd_entry {
 
 extern const struct cmd_entry *const cmd_table[];
 
+/* The KEY= words `tcptune size` takes: tcp_buffers' parameters that are no
+ * line on a host, then the host facts it takes as words (mem, tcp_rmem,
+ * tcp_wmem); *n of them (cmd-size.c). */
+const char *const *size_keys(size_t *n);
+
 /* Print "tcptune: error: <message>" to stderr (through say.c, the one
  * printer) and return EXIT_COULD_NOT_RUN (cmd-error.c). */
 int	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

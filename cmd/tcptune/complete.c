@@ -8,12 +8,15 @@
  *   value OPTION    what OPTION's argument is: its choices, or ":file",
  *                   ":hosts" or ":text"; nothing for a flag
  *   args CMD        what CMD's positional arguments are: ":file",
- *                   ":hosts", ":params", or the words (modules, commands)
+ *                   ":hosts" or ":params" (each of the last two followed
+ *                   by the KEY= words of size or verify), or the words
+ *                   (modules, commands)
  *   modules         module names and aliases
  *   hosts           the inventory's host and group names (-i as usual)
  *
  * It never contacts a host and never asks for a password: dynamic
- * inventories (URLs, executable scripts given to -i) are skipped, vaulted
+ * inventories (URLs, executable scripts, given to -i or in a directory
+ * given to it) are skipped, vaulted
  * files give nothing, and errors are not printed (a completion has
  * nowhere to show them); the exit status is 0 unless WHAT is unknown. */
 #include <stdio.h>
@@ -114,6 +117,31 @@ complete_modules(void)
 	return 0;
 }
 
+/* The KEY= words of a command that takes KEY=VALUE arguments: size's
+ * keys, verify's iperf3_verify parameters; one a line. */
+static void
+complete_params(const char *name)
+{
+	const struct module		*m;
+	const struct module_param	*p;
+	const char *const		*keys;
+	size_t				 n, i;
+
+	if (strcmp(name, "size") == 0) {
+		keys = size_keys(&n);
+		for (i = 0; i < n; i++)
+			printf("%s=\n", keys[i]);
+	} else if (strcmp(name, "verify") == 0 &&
+	    (m = module_find("iperf3_verify")) != NULL) {
+		for (p = m->params; p->name != NULL; p++)
+			printf("%s=\n", p->name);
+	}
+}
+
+/* What a command's positional arguments are: ":file", ":hosts" or
+ * ":params" first, then for :hosts and :params the KEY= words the
+ * command takes (the shell offers them without a space after); else the
+ * plain words. */
 static int
 complete_args(const char *name)
 {
@@ -129,9 +157,11 @@ complete_args(const char *name)
 		break;
 	case ARGS_HOSTS:
 		printf(":hosts\n");
+		complete_params(cmd->name);
 		break;
 	case ARGS_PARAMS:
 		printf(":params\n");
+		complete_params(cmd->name);
 		break;
 	case ARGS_MODULES:
 		complete_modules();

@@ -1,7 +1,8 @@
 # bash completion for tcptune: commands, each command's options, option
-# values (--format, --color, ...), module names, and the host and group
-# names of the inventory given with -i earlier on the line (or the default
-# one: $TCPTUNE_INVENTORY, ansible.cfg). Every word comes from the binary
+# values (--format, --color, ...), module names, the KEY= words of size
+# and verify, and the host and group names of the inventory given with -i
+# earlier on the line (or the default one: $TCPTUNE_INVENTORY,
+# ansible.cfg). Every word comes from the binary
 # itself (`tcptune __complete ...`, cmd/tcptune/complete.c), so completion
 # offers what the parser accepts; it contacts no host and runs no
 # inventory script. Installed as share/bash-completion/completions/tcptune.
@@ -51,14 +52,35 @@ _tcptune_files()
 	COMPREPLY=($(compgen -f -- "$1"))
 }
 
-# What the words of $2 (":file", ":hosts", ":text", ":params" or plain
-# words) offer for the current word $3; tcptune is $1.
+# KEY= words of $1 that start with $2, added to COMPREPLY; when they are
+# all it offers, no space after the one taken (its value follows the '=').
+_tcptune_params()
+{
+	local IFS=$'\n' w only=1
+	for w in $(compgen -W "$1" -- "$2"); do
+		COMPREPLY+=("$w")
+	done
+	for w in "${COMPREPLY[@]}"; do
+		[[ $w == *= ]] || only=0
+	done
+	if ((only && ${#COMPREPLY[@]} > 0)); then
+		compopt -o nospace 2>/dev/null
+	fi
+	return 0
+}
+
+# What the lines of $2 (":file", ":hosts" or ":params", the last two
+# followed by the command's KEY= words; ":text"; or plain words) offer for
+# the current word $3; tcptune is $1.
 _tcptune_offer()
 {
-	case $2 in
+	local first=${2%%$'\n'*} rest=
+	[[ $2 == *$'\n'* ]] && rest=${2#*$'\n'}
+	case $first in
 	:file) _tcptune_files "$3" ;;
-	:hosts) _tcptune_hosts "$1" "$3" ;;
-	:text | :params | '') COMPREPLY=() ;;
+	:hosts) _tcptune_hosts "$1" "$3"; _tcptune_params "$rest" "$3" ;;
+	:params) COMPREPLY=(); _tcptune_params "$rest" "$3" ;;
+	:text | '') COMPREPLY=() ;;
 	*) _tcptune_words "$2" "$3" ;;
 	esac
 }
@@ -66,7 +88,7 @@ _tcptune_offer()
 _tcptune()
 {
 	local tt=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]}
-	local prev=${COMP_WORDS[COMP_CWORD - 1]} cmd value
+	local prev=${COMP_WORDS[COMP_CWORD - 1]} cmd value after_eq=1
 	COMPREPLY=()
 	if ((COMP_CWORD == 1)); then
 		if [[ $cur == -* ]]; then
@@ -83,6 +105,12 @@ _tcptune()
 		cur=
 	elif [[ $prev == = ]] && ((COMP_CWORD > 2)); then
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	else
+		after_eq=0
+	fi
+	# the value of a KEY=VALUE argument ("rtt_ms=<Tab>"): nothing to offer
+	if ((after_eq)) && [[ $prev != -* ]]; then
+		return 0
 	fi
 	# a host pattern's next part: "web:d<Tab>", "web:<Tab>" (':' splits)
 	if [[ $prev == : || $cur == : ]]; then

@@ -51,6 +51,18 @@ expect "verify has --report" "--report" verify --rep
 expect "an option's choices" "json jsonl" play x.yml --format j
 expect "an option's choices after '='" "always auto" play --color = a
 expect "a module name" "tcp_buffers" modules tcp_b
+# The KEY= words of size and verify, the same in both shells (key_cases
+# expect, key_cases zexpect).
+key_cases() {
+	"$1" "size's keys" "ram_divisor= rmem_default= rtt_ms=" size r
+	"$1" "size's keys: the host's facts too" "max_buffer= mem=" size m
+	"$1" "verify: hosts and iperf3_verify's keys" "d1 d2 db duration=" \
+	    verify -i "$inv" d
+	"$1" "ping: hosts only" "d1 d2 db" ping -i "$inv" d
+}
+key_cases expect
+expect "size: nothing for a value (bash splits at '=')" "" size rtt_ms =
+expect "size: nothing inside a value" "" size rtt_ms = 10
 expect "help's argument: a command" "plan play" help pl
 expect "hosts and groups from -i" "w1 w2 w3 web web_eu" ping -i "$inv" w
 expect "hosts from --inventory=" "d1 d2 db" probe --inventory = "$inv" d
@@ -98,6 +110,8 @@ if command -v zsh >/dev/null 2>&1; then
 	zexpect "an option's choices after '='" "json jsonl" play --format=j
 	zexpect "an option's choices" "always auto" play --color a
 	zexpect "a module name" "tcp_buffers" modules tcp_b
+	key_cases zexpect
+	zexpect "size: nothing for a value" "" size rtt_ms=1
 	zexpect "hosts and groups from -i" "w1 w2 w3 web web_eu" ping -i "$inv" w
 	zexpect "a pattern's next part" "e1 e2" play x.yml -i "$inv" -l web:e
 	zexpect "a playbook is a file" ":files" play x

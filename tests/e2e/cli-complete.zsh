@@ -18,6 +18,7 @@ compadd() {
 		case $1 in
 		(--) shift; break ;;
 		(-a) arr=1 ;;
+		(-[SPpIiJVXx]) shift ;;	# an option with an argument
 		(-*) ;;
 		(*) break ;;
 		esac
