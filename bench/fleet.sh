@@ -30,7 +30,8 @@
 #   names     with --names N: an inventory listing each lab host under
 #             N/HOSTS names (n00000.., ansible_host the lab host's address,
 #             name i on lab host i mod HOSTS), then tcptune probe and plan
-#             on all N names -f 100, once each, under /usr/bin/time -v: wall
+#             on all N names -f 100 (plan also with --format json: one
+#             document of every result), once each, under /usr/bin/time -v: wall
 #             time, peak RSS, and controller CPU per name ((user+sys)/N)
 set -uo pipefail
 
@@ -318,9 +319,15 @@ names_run() {
 	    2>"$WORK/names.err"
 	rc=$?
 	t=$(elapsed "$t")
-	# hosts that finished without failing or being unreachable
-	ok=$(grep -cE ' : ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 ' \
-	    "$WORK/names.out")
+	# hosts that finished without failing or being unreachable (the
+	# recap, or the JSON document's stats)
+	if [[ $(head -c 1 "$WORK/names.out") == "{" ]]; then
+		ok=$(jq '[.stats[] | select(.failed == 0 and .unreachable == 0)]
+		    | length' "$WORK/names.out")
+	else
+		ok=$(grep -cE ' : ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 ' \
+		    "$WORK/names.out")
+	fi
 	awk -v k="$kind" -v n="$count" -v t="$t" -v rc="$rc" -v ok="$ok" \
 	    -v rss="$(time_field "$WORK/names.time" "Maximum resident")" \
 	    -v u="$(time_field "$WORK/names.time" "User time")" \
@@ -341,6 +348,10 @@ if [[ -n $NAMES ]]; then
 		names_run plan "$count" "$TCPTUNE" plan "${NC[@]}" \
 		    "$SRC/playbooks/wan-tuning.yml" --skip-tags verify \
 		    -e rtt_ms=100
+		# The one JSON document holds every host's result to the end.
+		names_run "plan --format json" "$count" "$TCPTUNE" plan \
+		    "${NC[@]}" "$SRC/playbooks/wan-tuning.yml" --skip-tags verify \
+		    -e rtt_ms=100 --format json
 	done
 fi
 
