@@ -15,8 +15,9 @@ G=$(cd "$(dirname "$0")/.." && pwd)/tests/guests/guests.sh
 D=${1:-/tmp/tcptune-bench-bbr}
 "$G" up -n 2 -d "$D" -p tbx -a 198.18.214 >/dev/null || exit 1
 trap '"$G" down -d "$D" >/dev/null' EXIT
-mapfile -t H < <("$G" status -d "$D" | awk 'NR > 2 { print $1 }')
-mapfile -t ADDR < <("$G" status -d "$D" | awk 'NR > 2 { print $2 }')
+status=$("$G" status -d "$D")
+mapfile -t H < <(awk 'NR > 2 { print $1 }' <<<"$status")
+mapfile -t ADDR < <(awk 'NR > 2 { print $2 }' <<<"$status")
 "$G" wan -d "$D" "${H[0]}" "${H[1]}" --delay-ms 120 --rate-mbit 100 \
     --one-way || exit 1
 x() { "$G" exec -d "$D" "$@"; }

@@ -49,25 +49,39 @@ add_assignments(struct strbuf *sb, const struct remote_var *vars, char sep)
 	}
 }
 
-char *
-remote_program(const char *script, const struct remote_var *vars)
+/* The header assigning vars (none: NULL), the prelude, the script; with
+ * braced, all in one brace group: if the input ends early (a cut
+ * connection), the group never closes, sh reports a syntax error and runs
+ * nothing of it, where a bare program would run its first half. *len (if
+ * not NULL) its length. */
+static char *
+program_text(const char *script, const struct remote_var *vars, int braced,
+    size_t *len)
 {
 	struct strbuf	sb;
 
 	strbuf_init(&sb);
-	add_assignments(&sb, vars, '\n');
+	if (braced)
+		strbuf_addstr(&sb, "{\n");
+	if (vars != NULL)
+		add_assignments(&sb, vars, '\n');
 	strbuf_addstr(&sb, embedded_prelude_sh);
 	strbuf_addstr(&sb, script);
-	return strbuf_detach(&sb, NULL);
+	if (braced)
+		strbuf_addstr(&sb, "\n}\n");
+	return strbuf_detach(&sb, len);
+}
+
+char *
+remote_program(const char *script, const struct remote_var *vars)
+{
+	return program_text(script, vars, 0, NULL);
 }
 
 void
 remote_call(struct remote_call *c, const char *name, const char *script,
     const struct remote_var *vars)
 {
-	struct strbuf	 sb;
-	char		*program;
-
 	if (name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-")] !=
 	    '\0')
 		abort();
@@ -77,16 +91,7 @@ remote_call(struct remote_call *c, const char *name, const char *script,
 	 * tcptune-NAME (in ps, and in its own error messages). */
 	c->command = xprintf("env TCPTUNE_TEST_ROOT= sh -c %s tcptune-%s",
 	    REMOTE_CALL_EVAL, name);
-	/* One brace group: if the input ends early (a cut connection),
-	 * the group never closes, sh reports a syntax error and runs
-	 * nothing of it, where a bare program would run its first half. */
-	program = remote_program(script, vars);
-	strbuf_init(&sb);
-	strbuf_addstr(&sb, "{\n");
-	strbuf_addstr(&sb, program);
-	strbuf_addstr(&sb, "\n}\n");
-	free(program);
-	c->program = strbuf_detach(&sb, &c->program_len);
+	c->program = program_text(script, vars, 1, &c->program_len);
 }
 
 void
@@ -112,7 +117,7 @@ remote_piped_command(const struct remote_var *vars)
 char *
 remote_piped_program(const char *script)
 {
-	return xprintf("{\n%s%s\n}\n", embedded_prelude_sh, script);
+	return program_text(script, NULL, 1, NULL);
 }
 
 char *

@@ -215,8 +215,7 @@ round_progress(const struct pw_status *st, struct pw_round *rd)
 	const struct run_config	*cfg = st->r->cfg;
 	struct run_progress	 p;
 	char			 slowest[512];
-	double			 first = 0;
-	size_t			 i, oldest = rd->n;
+	size_t			 oldest;
 
 	if (cfg->progress == NULL)
 		return;
@@ -226,21 +225,12 @@ round_progress(const struct pw_status *st, struct pw_round *rd)
 	p.rounds = st->plan->nrounds;
 	p.pairs_done = st->pairs_done + rd->ended;
 	p.pairs_total = st->plan->npairs;
-	for (i = 0; i < rd->n; i++) {
-		if (rd->since[i] == 0)
-			continue;
-		p.running++;
-		if (oldest == rd->n || rd->since[i] < first) {
-			first = rd->since[i];
-			oldest = i;
-		}
-	}
-	if (oldest < rd->n) {
+	if ((oldest = runner_oldest(rd->since, rd->n, &p.running)) < rd->n) {
 		snprintf(slowest, sizeof slowest, "%s<->%s",
 		    rd->jobs[oldest]->client->h->name,
 		    rd->jobs[oldest]->server->name);
 		p.slowest = slowest;
-		p.slowest_secs = monotonic_seconds() - first;
+		p.slowest_secs = monotonic_seconds() - rd->since[oldest];
 	}
 	pthread_mutex_unlock(&rd->lock);
 	pthread_mutex_lock(&st->r->lock);

@@ -21,6 +21,10 @@ void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	    struct host_state *h, const struct play *play,
 	    const struct task *t, json_t *vars);
 
+/* Over the start times since[0..n) of what runs (0: not running): how
+ * many run (*running) and the index of the one running longest, n when
+ * none does; for the progress line. */
+size_t	 runner_oldest(const double *since, size_t n, size_t *running);
 /* A condition on the monotonic clock, for runner_tick_wait. */
 void	 runner_cond_init(pthread_cond_t *c);
 /* Wait on c (with m held) at most a quarter of a second: the period of

@@ -640,7 +640,6 @@ report_progress(struct batch *b)
 {
 	const struct run_config	*cfg = b->r->cfg;
 	struct run_progress	 p;
-	double			 now = monotonic_seconds(), first = 0;
 	size_t			 i;
 
 	if (cfg->progress == NULL)
@@ -649,17 +648,27 @@ report_progress(struct batch *b)
 	p.task = b->name;
 	p.done = b->done;
 	p.total = b->total;
-	for (i = 0; i < b->n; i++) {
-		if (b->since[i] == 0)
-			continue;
-		p.running++;
-		if (p.slowest == NULL || b->since[i] < first) {
-			first = b->since[i];
-			p.slowest = b->hosts[i]->name;
-		}
+	if ((i = runner_oldest(b->since, b->n, &p.running)) < b->n) {
+		p.slowest = b->hosts[i]->name;
+		p.slowest_secs = monotonic_seconds() - b->since[i];
 	}
-	p.slowest_secs = p.slowest != NULL ? now - first : 0;
 	cfg->progress(cfg->cb_arg, &p);
+}
+
+size_t
+runner_oldest(const double *since, size_t n, size_t *running)
+{
+	size_t i, oldest = n;
+
+	*running = 0;
+	for (i = 0; i < n; i++) {
+		if (since[i] == 0)
+			continue;
+		(*running)++;
+		if (oldest == n || since[i] < since[oldest])
+			oldest = i;
+	}
+	return oldest;
 }
 
 /* The transport warning a connection left on the host, taken under the
@@ -1001,7 +1010,6 @@ judge_batch(struct runner *r, const struct play *play,
 		    play->max_fail_percentage, bad, k, batch_index + 1);
 	}
 }
-
 
 /* One serial batch of a play over hosts[0..size), reported through the
  * batch_done callback, then judged. */

@@ -56,10 +56,8 @@ assert_eq "rollback previous: the live value" 5 "$(key a)"
 # the brace group around it never closes, and sh refuses it as a whole. Cut
 # in the header, in the middle, and just before the last "}".
 whole_program() {
-	printf '{\n'
-	program "$APPLY_SH" MODE=apply FILE="$FILE" STATE="$STATE" QDISC= \
+	braced "$APPLY_SH" MODE=apply FILE="$FILE" STATE="$STATE" QDISC= \
 	    DEV= TXQ=0 MODULES= ROUTE= PROBE= PERSIST= TO= INPUT="$NEW2"$'\n'
-	printf '\n}\n'
 }
 applied cut
 keep "$FILE"

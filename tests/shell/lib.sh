@@ -13,8 +13,10 @@
 #   program SCRIPT NAME=VALUE...  the remote program of SCRIPT: a header
 #                         assigning each quoted VALUE, the prelude, SCRIPT
 #                         (the convention of lib/remote/prelude.sh)
-#   call NAME SCRIPT NAME=VALUE...  run it as tcptune does: that program in
-#                         one brace group on the standard input of
+#   braced SCRIPT NAME=VALUE...  that program in one brace group, as
+#                         tcptune sends it
+#   call NAME SCRIPT NAME=VALUE...  run it as tcptune does: the braced
+#                         program on the standard input of
 #                         dash -c 'eval "$(cat)"' tcptune-NAME
 #   stdin_value           this function's standard input, byte for byte
 #                         (trailing newlines kept): an INPUT value
@@ -190,12 +192,17 @@ program() {
 	cat "$PRELUDE_SH" "$1"
 }
 
+braced() {
+	printf '{\n'
+	program "$@"
+	printf '\n}\n'
+}
+
 call() {
 	local name=$1
 	shift
 	# shellcheck disable=SC2016 # $(cat) is for the dash it starts
-	{ printf '{\n'; program "$@"; printf '\n}\n'; } |
-	    dash -c 'eval "$(cat)"' "tcptune-$name"
+	braced "$@" | dash -c 'eval "$(cat)"' "tcptune-$name"
 }
 
 stdin_value() {
