@@ -4,7 +4,12 @@
 # the fuzzer for --seconds over a scratch copy of tests/fuzz/corpus/<name>/
 # and regress/<name>/ (nothing is written into the repository).
 #
-# usage: scripts/fuzz.sh [--seconds N] [--jobs J] [--no-build] [name ...]
+# usage: scripts/fuzz.sh [--replay | --seconds N] [--jobs J] [--no-build] [name ...]
+#   --replay: no random search: every corpus and regression input once, the
+#   same result on the same commit every time (the test command's mode).
+#   --seconds N: the search, N seconds a harness (the long tier: 600).
+#   --keep DIR: the grown corpus of each search stays in DIR/<name>/ (to
+#   merge into tests/fuzz/corpus/ with -merge=1: tests/fuzz/README.md).
 #   name: a harness, fuzz-<name> (ini-inventory, hostpattern, ...); default
 #   every harness built. --jobs J runs J harnesses at once.
 # A crash, leak, timeout or OOM fails the harness; its reproducer stays in
@@ -15,15 +20,19 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 seconds=30
+replay=0
+keep=
 jobs=1
 build=1
 names=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--seconds) seconds=$2; shift 2 ;;
+	--seconds) seconds=$2; replay=0; shift 2 ;;
+	--replay) replay=1; shift ;;
+	--keep) keep=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
 	-*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
 	*) names+=("${1#fuzz-}"); shift ;;
 	esac
@@ -60,15 +69,49 @@ trap 'rm -rf "$scratch"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# Replay: every seed of corpus/<name>/ once as a plain input (the
+# regression inputs ran just before). Deterministic: no mutation.
+replay_one() {
+	local name=$1 exe=$2 art=$3 rep=$4 f
+	shift 4
+	local inputs=()
+	for f in tests/fuzz/corpus/"$name"/*; do
+		[ -f "$f" ] && inputs+=("$f")
+	done
+	if [ ${#inputs[@]} -eq 0 ]; then
+		echo "fuzz-$name: FAILED: no corpus in tests/fuzz/corpus/$name" >>"$rep"
+		echo 1 >"$scratch/$name.status"
+		return
+	fi
+	if ! "$exe" "$@" -artifact_prefix="$art/" "${inputs[@]}" \
+	    >"$scratch/$name/replay.log" 2>&1; then
+		cp "$scratch/$name/replay.log" "$art/replay.log"
+		{
+			echo "fuzz-$name: FAILED on a corpus input:"
+			grep -E 'Running: |ERROR|SUMMARY|runtime error' \
+			    "$art/replay.log" | tail -n 8
+			echo "log: $art/replay.log"
+		} >>"$rep"
+		echo 1 >"$scratch/$name.status"
+		return
+	fi
+	echo "fuzz-$name: ok, replayed ${#inputs[@]} corpus and" \
+	    "$(find tests/fuzz/regress/"$name" -type f 2>/dev/null | wc -l)" \
+	    "regression inputs" >>"$rep"
+	echo 0 >"$scratch/$name.status"
+}
+
 # Run one harness; its report goes to $scratch/<name>.report, its status
 # to $scratch/<name>.status.
 run_one() {
-	local name=$1 exe=$dir/fuzz/fuzz-$1 work=$scratch/$1
+	local name=$1 exe=$dir/fuzz/fuzz-$1 work=$scratch/$1 corpus
 	local art=$dir/artifacts/$1 rep=$scratch/$1.report
 	local flags=(-rss_limit_mb=2048 -timeout=10 -max_len="$(max_len "$1")")
 	local regress=() f status=0 execs cov
 
-	mkdir -p "$work/corpus" "$art"
+	corpus=$work/corpus
+	[ -n "$keep" ] && corpus=$keep/$name
+	mkdir -p "$work" "$corpus" "$art"
 	if [ ! -x "$exe" ]; then
 		echo "fuzz-$name: FAILED: no harness $exe" >"$rep"
 		echo 1 >"$scratch/$name.status"
@@ -93,11 +136,15 @@ run_one() {
 		echo 1 >"$scratch/$name.status"
 		return
 	fi
+	if [ "$replay" = 1 ]; then
+		replay_one "$name" "$exe" "$art" "$rep" "${flags[@]}"
+		return
+	fi
 	for f in tests/fuzz/corpus/"$name"/* ${regress[@]+"${regress[@]}"}; do
-		[ -f "$f" ] && cp "$f" "$work/corpus/"
+		[ -f "$f" ] && cp "$f" "$corpus/"
 	done
 	"$exe" "${flags[@]}" -max_total_time="$seconds" -print_final_stats=1 \
-	    -artifact_prefix="$art/" "$work/corpus" >"$work/fuzz.log" 2>&1 ||
+	    -artifact_prefix="$art/" "$corpus" >"$work/fuzz.log" 2>&1 ||
 	    status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
 	    "$work/fuzz.log" | tail -n 1)

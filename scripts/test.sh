@@ -2,8 +2,9 @@
 # The test command: build, run every test (unit, lint of the examples,
 # Ansible comparison, and the lab end-to-end tests, which need root), then
 # the Debian package installed and removed (scripts/package-test.sh), then
-# the unit tests again under ASan/UBSan, then every fuzz harness for 30 s
-# over its corpus and regression inputs (tests/fuzz/README.md).
+# the unit tests again under ASan/UBSan, then every fuzz harness replayed
+# over its corpus and regression inputs: deterministic, no random search
+# (that is the long tier, scripts/fuzz.sh --seconds 600: tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh
@@ -12,4 +13,4 @@ ctest --test-dir build --output-on-failure
 ./scripts/package-test.sh build
 ASAN=1 ./scripts/build.sh
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -L unit
-./scripts/fuzz.sh --seconds 30 --jobs 2
+./scripts/fuzz.sh --replay --jobs 2

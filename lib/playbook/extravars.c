@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "template/template.h"
 #include "base/xalloc.h"
 #include "yaml/ydoc.h"
@@ -67,7 +68,7 @@ parse_kv(const char *item, json_t *out, char **cause)
 		}
 		/* jansson holds UTF-8 only: anything else would be a NULL
 		 * value, a variable silently missing */
-		if (!expr_utf8_valid(eq + 1, strlen(eq + 1))) {
+		if (!utf8_valid(eq + 1, strlen(eq + 1))) {
 			fail(cause, "extra vars: value of '%s' is not UTF-8",
 			    word.buf);
 			goto out;

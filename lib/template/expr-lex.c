@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "template/expr.h"
 
@@ -21,46 +22,6 @@ expr_lexer_free(struct lexer *lx)
 	free(lx->toks);
 	lx->toks = NULL;
 	lx->n = lx->cap = 0;
-}
-
-/* Whether s[0..len) is well-formed UTF-8 (jansson refuses anything
- * else, and a string it refuses would be a NULL value). */
-int
-expr_utf8_valid(const char *s, size_t len)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-	const unsigned char	*end = p + len;
-	unsigned		 c, need, min;
-
-	while (p < end) {
-		c = *p++;
-		if (c < 0x80)
-			continue;
-		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-			min = 0x80;
-			c &= 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			min = 0x800;
-			c &= 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			min = 0x10000;
-			c &= 0x07;
-		} else
-			return 0;
-		if ((size_t)(end - p) < need)
-			return 0;
-		for (; need > 0; need--, p++) {
-			if ((*p & 0xc0) != 0x80)
-				return 0;
-			c = (c << 6) | (*p & 0x3f);
-		}
-		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-			return 0;
-	}
-	return 1;
 }
 
 static struct token *
@@ -182,7 +143,7 @@ lex_string(const char *src, const char **pp, size_t base, struct lexer *lx,
 		return fail(cause, "unterminated string at character %zu",
 		    base + (size_t)(s - src) + 1);
 	}
-	if (!expr_utf8_valid(sb.buf, sb.len)) {
+	if (!utf8_valid(sb.buf, sb.len)) {
 		strbuf_release(&sb);
 		return fail(cause, "invalid UTF-8 in string at character %zu",
 		    base + (size_t)(s - src) + 1);

@@ -40,7 +40,4 @@ int	 expr_eval(const char *src, size_t base, const json_t *vars,
 /* Parse only (lint): 0, or -1 with *cause as for EXPR_SYNTAX. */
 int	 expr_check(const char *src, size_t base, char **cause);
 
-/* Whether s[0..len) is well-formed UTF-8, as every jansson string must be. */
-int	 expr_utf8_valid(const char *s, size_t len);
-
 #endif

@@ -7,6 +7,7 @@
 
 #include "base/shquote.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "template/expr.h"
 #include "template/value.h"
@@ -190,7 +191,7 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 	struct strbuf	 sb;
 	int		 found, code;
 
-	if (!expr_utf8_valid(s, strlen(s))) {
+	if (!utf8_valid(s, strlen(s))) {
 		render_fail(cause, pos, s, EXPR_ERROR,
 		    xstrdup("invalid UTF-8"));
 		return NULL;

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "vault/vault.h"
 
@@ -307,6 +308,27 @@ scalar(struct ydoc *doc, size_t *nodecap, const yaml_event_t *ev)
 	return n;
 }
 
+/* A scalar that no JSON string can hold is refused here, where its
+ * position is known, so that no caller of yaml_scalar_to_json (which
+ * would return NULL for it) ever sees one: a NUL byte (a "\0" escape:
+ * every C string past this layer would end there, so the value checked
+ * and the value used could differ) or text that is not UTF-8 (libyaml refuses
+ * most of it itself; this holds whatever it lets through). */
+static int
+check_scalar(struct ydoc *doc, const yaml_event_t *ev, char **cause)
+{
+	const char	*v = (const char *)ev->data.scalar.value;
+	size_t		 len = ev->data.scalar.length;
+
+	if (memchr(v, '\0', len) != NULL)
+		return mark_fail(doc, &ev->start_mark, cause, "a scalar with "
+		    "a NUL character (\"\\0\") is not supported");
+	if (!utf8_valid(v, len))
+		return mark_fail(doc, &ev->start_mark, cause, "a scalar that "
+		    "is not valid UTF-8 is not supported");
+	return 0;
+}
+
 static int
 parse_events(struct ydoc *doc, yaml_parser_t *p, char **cause)
 {
@@ -328,7 +350,8 @@ parse_events(struct ydoc *doc, yaml_parser_t *p, char **cause)
 		switch (ev.type) {
 		case YAML_SCALAR_EVENT:
 			if (count_node(doc, &b, &ev.start_mark,
-			    ev.data.scalar.length, cause) != 0)
+			    ev.data.scalar.length, cause) != 0 ||
+			    check_scalar(doc, &ev, cause) != 0)
 				goto fail;
 			n = scalar(doc, &nodecap, &ev);
 			break;

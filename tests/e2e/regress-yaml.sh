@@ -133,6 +133,23 @@ run "yaml-deepseq-100000.yml: inventory" 1 \
     "tcptune: error: $f:3:261: nesting deeper than 256 levels" \
     inventory -i "$f" --list
 
+# A "\0" escape in a double-quoted scalar: yaml_scalar_to_json gave NULL
+# and ynode_type_name dereferenced it (fuzz-playbook, SIGSEGV). A NUL byte
+# is refused where the scalar is read, for playbooks and inventories alike.
+run "yaml-playbook-scalar-segv.yml: lint" 1 \
+    "yaml-playbook-scalar-segv.yml:1:1: a scalar with a NUL character (\"\\0\") is not supported" \
+    lint yaml-playbook-scalar-segv.yml
+f=$tmp/nul-inventory.yml
+printf 'all:\n  hosts:\n    h1:\n      v: "a\\0b"\n' >"$f"
+run "NUL in an inventory value" 1 \
+    "tcptune: error: $f:4:10: a scalar with a NUL character (\"\\0\") is not supported" \
+    inventory -i "$f" --list
+f=$tmp/nul-key.yml
+printf -- '- hosts: all\n  vars:\n    "k\\0": 1\n  tasks: []\n' >"$f"
+run "NUL in a mapping key" 1 \
+    "$f:3:5: a scalar with a NUL character (\"\\0\") is not supported" \
+    lint "$f"
+
 f=$tmp/when-deep-100000.yml
 { printf -- '- hosts: all\n  tasks:\n    - ping:\n      when: "'
   repeat 100000 '('; printf 1; repeat 100000 ')'; printf '"\n'; } >"$f"
