@@ -178,7 +178,7 @@ struct module_pairwise {
 
 /*
  * Stage, then flush once: modules sharing a stager (the tuning modules,
- * lib/modules/tune.h) change nothing in their run; they add to one stage
+ * modules/tune.h) change nothing in their run; they add to one stage
  * per host. The runner hands that stage to flush -- before the next task
  * whose module has another stager or none, and at the end of the play --
  * as a step of its own, so a play writes once however many tasks staged,
@@ -195,7 +195,7 @@ struct module_stager {
 	void	(*free)(void *stage);
 };
 
-/* NULL-terminated table of every module, in lib/modules/modules.c. */
+/* NULL-terminated table of every module, in modules/modules.c. */
 extern const struct module *const module_table[];
 
 /* The module named name, else the first one name is an alias of. */

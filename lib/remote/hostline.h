@@ -79,7 +79,7 @@ enum hostline_kind {
 };
 
 /* The host var that names the managed drop-in instead of a task's
- * sysctl_file (lib/modules/tune-facts.c); checked with every drop-in path. */
+ * sysctl_file (modules/tune-facts.c); checked with every drop-in path. */
 #define HOSTLINE_DROPIN_VAR	"tcptune_sysctl_file"
 
 /* Check one rendered, bound argument of kind `kind` (NULL or null: not

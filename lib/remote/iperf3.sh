@@ -1,6 +1,6 @@
 # tcptune iperf3: the one-shot server on the peer, the client on the host,
 # and the server's end (lib/remote/iperf.c builds the calls and reads what
-# they print; lib/modules/mod-iperf3_verify.c runs them).
+# they print; modules/mod-iperf3_verify.c runs them).
 #
 # Run as a remote program (lib/remote/prelude.sh), its header giving:
 #   ACTION    server | client | stop

@@ -7,7 +7,7 @@
 #            read-back after an apply (the other facts did not change)
 #   DROPIN   the managed drop-in to show whole, comments too ("" = none):
 #            what a check-mode apply reads, so that plan and drift need no
-#            second round trip (lib/modules/tune.c)
+#            second round trip (modules/tune.c)
 # It never changes anything on the host and always exits 0: a missing tool
 # makes the affected facts unknown with a reason, it does not fail the probe.
 #

@@ -1,6 +1,6 @@
 /* libFuzzer harness: the output of the apply script (apply_parse in
  * lib/remote/apply.c), which the host being changed prints. Given NUL-terminated
- * as its caller (lib/modules/tune.c) has it from the transport. */
+ * as its caller (modules/tune.c) has it from the transport. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

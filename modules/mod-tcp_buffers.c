@@ -1,6 +1,6 @@
 /* tcp_buffers: size tcp_rmem/tcp_wmem and rmem_max/wmem_max from the
  * bandwidth-delay product, capped by RAM (docs/sizing.md). Stages the keys;
- * the runner applies them (lib/modules/tune.h). */
+ * the runner applies them (modules/tune.h). */
 #include "playbook/module.h"
 
 #include <stddef.h>
