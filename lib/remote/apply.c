@@ -79,6 +79,30 @@ set(char **field, const char *v, size_t len)
 	*field = remote_unescape(v, len);
 }
 
+/* An exit status of vl bytes at v: the host's output is not NUL-terminated
+ * after its last line, so atoi could read past it. Digits with an optional
+ * '-', clamped to what an exit status can be; anything else is -1. */
+static int
+status_n(const char *v, size_t vl)
+{
+	size_t	i = 0;
+	int	neg = 0, n = 0;
+
+	if (vl > 0 && v[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	if (i == vl)
+		return -1;
+	for (; i < vl; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		if (n < 1000)
+			n = n * 10 + (v[i] - '0');
+	}
+	return neg ? -n : n;
+}
+
 /* Add a message to a field that keeps every one, "; " between them. */
 static void
 add(char **field, const char *v, size_t len)
@@ -117,7 +141,7 @@ parse_sysctl_run(struct apply_sysctl_run *r, const char *k, size_t kl,
 {
 	r->ran = 1;
 	if (kl == 2 && memcmp(k, "rc", 2) == 0)
-		r->rc = atoi(v);
+		r->rc = status_n(v, vl);
 	else if (kl == 3 && memcmp(k, "out", 3) == 0)
 		set(&r->out, v, vl);
 	else if (kl == 6 && memcmp(k, "failed", 6) == 0)
@@ -275,7 +299,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					set(&res->conf_sum, v, vl);
 			} else if (strcmp(section, "live") == 0) {
 				if (IS("rc"))
-					res->live_rc = atoi(v);
+					res->live_rc = status_n(v, vl);
 				else if (IS("value"))
 					set(&res->live, v, vl);
 			} else if (strcmp(section, "set") == 0 ||
