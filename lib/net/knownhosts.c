@@ -3,6 +3,7 @@
 #include "net/knownhosts.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,18 +26,20 @@ enum kh_marker {
 struct kh_entry {
 	unsigned int	 line;
 	enum kh_marker	 marker;
-	char		*hosts;		/* the host field as written */
-	int		 hashed;	/* 1: salt/hash hold it; -1: matches
-					 * nothing (OpenSSH's text differs) */
-	unsigned char	 salt[KH_SHA1_LEN];
-	unsigned char	 hash[KH_SHA1_LEN];
-	unsigned char	*blob;
-	size_t		 bloblen;
+	const char	*hosts;		/* the host field as written */
+	const char	*type;		/* the key type as written */
+	size_t		 typelen;
+	const char	*key64;		/* its base64 blob as written */
+	size_t		 key64len;
 	size_t		 next;		/* next entry of the same key bucket */
 };
 
+/* The fields point into text, the file's copy with NULs written after each
+ * field: one allocation for the lines, not several per line, since a
+ * fleet's file is parsed on the way to its first host. */
 struct kh_file {
 	char		*path;
+	char		*text;
 	struct kh_entry	*e;
 	size_t		 n;
 	size_t		*bucket;	/* first entry per key hash, KH_NONE */
@@ -59,29 +62,33 @@ static const char *const key_types[] = {
 	NULL,
 };
 
-static int
-b64_value(int c)
+/* The value of each base64 digit, -1 for anything else. */
+static signed char	 b64_table[256];
+static pthread_once_t	 b64_once = PTHREAD_ONCE_INIT;
+
+static void
+b64_init(void)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	int i;
+
+	memset(b64_table, -1, sizeof b64_table);
+	for (i = 0; i < 64; i++)
+		b64_table[(unsigned char)digits[i]] = (signed char)i;
 }
 
+/* Strict, as OpenSSH's b64_pton: padding only at the end and the bits it
+ * leaves over zero, so that exactly the text base64 writes decodes (and
+ * two texts are the same bytes only when they are the same text). */
 ssize_t
 kh_b64_decode(const char *s, size_t len, unsigned char *out, size_t outsz)
 {
-	size_t i, o = 0, pad = 0;
+	size_t i, o = 0, pad = 0, nout;
 	int v, k;
 	uint32_t acc;
 
+	pthread_once(&b64_once, b64_init);
 	if (len == 0 || len % 4 != 0)
 		return -1;
 	if (s[len - 1] == '=')
@@ -89,58 +96,45 @@ kh_b64_decode(const char *s, size_t len, unsigned char *out, size_t outsz)
 	for (i = 0; i < len; i += 4) {
 		acc = 0;
 		for (k = 0; k < 4; k++) {
-			if (i + k >= len - pad && s[i + k] == '=')
+			if (i + k >= len - pad)
 				v = 0;
-			else if ((v = b64_value((unsigned char)s[i + k])) < 0)
+			else if ((v = b64_table[(unsigned char)s[i + k]]) < 0)
 				return -1;
 			acc = acc << 6 | (uint32_t)v;
 		}
-		for (k = 0; k < 3; k++) {
-			if (i + 4 == len && k >= 3 - (int)pad)
-				break;
-			if (o == outsz)
-				return -1;
+		nout = i + 4 == len ? 3 - pad : 3;
+		if ((nout < 3 && (acc & ((1u << (8 * (3 - nout))) - 1)) != 0) ||
+		    o + nout > outsz)
+			return -1;
+		for (k = 0; k < (int)nout; k++)
 			out[o++] = (unsigned char)(acc >> (16 - 8 * k));
-		}
 	}
 	return (ssize_t)o;
 }
 
-/* OpenSSH compares hashed names as text: a salt or hash written other than
- * as base64 writes it can never match. */
+/* Does hostport match the hashed name |1|SALT|HASH? Decoded here, not when
+ * the file is parsed: a fleet's file is parsed on the way to its first host,
+ * and only the candidates for a key need it. A salt or hash that is not
+ * exactly base64 of 20 bytes never matches (OpenSSH compares the text it
+ * writes for the name). */
 static int
-b64_canonical(const unsigned char *bin, size_t n, const char *text,
-    size_t len)
+hashed_match(const char *field, const char *hostport)
 {
-	char	 buf[64];
+	unsigned char salt[KH_SHA1_LEN], hash[KH_SHA1_LEN], md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	const char *s = field + 3, *bar;
 
-	if (4 * ((n + 2) / 3) != len || len >= sizeof buf)
+	if (strncmp(field, "|1|", 3) != 0 || (bar = strchr(s, '|')) == NULL ||
+	    kh_b64_decode(s, (size_t)(bar - s), salt, sizeof salt) !=
+	    KH_SHA1_LEN ||
+	    kh_b64_decode(bar + 1, strlen(bar + 1), hash, sizeof hash) !=
+	    KH_SHA1_LEN)
 		return 0;
-	EVP_EncodeBlock((unsigned char *)buf, bin, (int)n);
-	return memcmp(buf, text, len) == 0;
-}
-
-/* |1|SALT|HASH into e->salt and e->hash; hashed -1 when it cannot match. */
-static void
-parse_hashed(struct kh_entry *e)
-{
-	const char *s = e->hosts + 3, *bar;
-	ssize_t n;
-
-	e->hashed = -1;
-	if (strncmp(e->hosts, "|1|", 3) != 0 ||
-	    (bar = strchr(s, '|')) == NULL || bar == s)
-		return;
-	n = kh_b64_decode(s, (size_t)(bar - s), e->salt, sizeof e->salt);
-	if (n != KH_SHA1_LEN || !b64_canonical(e->salt, KH_SHA1_LEN, s,
-	    (size_t)(bar - s)))
-		return;
-	s = bar + 1;
-	n = kh_b64_decode(s, strlen(s), e->hash, sizeof e->hash);
-	if (n != KH_SHA1_LEN || !b64_canonical(e->hash, KH_SHA1_LEN, s,
-	    strlen(s)))
-		return;
-	e->hashed = 1;
+	if (HMAC(EVP_sha1(), salt, KH_SHA1_LEN,
+	    (const unsigned char *)hostport, strlen(hostport), md,
+	    &mdlen) == NULL || mdlen != KH_SHA1_LEN)
+		return 0;
+	return memcmp(md, hash, KH_SHA1_LEN) == 0;
 }
 
 /* The type a key blob names (its first SSH string), or length 0. */
@@ -172,12 +166,12 @@ known_type(const char *type, size_t len)
 }
 
 static uint64_t
-blob_hash(const unsigned char *blob, size_t len)
+key_hash(const char *key64, size_t len)
 {
 	uint64_t h = 14695981039346656037ULL;
 
 	while (len-- > 0)
-		h = (h ^ *blob++) * 1099511628211ULL;
+		h = (h ^ (unsigned char)*key64++) * 1099511628211ULL;
 	return h;
 }
 
@@ -211,53 +205,63 @@ parse_marker(const char **cp)
 	return m;
 }
 
-/* One line into e, as hostkeys_foreach_file and sshkey_read read it; 0, or
- * -1 for a line OpenSSH skips. */
+/* One line (NUL-terminated, written on) into e, as hostkeys_foreach_file
+ * reads it; 0, or -1 for a line OpenSSH skips. Whether the key decodes is
+ * asked only of the entries that could decide (key_valid). */
 static int
-parse_line(const char *line, struct kh_entry *e)
+parse_line(char *line, struct kh_entry *e)
 {
-	const char *p = line, *end;
-	size_t len, tlen;
-	ssize_t n;
-	const char *btype;
+	char *p = line;
+	size_t len;
 	int m;
 
 	for (; *p == ' ' || *p == '\t'; p++)
 		/* nothing */;
 	if (*p == '\0' || *p == '#')
 		return -1;
-	if ((m = parse_marker(&p)) < 0)
+	if ((m = parse_marker((const char **)&p)) < 0)
 		return -1;
 	e->marker = (enum kh_marker)m;
-	len = strcspn(p, " \t");
-	e->hosts = xstrndup(p, len);
-	for (p += len; *p == ' ' || *p == '\t'; p++)
+	e->hosts = p;
+	p += strcspn(p, " \t");
+	if (*p != '\0')
+		*p++ = '\0';
+	for (; *p == ' ' || *p == '\t'; p++)
 		/* nothing */;
 	/* the key type, then its base64 blob */
 	len = strcspn(p, " \t");
 	if (*p == '\0' || *p == '#' || !known_type(p, len))
-		goto bad;
-	end = p + len;
-	for (; *end == ' ' || *end == '\t'; end++)
+		return -1;
+	e->type = p;
+	e->typelen = len;
+	for (p += len; *p == ' ' || *p == '\t'; p++)
 		/* nothing */;
-	tlen = strcspn(end, " \t");
-	if (tlen == 0)
-		goto bad;
-	e->blob = xmalloc(tlen / 4 * 3 + 3);
-	if ((n = kh_b64_decode(end, tlen, e->blob, tlen / 4 * 3 + 3)) <= 0)
-		goto bad;
-	e->bloblen = (size_t)n;
-	btype = blob_type(e->blob, e->bloblen, &tlen);
-	if (btype == NULL || tlen != len || memcmp(btype, p, len) != 0)
-		goto bad;
-	if (e->hosts[0] == '|')
-		parse_hashed(e);
+	if ((e->key64len = strcspn(p, " \t")) == 0)
+		return -1;
+	e->key64 = p;
 	return 0;
-bad:
-	free(e->hosts);
-	free(e->blob);
-	memset(e, 0, sizeof *e);
-	return -1;
+}
+
+/* Does the entry's key read as OpenSSH's sshkey_read would: base64 of a
+ * blob naming the line's type? */
+static int
+key_valid(const struct kh_entry *e)
+{
+	unsigned char small[2048], *blob = small;
+	const char *btype;
+	size_t cap = e->key64len / 4 * 3, tlen;
+	ssize_t n;
+	int ok;
+
+	if (cap > sizeof small)
+		blob = xmalloc(cap);
+	n = kh_b64_decode(e->key64, e->key64len, blob, cap);
+	btype = n > 0 ? blob_type(blob, (size_t)n, &tlen) : NULL;
+	ok = btype != NULL && tlen == e->typelen &&
+	    memcmp(btype, e->type, tlen) == 0;
+	if (blob != small)
+		free(blob);
+	return ok;
 }
 
 static void
@@ -274,7 +278,8 @@ index_entries(struct kh_file *f)
 	/* Chained in file order: the first entry that decides is the first
 	 * line, as in OpenSSH. */
 	for (i = 0; i < f->n; i++) {
-		b = blob_hash(f->e[i].blob, f->e[i].bloblen) & (f->nbucket - 1);
+		b = key_hash(f->e[i].key64, f->e[i].key64len) &
+		    (f->nbucket - 1);
 		f->e[i].next = KH_NONE;
 		if (tail[b] == KH_NONE)
 			f->bucket[b] = i;
@@ -289,28 +294,22 @@ struct kh_file *
 kh_parse(const char *path, const char *text, size_t len)
 {
 	struct kh_file *f = xcalloc(1, sizeof *f);
-	size_t cap = 0, llen;
-	const char *p = text, *end = text + len, *nl;
-	char *line = NULL;
-	size_t linecap = 0;
+	size_t cap = 0;
+	char *p, *end, *nl;
 	unsigned int lineno = 0;
 	struct kh_entry e;
 
 	f->path = xstrdup(path);
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		llen = (nl != NULL ? nl : end) - p;
+	f->text = xmalloc(len + 1);
+	memcpy(f->text, text, len);
+	f->text[len] = '\0';
+	for (p = f->text, end = f->text + len; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		*nl = '\0';	/* a NUL inside ends the line for OpenSSH too */
 		lineno++;
-		if (llen + 1 > linecap) {
-			linecap = llen + 1;
-			line = xrealloc(line, linecap);
-		}
-		memcpy(line, p, llen);
-		line[llen] = '\0';
-		p += llen + (nl != NULL);
 		memset(&e, 0, sizeof e);
-		/* A NUL ends the line for OpenSSH's string functions too. */
-		if (parse_line(line, &e) != 0)
+		if (parse_line(p, &e) != 0)
 			continue;
 		e.line = lineno;
 		if (f->n == cap) {
@@ -319,7 +318,6 @@ kh_parse(const char *path, const char *text, size_t len)
 		}
 		f->e[f->n++] = e;
 	}
-	free(line);
 	index_entries(f);
 	return f;
 }
@@ -327,16 +325,11 @@ kh_parse(const char *path, const char *text, size_t len)
 void
 kh_file_free(struct kh_file *f)
 {
-	size_t i;
-
 	if (f == NULL)
 		return;
-	for (i = 0; i < f->n; i++) {
-		free(f->e[i].hosts);
-		free(f->e[i].blob);
-	}
 	free(f->e);
 	free(f->bucket);
+	free(f->text);
 	free(f->path);
 	free(f);
 }
@@ -410,18 +403,8 @@ pattern_list_match(const char *host, const char *list)
 static int
 host_matches(const struct kh_entry *e, const char *hostport)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-
-	if (e->hashed == -1)
-		return 0;
-	if (e->hashed == 1) {
-		if (HMAC(EVP_sha1(), e->salt, KH_SHA1_LEN,
-		    (const unsigned char *)hostport, strlen(hostport), md,
-		    &mdlen) == NULL || mdlen != KH_SHA1_LEN)
-			return 0;
-		return memcmp(md, e->hash, KH_SHA1_LEN) == 0;
-	}
+	if (e->hosts[0] == '|')
+		return hashed_match(e->hosts, hostport);
 	return pattern_list_match(hostport, e->hosts) == 1;
 }
 
@@ -434,27 +417,29 @@ set_result(struct kh_result *res, enum kh_verdict v, const struct kh_file *f,
 	res->line = e != NULL ? e->line : 0;
 }
 
+/* The verdict for one spelling of the host; type/tlen the server key's. */
 static void
 check_hostport(struct kh_file *const *files, size_t nfiles,
-    const char *hostport, const unsigned char *blob, size_t bloblen,
-    struct kh_result *res)
+    const char *hostport, const char *key64, size_t klen, const char *type,
+    size_t tlen, struct kh_result *res)
 {
 	const struct kh_file *f, *okf = NULL, *revf = NULL, *chf = NULL;
 	const struct kh_entry *e, *ok = NULL, *rev = NULL, *ch = NULL;
-	const char *type, *etype;
-	size_t fi, i, tlen, etlen;
+	size_t fi, i;
 	int same_type = 0, same;
 
 	memset(res, 0, sizeof *res);
-	/* The fast path: only the entries holding this key. */
+	/* The fast path: only the entries holding this key. Their text is the
+	 * server key's text, so it decodes; the line must name its type. */
 	for (fi = 0; fi < nfiles; fi++) {
 		if ((f = files[fi]) == NULL || f->n == 0)
 			continue;
-		i = f->bucket[blob_hash(blob, bloblen) & (f->nbucket - 1)];
+		i = f->bucket[key_hash(key64, klen) & (f->nbucket - 1)];
 		for (; i != KH_NONE; i = f->e[i].next) {
 			e = &f->e[i];
-			if (e->bloblen != bloblen ||
-			    memcmp(e->blob, blob, bloblen) != 0 ||
+			if (e->key64len != klen ||
+			    memcmp(e->key64, key64, klen) != 0 ||
+			    e->typelen != tlen || memcmp(e->type, type, tlen) != 0 ||
 			    e->marker == MARK_CA || !host_matches(e, hostport))
 				continue;
 			if (e->marker == MARK_REVOKED && rev == NULL) {
@@ -476,17 +461,16 @@ check_hostport(struct kh_file *const *files, size_t nfiles,
 	}
 
 	/* The rare path: does the host have other keys? Every entry. */
-	type = blob_type(blob, bloblen, &tlen);
 	for (fi = 0; fi < nfiles && !same_type; fi++) {
 		if ((f = files[fi]) == NULL)
 			continue;
 		for (i = 0; i < f->n && !same_type; i++) {
 			e = &f->e[i];
-			if (e->marker != MARK_NONE || !host_matches(e, hostport))
+			if (e->marker != MARK_NONE || !host_matches(e, hostport) ||
+			    !key_valid(e))
 				continue;
-			etype = blob_type(e->blob, e->bloblen, &etlen);
-			same = type != NULL && etlen == tlen &&
-			    memcmp(etype, type, tlen) == 0;
+			same = e->typelen == tlen &&
+			    memcmp(e->type, type, tlen) == 0;
 			if (ch == NULL || same) {
 				ch = e;
 				chf = f;
@@ -504,25 +488,38 @@ check_hostport(struct kh_file *const *files, size_t nfiles,
 
 void
 kh_check(struct kh_file *const *files, size_t nfiles, const char *host,
-    unsigned int port, const unsigned char *blob, size_t bloblen,
-    struct kh_result *res)
+    unsigned int port, const char *key64, struct kh_result *res)
 {
 	struct kh_result plain;
+	unsigned char small[2048], *blob = small;
+	size_t klen = strlen(key64), cap = klen / 4 * 3, tlen = 0;
+	const char *type = NULL;
+	ssize_t n;
 	char *hp;
 
+	memset(res, 0, sizeof *res);
+	if (cap > sizeof small)
+		blob = xmalloc(cap);
+	/* a key that does not decode is in no file: new */
+	if ((n = kh_b64_decode(key64, klen, blob, cap)) <= 0 ||
+	    (type = blob_type(blob, (size_t)n, &tlen)) == NULL)
+		goto out;
 	hp = kh_hostport(host, port);
-	check_hostport(files, nfiles, hp, blob, bloblen, res);
+	check_hostport(files, nfiles, hp, key64, klen, type, tlen, res);
 	free(hp);
 	/* OpenSSH's check_host_key: a new [host]:port is looked up again as
 	 * host, and accepted when that holds the key ("found matching key
 	 * w/out port"); anything else leaves it new. */
 	if (res->verdict != KH_NEW || port == 0 || port == 22)
-		return;
+		goto out;
 	hp = kh_hostport(host, 0);
-	check_hostport(files, nfiles, hp, blob, bloblen, &plain);
+	check_hostport(files, nfiles, hp, key64, klen, type, tlen, &plain);
 	free(hp);
 	if (plain.verdict == KH_OK)
 		*res = plain;
+out:
+	if (blob != small)
+		free(blob);
 }
 
 size_t

@@ -69,14 +69,14 @@ void		 kh_file_free(struct kh_file *f);
 /* "host" for port 0 or 22, else "[host]:port", lower-case. Allocated. */
 char		*kh_hostport(const char *host, unsigned int port);
 
-/* The verdict for the server key blob (the raw public key blob, whose first
- * string is its type) of host on port over files (NULL entries are
- * skipped), as OpenSSH gives it: including its second look, for a port
- * other than 22 whose [host]:port is new, at the entries of host alone,
- * which accept the key if one of them holds it. */
+/* The verdict for the server key key64 (its public key blob in base64, as
+ * a known_hosts line or ssh_pki_export_pubkey_base64 writes it) of host on
+ * port over files (NULL entries are skipped), as OpenSSH gives it:
+ * including its second look, for a port other than 22 whose [host]:port is
+ * new, at the entries of host alone, which accept the key if one of them
+ * holds it. */
 void		 kh_check(struct kh_file *const *files, size_t nfiles,
-		    const char *host, unsigned int port,
-		    const unsigned char *blob, size_t bloblen,
+		    const char *host, unsigned int port, const char *key64,
 		    struct kh_result *res);
 
 /* The line numbers (ascending) of f's entries whose host field matches
@@ -85,8 +85,9 @@ void		 kh_check(struct kh_file *const *files, size_t nfiles,
 size_t		 kh_lines_for_host(const struct kh_file *f, const char *hostport,
 		    unsigned int *lines, size_t max);
 
-/* Decode standard base64 (with padding, whitespace not allowed) into out
- * (room for at most outsz bytes). Returns the length, or -1. */
+/* Decode standard base64 (with padding, whitespace not allowed, the bits
+ * past the last byte zero: only what base64 writes) into out (room for at
+ * most outsz bytes). Returns the length, or -1. */
 ssize_t		 kh_b64_decode(const char *s, size_t len, unsigned char *out,
 		    size_t outsz);
 

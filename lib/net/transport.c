@@ -329,9 +329,8 @@ check_host_key(struct transport *t, const struct tp_options *o,
 {
 	ssh_session s = t->session;
 	ssh_key key = NULL;
-	unsigned char *hash = NULL, *blob = NULL;
+	unsigned char *hash = NULL;
 	size_t hlen;
-	ssize_t blen;
 	char *fp = NULL, *host = NULL, *b64 = NULL;
 	char *entry = NULL, *err = NULL;
 	unsigned int port = 0;
@@ -363,9 +362,7 @@ check_host_key(struct transport *t, const struct tp_options *o,
 		goto out;
 	}
 
-	if (ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK ||
-	    (blob = xmalloc(strlen(b64))) == NULL ||
-	    (blen = kh_b64_decode(b64, strlen(b64), blob, strlen(b64))) <= 0) {
+	if (ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK) {
 		st = tp_fail(cause, TP_HOSTKEY, "cannot read host key of %s",
 		    t->who);
 		goto out;
@@ -379,8 +376,7 @@ check_host_key(struct transport *t, const struct tp_options *o,
 	}
 	ssh_options_get(s, SSH_OPTIONS_HOST, &host);
 	ssh_options_get_port(s, &port);
-	kh_check(files, 2, host != NULL ? host : o->host, port, blob,
-	    (size_t)blen, &res);
+	kh_check(files, 2, host != NULL ? host : o->host, port, b64, &res);
 	if (res.line != 0)
 		snprintf(where, sizeof where, " line %u", res.line);
 
@@ -432,7 +428,6 @@ out:
 	ssh_clean_pubkey_hash(&hash);
 	ssh_key_free(key);
 	ssh_string_free_char(host);
-	free(blob);
 	free(err);
 	return st;
 }
