@@ -6,6 +6,7 @@
 # Usage (root): bench/fleet.sh [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS]
 #                              [-t TCPTUNE] [-o RESULTS] [--no-ansible]
 #                              [--no-plan] [--keep] [--names N[,N...]]
+#                              [--names-only] [--names-formats F[,F...]]
 #                              [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]
 # Prints a Markdown table (also written to RESULTS, default
 # /tmp/tcptune-bench-results.md; the lab DIR is emptied at exit). Medians of RUNS (default 3) runs each.
@@ -34,7 +35,8 @@
 #             --format json: one document streamed batch by batch, jsonl),
 #             once each, under /usr/bin/time -v: wall time, peak RSS, and
 #             controller CPU per name ((user+sys)/N); --names-only runs
-#             only these (no floor, ping, probe, plan, apply or Ansible runs)
+#             only these (no floor, ping, probe, plan, apply or Ansible runs),
+#             --names-formats text,json,jsonl chooses the formats
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -53,6 +55,7 @@ DO_ANSIBLE=1
 DO_PLAN=1
 KEEP=0
 NAMES=
+NAMES_FORMATS="text json jsonl"
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -66,10 +69,11 @@ while [[ $# -gt 0 ]]; do
 	--keep) KEEP=1; shift ;;
 	--names) NAMES=${2//,/ }; shift 2 ;;
 	--names-only) RUNS=0; DO_ANSIBLE=0; DO_PLAN=0; shift ;;
+	--names-formats) NAMES_FORMATS=${2//,/ }; shift 2 ;;
 	--lab-dir) DIR=$2; shift 2 ;;
 	--lab-prefix) PREFIX=$2; shift 2 ;;
 	--lab-net) NET=$2; shift 2 ;;
-	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]] [--names-only] [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]" >&2
+	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]] [--names-only] [--names-formats F[,F...]] [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -353,7 +357,8 @@ if [[ -n $NAMES ]]; then
 		    --no-color -f 100)
 		# text, the one JSON document (streamed: its memory should
 		# follow -f, not the names), and JSON lines
-		for fmt in "" "--format json" "--format jsonl"; do
+		for fmt in $NAMES_FORMATS; do
+			[[ $fmt == text ]] && fmt= || fmt="--format $fmt"
 			# shellcheck disable=SC2086
 			names_run "probe${fmt:+ $fmt}" "$count" "$TCPTUNE" probe \
 			    "${NC[@]}" $fmt
