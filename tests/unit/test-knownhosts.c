@@ -103,6 +103,18 @@ openssh_verdict(const char *name, unsigned int port, const char *key)
 	return v;
 }
 
+/* A file of the test's directory, for writing. */
+static FILE *
+open_in_dir(const char *name)
+{
+	char *path = xprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	free(path);
+	return f;
+}
+
 struct vcase {
 	const char	*name;
 	unsigned int	 port;
@@ -176,8 +188,7 @@ setup(void **state)
 	r = pub("r");
 	ca = pub("ca");
 	/* The hashed entries are OpenSSH's own: ssh-keygen -H. */
-	f = fopen(xprintf("%s/tohash", dir), "w");
-	assert_non_null(f);
+	f = open_in_dir("tohash");
 	fprintf(f, "db1 %s\n[db2]:2200 %s\n", d, a);
 	fclose(f);
 	out = run(&rc, "ssh-keygen -q -H -f %s/tohash 2>&1", dir);
@@ -207,8 +218,7 @@ setup(void **state)
 	strbuf_addf(&kh, "!neg1,neg* %s\n", a);
 	strbuf_addf(&kh, "web9 ssh-ed25519 AAAAnot+base64!\n");
 	strbuf_addf(&kh, "web10 ssh-rsa %s\n", strchr(a, ' ') + 1);
-	f = fopen(xprintf("%s/kh", dir), "w");
-	assert_non_null(f);
+	f = open_in_dir("kh");
 	fputs(kh.buf, f);
 	fclose(f);
 	strbuf_release(&kh);
