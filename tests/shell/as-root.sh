@@ -57,6 +57,7 @@ done
 
 # Root goes on without sudo: demo.sh --help is past the check only for root
 # (and needs nothing else).
+# shellcheck disable=SC2016 # the program is bash -c's, $1 is its argument
 out=$(env -i PATH="$tmp/nosudo:/usr/bin:/bin" bash -c \
     '. "$1/scripts/as-root.sh"; cd "$1"; as_root test; echo past' _ "$src" 2>&1)
 if [ "$out" = past ]; then ok "root: as_root returns, no sudo needed"
