@@ -594,21 +594,6 @@ static const struct module_pairwise verify_pairwise = {
 	.measure = verify_measure,
 };
 
-/* The set seen from the server's side: its up is the client's down. */
-static void
-swap_directions(struct iperf_set *s)
-{
-	static const int other[IPERF_NKINDS] = { IPERF_SINGLE_DOWN,
-	    IPERF_SINGLE_UP, IPERF_MULTI_DOWN, IPERF_MULTI_UP };
-	struct iperf_set	 t = *s;
-	int			 k;
-
-	for (k = 0; k < IPERF_NKINDS; k++) {
-		s->have[k] = t.have[other[k]];
-		s->run[k] = t.run[other[k]];
-	}
-}
-
 /*
  * Without the runner's schedule (module_ctx_pairs NULL: a caller that does
  * not schedule pairs), this host measures each of its peers itself, as the
@@ -684,8 +669,8 @@ load_pairs(struct module_ctx *ctx, const json_t *all, struct pair **out,
 		iperf_set_from_json(json_object_get(d, "before"),
 		    &p[i].before);
 		if (!p[i].client) {
-			swap_directions(&p[i].now);
-			swap_directions(&p[i].before);
+			iperf_set_mirror(&p[i].now);
+			iperf_set_mirror(&p[i].before);
 		}
 	}
 	return 0;

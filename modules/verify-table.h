@@ -15,7 +15,9 @@
  * The gate, for phase after:
  *   - min_gain (when > 0): after/before of one run (gain_kind, by default
  *     the single-stream upload, the figure the seeds headline) must be at
- *     least min_gain; a run that was not measured in both phases fails it;
+ *     least min_gain; at an end that measured that run only the other way
+ *     (verify_gain_kind) the mirrored run instead; a run that was not
+ *     measured in both phases either way fails it;
  *   - max_regression (when >= 0): every run measured in both phases must
  *     keep after >= before * (1 - max_regression);
  *   - the latency guard, max_rtt_increase (when set): every run measured
@@ -72,6 +74,14 @@ double	 verify_retransmit_rate(const struct iperf_run *r);
 /* after/before of one run: -1 when either is missing, HUGE_VAL when the
  * baseline was 0 and after is not. */
 double	 verify_ratio(const struct iperf_set *before,
+	    const struct iperf_set *after, enum iperf_kind k);
+
+/* The run min_gain checks for gain_on k at one end of a pair: k, or where
+ * the pair ran k's streams only the other way (reverse: false runs the
+ * client's up alone, which its server sees as down) the mirrored run, the
+ * flow the pair did measure: a direction never run from this end is no
+ * regression of it. */
+enum iperf_kind verify_gain_kind(const struct iperf_set *before,
 	    const struct iperf_set *after, enum iperf_kind k);
 
 /* 1 if the gate passes, 0 if not; *why (allocated) says what failed,

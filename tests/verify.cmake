@@ -1,7 +1,8 @@
 # iperf3_verify end to end over the lab's WAN emulator (52 ms each way,
 # 100 Mbit/s, one-BDP queue): the stock -> tuned before/after of a single
-# flow (verify-wan, ~60 s) and the gate rolling a regression back
-# (verify-gate, ~30 s). Each uses its own lab (prefix tvw / tvg). They
+# flow (verify-wan, ~60 s), and the gate rolling a regression back and
+# judging a one-direction pair's min_gain at both ends (verify-gate,
+# ~65 s). Each uses its own lab (prefix tvw / tvg). They
 # measure throughput, so they run alone (RUN_SERIAL): wanem needs about a
 # third of a core per 100 Mbit/s flow. Need root; exit 77 (skipped)
 # otherwise. The unit test of the parser, table and gate is

@@ -55,6 +55,28 @@ iperf_kind_multi(enum iperf_kind k)
 	return k == IPERF_MULTI_UP || k == IPERF_MULTI_DOWN;
 }
 
+enum iperf_kind
+iperf_kind_mirror(enum iperf_kind k)
+{
+	static const enum iperf_kind other[IPERF_NKINDS] = {
+		IPERF_SINGLE_DOWN, IPERF_SINGLE_UP, IPERF_MULTI_DOWN,
+		IPERF_MULTI_UP };
+
+	return other[k];
+}
+
+void
+iperf_set_mirror(struct iperf_set *s)
+{
+	struct iperf_set	t = *s;
+	int			k;
+
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		s->have[k] = t.have[iperf_kind_mirror(k)];
+		s->run[k] = t.run[iperf_kind_mirror(k)];
+	}
+}
+
 /* The inputs of lib/remote/iperf3.sh as text; those an action does not
  * use stay empty (every input is always given, see the prelude). */
 struct iperf3_inputs {

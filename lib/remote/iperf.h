@@ -93,6 +93,12 @@ const char	*iperf_kind_label(enum iperf_kind k);
 int		 iperf_kind_from_name(const char *name);	/* -1 unknown */
 int		 iperf_kind_reverse(enum iperf_kind k);
 int		 iperf_kind_multi(enum iperf_kind k);
+/* The same streams the other way: single_up <-> single_down, multi_up <->
+ * multi_down. */
+enum iperf_kind	 iperf_kind_mirror(enum iperf_kind k);
+/* A pair's set as its other end sees it: that end's up is this one's
+ * down (the server's view of the client's runs). */
+void		 iperf_set_mirror(struct iperf_set *s);
 
 /* The client call (run on the host): prints the client's -J document on
  * stdout; bounded by `timeout -s KILL` at duration + omit + 30 s. */

@@ -263,6 +263,79 @@ test_gate(void **state)
 	free(why);
 }
 
+/* Each end's view of one pair that ran one direction (reverse: false):
+ * the client's single up is its server's single down, and min_gain on
+ * single_up judges that flow at both ends; with both directions run, each
+ * end judges its own up. */
+static void
+test_gate_each_end(void **state)
+{
+	struct iperf_set	b, a, cb, ca, sb, sa;
+	struct verify_gate	g = { .min_gain = 3, .gain_kind = IPERF_SINGLE_UP,
+	    .max_regression = -1 };
+	char			*why;
+
+	(void)state;
+	load_before_after(&b, &a);
+	cb = b;
+	ca = a;
+	cb.have[IPERF_SINGLE_DOWN] = ca.have[IPERF_SINGLE_DOWN] = 0;
+	sb = cb;
+	sa = ca;
+	iperf_set_mirror(&sb);
+	iperf_set_mirror(&sa);
+	assert_false(sb.have[IPERF_SINGLE_UP]);
+	assert_true(sb.have[IPERF_SINGLE_DOWN]);
+	assert_float_equal(sa.run[IPERF_SINGLE_DOWN].mbps,
+	    ca.run[IPERF_SINGLE_UP].mbps, 0);
+	assert_int_equal(verify_gain_kind(&cb, &ca, IPERF_SINGLE_UP),
+	    IPERF_SINGLE_UP);
+	assert_int_equal(verify_gain_kind(&sb, &sa, IPERF_SINGLE_UP),
+	    IPERF_SINGLE_DOWN);
+
+	/* The client: its own up. */
+	assert_int_equal(verify_gate_check(&cb, &ca, &g, &why), 1);
+	assert_string_equal(why, "single up gained 9.7x (min_gain 3x)");
+	free(why);
+	/* The server: the same flow, its down (was: "single up was not
+	 * measured before and after", a failed gate). */
+	assert_int_equal(verify_gate_check(&sb, &sa, &g, &why), 1);
+	assert_string_equal(why, "single down gained 9.7x (min_gain 3x; the "
+	    "pair ran one direction, single down at this end, no single up)");
+	free(why);
+
+	/* Too small a gain fails at both ends, each naming its run. */
+	g.min_gain = 20;
+	assert_int_equal(verify_gate_check(&cb, &ca, &g, &why), 0);
+	assert_non_null(strstr(why, "single up gained 9.7x"));
+	free(why);
+	assert_int_equal(verify_gate_check(&sb, &sa, &g, &why), 0);
+	assert_non_null(strstr(why, "single down gained 9.7x (10.0 -> 96.3 "
+	    "Mbit/s), less than min_gain 20x; the pair ran one direction"));
+	free(why);
+
+	/* Both directions run: the server judges its own up, the reverse
+	 * run (stock 9.9 -> 96.2 in the fixtures), not the client's. */
+	g.min_gain = 3;
+	sb = b;
+	sa = a;
+	iperf_set_mirror(&sb);
+	iperf_set_mirror(&sa);
+	assert_int_equal(verify_gain_kind(&sb, &sa, IPERF_SINGLE_UP),
+	    IPERF_SINGLE_UP);
+	assert_int_equal(verify_gate_check(&sb, &sa, &g, &why), 1);
+	assert_string_equal(why, "single up gained 9.7x (min_gain 3x)");
+	free(why);
+	iperf_set_mirror(&sa);
+	assert_memory_equal(&sa, &a, sizeof a);
+
+	/* A run neither end measured (multi with parallel 1) still fails. */
+	g.gain_kind = IPERF_MULTI_UP;
+	assert_int_equal(verify_gate_check(&cb, &ca, &g, &why), 0);
+	assert_non_null(strstr(why, "multi up was not measured"));
+	free(why);
+}
+
 /* max_rtt_increase's syntax, checked when the task is bound. */
 static void
 test_rtt_limit_parse(void **state)
@@ -688,6 +761,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_set_json_round_trip),
 		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_gate_each_end),
 		cmocka_unit_test(test_rtt_limit_parse),
 		cmocka_unit_test(test_gate_latency),
 		cmocka_unit_test(test_table),
