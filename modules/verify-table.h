@@ -90,11 +90,17 @@ int	 verify_gate_check(const struct iperf_set *before,
 	    const struct iperf_set *after, const struct verify_gate *g,
 	    char **why);
 
-/* The table; after may be NULL (baseline only); footer (may be NULL) is
- * added as a last line. Allocated, ends with a newline. */
+/* The table's "limited by" cell of a diagnosis (modules/verify-diag.h):
+ * "receive_window lab02", "link_rate", "-" for NULL. Written into buf. */
+const char *verify_diag_cell(const json_t *diag, char *buf, size_t len);
+
+/* The table; after may be NULL (baseline only); diagnosis (may be NULL)
+ * is {kind: verify_diagnose's} of the runs measured last (after, or the
+ * baseline), its "limited by" column; footer (may be NULL) is added as a
+ * last line. Allocated, ends with a newline. */
 char	*verify_table(const struct verify_head *h,
 	    const struct iperf_set *before, const struct iperf_set *after,
-	    const char *footer);
+	    const json_t *diagnosis, const char *footer);
 
 /* One line: "single up 9.6 -> 93.4 Mbit/s (9.7x), multi up ...", or with
  * after NULL "single up 9.6 Mbit/s, ...". Allocated. */

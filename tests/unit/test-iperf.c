@@ -466,26 +466,34 @@ test_table(void **state)
 	struct verify_head	 h = { "lab01", "lab02", "198.19.0.2", 10, 2,
 	    4 };
 	char			*t, *s;
+	json_t			*d;
 
 	(void)state;
 	load_before_after(&b, &a);
-	t = verify_table(&h, &b, &a, "gate passed: x");
+	d = json_pack("{s:{s:s, s:s}, s:{s:s, s:n}}", "single_up", "limit",
+	    "receive_window", "host", "lab02", "single_down", "limit",
+	    "link_rate", "host");
+	t = verify_table(&h, &b, &a, d, "gate passed: x");
 	assert_non_null(strstr(t, "lab01 -> lab02 (198.19.0.2): iperf3 -t 10 "
 	    "-O 2, multi = -P 4"));
 	assert_non_null(strstr(t, "Mbit/s before"));
+	assert_non_null(strstr(t, "  cc             limited by (after)\n"));
 	assert_non_null(strstr(t, "  single up             10.0      96.3"
-	    "     9.7x  0 -> 1698        105.1 -> 116.9   reno -> bbr\n"));
+	    "     9.7x  0 -> 1698        105.1 -> 116.9   reno -> bbr    "
+	    "receive_window lab02\n"));
 	assert_non_null(strstr(t, "  single down            9.9      96.2"
-	    "     9.7x  0 -> 1687        106.0 -> 124.6   reno -> bbr\n"));
+	    "     9.7x  0 -> 1687        106.0 -> 124.6   reno -> bbr    "
+	    "link_rate\n"));
 	assert_null(strstr(t, "multi"  " up "));
 	assert_non_null(strstr(t, "  gate passed: x\n"));
 	free(t);
 
-	t = verify_table(&h, &b, NULL, NULL);
+	t = verify_table(&h, &b, NULL, NULL, NULL);
 	assert_non_null(strstr(t, "  single up        10.0            0  "
-	    "104.5/105.1/105.3       reno\n"));
+	    "104.5/105.1/105.3       reno   -\n"));
 	assert_null(strstr(t, "ratio"));
 	free(t);
+	json_decref(d);
 
 	s = verify_summary(&b, &a);
 	assert_string_equal(s, "single up 10.0 -> 96.3 Mbit/s (9.7x), "
@@ -592,7 +600,7 @@ run_remote(const char *root, const struct remote_call *c, int *status)
 static void
 test_commands(void **state)
 {
-	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0 };
+	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0, 0, NULL };
 	char				 root[] = "/tmp/tcptune-iperf-XXXXXX";
 	struct remote_call		 c;
 	char				*out, *cause = NULL, *s;
@@ -625,16 +633,16 @@ test_commands(void **state)
 	remote_call_clear(&c);
 
 	/* 5201 is taken (ss): the server listens on 5202. */
-	iperf_server_call(5201, &c);
+	iperf_server_call(5201, 0, NULL, &c);
 	assert_sh_syntax(c.program);
 	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
-	assert_int_equal(iperf_server_parse(out, &pid, &port, &cause), 0);
+	assert_int_equal(iperf_server_parse(out, &pid, &port, NULL, &cause), 0);
 	assert_int_equal(port, 5202);
 	free(out);
 	remote_call_clear(&c);
 
-	iperf_kill_call(pid, &c);
+	iperf_kill_call(pid, NULL, &c);
 	assert_sh_syntax(c.program);
 	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
@@ -652,14 +660,14 @@ test_commands(void **state)
 	free(s);
 
 	assert_int_equal(iperf_server_parse("4242 5203\n", &pid, &port,
-	    &cause), 0);
+	    NULL, &cause), 0);
 	assert_int_equal(pid, 4242);
 	assert_int_equal(port, 5203);
 	assert_int_equal(iperf_server_parse("4242 70000\n", &pid, &port,
-	    &cause), -1);
+	    NULL, &cause), -1);
 	free(cause);
 	cause = NULL;
-	assert_int_equal(iperf_server_parse("", &pid, &port, &cause), -1);
+	assert_int_equal(iperf_server_parse("", &pid, &port, NULL, &cause), -1);
 	assert_non_null(strstr(cause, "unexpected iperf3 server start"));
 	free(cause);
 }
