@@ -85,11 +85,12 @@ S='.plays[0].results.lab02[0].data.pairs[0]'
 # measure NAME: the measurement play, its JSON kept as $E2E_TMP/NAME.json
 measure() {
 	vt_run 60 play "$E2E_TMP/measure.yml" -e bandwidth_mbit=100 \
-	    --format json
+	    --format json --report "$E2E_TMP/$1.html"
 	assert_rc "$1: the measurement" 0 || true
 	cp "$E2E_TMP/out" "$E2E_TMP/$1.json"
 	# VD_KEEP=DIR keeps each case's JSON (the samples are in it).
 	[[ -z ${VD_KEEP:-} ]] || cp "$E2E_TMP/out" "$VD_KEEP/$1.json"
+	[[ -z ${VD_KEEP:-} ]] || cp "$E2E_TMP/$1.html" "$VD_KEEP/$1.html"
 	jq -r '.plays[0].results.lab01[0].data.table // empty' "$E2E_TMP/out"
 	jq -r "$C.diagnosis | to_entries[] |
 	    \"    lab01 \\(.key): \\(.value.limit): \\(.value.detail)\"" \
@@ -99,6 +100,16 @@ measure() {
 # diag_is DESC KIND FIELD WANT: lab01's diagnosis of KIND has FIELD WANT.
 diag_is() {
 	assert_eq "$1" "$4" "$(jq_out "$C.diagnosis.$2.$3")" || true
+}
+
+# report_has CASE DESC TEXT: the --report page of CASE has TEXT (the
+# heatmap's cell is the single up; the table has every run).
+report_has() {
+	if grep -qF -- "$3" "$E2E_TMP/$1.html"; then
+		e2e_ok "$2"
+	else
+		e2e_fail "$2: '$3' not in $1.html"
+	fi
 }
 
 # both_ends KIND: lab02 names the same limit and host for the same flow
@@ -145,6 +156,9 @@ assert_match "(a) the table's limited-by column" \
     '^  single up +[0-9.]+ .* receive_window lab02$' \
     "$(jq_out '.plays[0].results.lab01[0].data.table' | grep '^  single up')" ||
     true
+report_has stock-peer "(a) the report's cell: rwnd at dst" '>rwnd dst 1/1</text>'
+report_has stock-peer "(b) the report's table: send_buffer at dst" \
+    '<td>send_buffer dst (1)</td>'
 assert_match "(b) the table's limited-by column" \
     '^  single down +[0-9.]+ .* send_buffer lab02$' \
     "$(jq_out '.plays[0].results.lab01[0].data.table' |
@@ -168,6 +182,7 @@ diag_is "(c) down: congestion" single_down limit congestion
 diag_is "(c) down: the sender lab02" single_down host lab02
 assert_lt "(c) up: a loss rate of at least 0.5% named" 0.005 \
     "$(jq_out "$C.diagnosis.single_up.evidence.loss_rate")" || true
+report_has lossy "(c) the report's cell: loss at src" '>loss src 1/1</text>'
 assert_match "(c) up: the detail names the loss rate" \
     '[0-9.]+% of segments retransmitted' \
     "$(jq_out "$C.diagnosis.single_up.detail")" || true
@@ -185,6 +200,7 @@ diag_is "(d) down: link_rate" single_down limit link_rate
 assert_lt "(d) up reached 90% of the path" 90 \
     "$(jq_out "$C.after.single_up.mbps // $C.before.single_up.mbps")" || true
 both_ends single_up single_down
+report_has tuned "(d) the report's cell: the link" '>link 1/1</text>'
 
 "$E2E_SRC/tests/lab/wan.sh" stats -d "$WAN_DIR" | sed 's/^/    /'
 assert_eq "no iperf3 server left in the lab" "" "$(iperf_pids)" || true
