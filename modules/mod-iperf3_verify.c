@@ -152,6 +152,7 @@ struct pair {
 	int			 gate_passed;
 	char			*gate_why;
 	json_t			*diagnosis;	/* {kind: diagnosis} of now */
+	json_t			*reading;	/* {up, down}: single vs many */
 };
 
 static int
@@ -237,6 +238,7 @@ pairs_free(struct pair *p, size_t n)
 		free(p[i].address);
 		free(p[i].gate_why);
 		json_decref(p[i].diagnosis);
+		json_decref(p[i].reading);
 	}
 	free(p);
 }
@@ -763,6 +765,27 @@ pair_diagnose(struct module_ctx *ctx, struct pair *p)
 		json_object_set_new(p->diagnosis, iperf_kind_name(k),
 		    verify_diagnose(&in));
 	}
+	p->reading = json_object();
+	for (up = 1; up >= 0; up--) {
+		json_t *r = verify_reading(&p->now, p->diagnosis, up, mbit,
+		    var_number(json_object_get(module_ctx_facts(ctx),
+		    "default_route"), "speed_mbit"));
+
+		if (r != NULL)
+			json_object_set_new(p->reading, up ? "up" : "down", r);
+	}
+}
+
+/* The table's lines of the single-vs-many reading. */
+static void
+add_reading(struct strbuf *sb, const json_t *reading)
+{
+	const char	*dir;
+	const json_t	*r;
+
+	json_object_foreach((json_t *)reading, dir, r)
+		strbuf_addf(sb, "  %s: %s\n", dir, json_string_value(
+		    json_object_get(r, "text")));
 }
 
 static json_t *
@@ -801,6 +824,8 @@ pair_json(const struct pair *p)
 	}
 	if (p->diagnosis != NULL)
 		json_object_set(j, "diagnosis", p->diagnosis);
+	if (json_object_size(p->reading) > 0)
+		json_object_set(j, "reading", p->reading);
 	if (p->after == 1) {
 		json_object_set_new(j, "before", iperf_set_json(&p->before));
 		json_object_set_new(j, "after", iperf_set_json(&p->now));
@@ -1039,6 +1064,15 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 			    p->after == 0 ?
 			    "baseline kept for phase: after" :
 			    "no baseline in this run: gate not checked");
+		}
+		if (json_object_size(p->reading) > 0) {
+			struct strbuf t;
+
+			strbuf_init(&t);
+			strbuf_addstr(&t, s);
+			add_reading(&t, p->reading);
+			free(s);
+			s = strbuf_detach(&t, NULL);
 		}
 		if (tables.len > 0)
 			strbuf_addch(&tables, '\n');

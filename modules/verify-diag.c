@@ -158,12 +158,13 @@ verify_diagnose(const struct verify_diag_in *in)
 	busy = have_s && in->run->seconds > 0 ? share(s.busy_ms,
 	    (long long)(in->run->seconds * 1000)) : 0;
 	/* What the flow kept in flight: rate x RTT. Neither cwnd nor the
-	 * peer's window held it when both were twice that. */
+	 * peer's window held it when both were well above that. */
 	if (have_s && s.rtt_ms > 0 && in->run->mbps > 0) {
 		flight = in->run->mbps * 1e6 / 8 * s.rtt_ms / 1000;
 		window_open = s.cwnd > 0 && s.mss > 0 &&
-		    (double)s.cwnd * (double)s.mss >= 2 * flight &&
-		    (s.snd_wnd < 0 || (double)s.snd_wnd >= 2 * flight);
+		    (double)s.cwnd * (double)s.mss >= DIAG_WINDOW_SLACK *
+		    flight && (s.snd_wnd < 0 || (double)s.snd_wnd >=
+		    DIAG_WINDOW_SLACK * flight);
 	}
 
 	payload = in->path_mbit * goodput_share(have_s ? s.mss : -1);
@@ -236,4 +237,85 @@ verify_diagnose(const struct verify_diag_in *in)
 	    have_r, loss));
 	strbuf_release(&why);
 	return d;
+}
+
+/* "receive_window: lab02's net.ipv4.tcp_rmem" of a diagnosis. */
+static void
+add_setting(struct strbuf *sb, const json_t *d)
+{
+	const char *host = json_string_value(json_object_get(d, "host"));
+	const char *key = json_string_value(json_object_get(d, "key"));
+
+	strbuf_addstr(sb, json_string_value(json_object_get(d, "limit")) !=
+	    NULL ? json_string_value(json_object_get(d, "limit")) : "unknown");
+	if (host != NULL && key != NULL)
+		strbuf_addf(sb, ": %s's %s", host, key);
+}
+
+static int
+window_limit(const json_t *d)
+{
+	const char *l = json_string_value(json_object_get(d, "limit"));
+
+	return l != NULL && (strcmp(l, "receive_window") == 0 ||
+	    strcmp(l, "send_buffer") == 0);
+}
+
+json_t *
+verify_reading(const struct iperf_set *set, const json_t *diagnosis, int up,
+    double path_mbit, double nic_mbit)
+{
+	enum iperf_kind	 ks = up ? IPERF_SINGLE_UP : IPERF_SINGLE_DOWN;
+	enum iperf_kind	 km = up ? IPERF_MULTI_UP : IPERF_MULTI_DOWN;
+	const json_t	*ds = json_object_get(diagnosis, iperf_kind_name(ks));
+	const json_t	*dm = json_object_get(diagnosis, iperf_kind_name(km));
+	const char	*verdict;
+	struct strbuf	 sb;
+	double		 single, multi, payload;
+	int		 sr, mr;
+	json_t		*j;
+
+	if (!set->have[ks] || !set->have[km])
+		return NULL;
+	single = set->run[ks].mbps;
+	multi = set->run[km].mbps;
+	payload = path_mbit * goodput_share(set->run[ks].mss);
+	strbuf_init(&sb);
+	sr = path_mbit > 0 && single >= DIAG_LINK_SHARE * payload;
+	mr = path_mbit > 0 && multi >= DIAG_MANY_SHARE * payload;
+	if (path_mbit <= 0) {
+		verdict = "unknown";
+		strbuf_addf(&sb, "single %.1f, %d streams %.1f Mbit/s; the "
+		    "path's rate is not known (set bandwidth_mbit)", single,
+		    set->run[km].streams, multi);
+	} else if (sr) {
+		verdict = "single_reaches";
+		strbuf_addf(&sb, "one stream reaches the path: %.1f of %.1f "
+		    "Mbit/s of payload", single, payload);
+	} else if (mr || window_limit(dm)) {
+		verdict = "per_flow_limit";
+		strbuf_addf(&sb, "per-flow limit: TCP settings: %d streams "
+		    "%s (%.1f Mbit/s) and one does not (%.1f of %.1f); the "
+		    "single stream's limit is ", set->run[km].streams, mr ?
+		    "reach the path" : "were each held by a window", multi,
+		    single, payload);
+		add_setting(&sb, ds);
+	} else {
+		verdict = "path_or_nic";
+		strbuf_addf(&sb, "the path or the NIC, not TCP settings: %d "
+		    "streams got %.1f and one %.1f of the path's %.1f Mbit/s "
+		    "of payload; ", set->run[km].streams, multi, single,
+		    payload);
+		if (nic_mbit > 0)
+			strbuf_addf(&sb, "the NIC reports %g Mbit/s", nic_mbit);
+		else
+			strbuf_addstr(&sb, "the NIC reports no speed");
+	}
+	j = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "verdict", verdict,
+	    "text", sb.buf, "single_mbps", single, "multi_mbps", multi,
+	    "path_mbit", path_mbit, "payload_mbit", payload);
+	json_object_set_new(j, "nic_mbit", nic_mbit > 0 ? json_real(nic_mbit) :
+	    json_null());
+	strbuf_release(&sb);
+	return j;
 }

@@ -15,8 +15,9 @@
  *                   net.ipv4.tcp_rmem;
  *   send_buffer     the same for its own send buffer (sndbuf_limited), or
  *                   neither cwnd nor the receiver's window held it (both
- *                   at least twice rate x RTT) and its send buffer was at
- *                   most twice that: the sender's net.ipv4.tcp_wmem. (The
+ *                   at least DIAG_WINDOW_SLACK x rate x RTT) and its send
+ *                   buffer was at most twice that: the sender's
+ *                   net.ipv4.tcp_wmem. (The
  *                   kernel counts sndbuf_limited only while nothing unsent
  *                   is queued; on 6.18 a 64 KiB ceiling over 104 ms gave
  *                   19 Mbit/s, cwnd 496, and 5% sndbuf_limited);
@@ -40,6 +41,15 @@
 #define DIAG_LIMIT_SHARE	0.2
 #define DIAG_LOSS		0.001
 #define DIAG_BUSY_SHARE		0.5
+/* A window is "open" when it is this many times what the flow kept in
+ * flight (rate x RTT). Measured: a sender held by a 64 KiB send buffer
+ * had a cwnd 1.98-2.7x its flight; one held by cwnd at a one-BDP queue,
+ * 1.18x. */
+#define DIAG_WINDOW_SLACK	1.5
+/* Many streams "reach the path" at this share of its payload rate: 16
+ * reno streams at a one-BDP drop-tail queue fill it, losing 5% to each
+ * other, and average 85-88%. */
+#define DIAG_MANY_SHARE		0.8
 /* Bytes of headers per segment the path's rate also carries: IPv4 20,
  * TCP 20, timestamps 12. */
 #define DIAG_HEADERS		52
@@ -62,5 +72,25 @@ struct verify_diag_in {
  * key), "dropin" (what that host's tcptune drop-in assigns it, or null),
  * "detail" (one sentence with the evidence), "evidence": {...}}. */
 json_t	*verify_diagnose(const struct verify_diag_in *in);
+
+/* The seeds' single-vs-many reading of one direction (up: this end
+ * sending) where a single and a multi-stream run were both measured, or
+ * NULL: {"verdict", "text", "single_mbps", "multi_mbps", "path_mbit",
+ * "payload_mbit", "nic_mbit"}. verdict:
+ *   per_flow_limit  many streams reach DIAG_MANY_SHARE of the path's
+ *                   payload rate and one does not reach DIAG_LINK_SHARE,
+ *                   or neither does but the
+ *                   streams were each held by a window (the multi run's
+ *                   diagnosis is receive_window or send_buffer): "per-flow
+ *                   limit: TCP settings", naming the single run's key and
+ *                   host;
+ *   path_or_nic     neither reaches it, and no window held the streams:
+ *                   "the path or the NIC, not TCP settings", with the NIC
+ *                   speed the probe read (nic_mbit, <= 0 unknown);
+ *   single_reaches  one stream reaches it already;
+ *   unknown         no known path rate.
+ * diagnosis is {kind: verify_diagnose's} of set's runs. */
+json_t	*verify_reading(const struct iperf_set *set, const json_t *diagnosis,
+	    int up, double path_mbit, double nic_mbit);
 
 #endif

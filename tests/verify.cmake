@@ -5,7 +5,8 @@
 # ~65 s), and what limited each flow and which end's key would change it
 # (verify-diag, issue 24: receive_window, send_buffer, congestion at 1%
 # loss and link_rate, each from --format json and the table's "limited
-# by" column, ~110 s; the pure parts are unit/test-diag). Each uses its
+# by" column, and the single-vs-many reading, ~150 s; the pure parts are
+# unit/test-diag). Each uses its
 # own lab (prefix tvw / tvg / tvd). They
 # measure throughput, so they run alone (RUN_SERIAL): wanem needs about a
 # third of a core per 100 Mbit/s flow. Need root; exit 77 (skipped)

@@ -243,6 +243,71 @@ test_cell(void **state)
 	assert_float_equal(goodput_share(1448), 1448.0 / 1500, 1e-12);
 }
 
+/* The seeds' reading of one and many streams, one direction. */
+static void
+test_reading(void **state)
+{
+	struct iperf_set	 set;
+	json_t			*diag, *r;
+
+	(void)state;
+	memset(&set, 0, sizeof set);
+	set.have[IPERF_SINGLE_UP] = set.have[IPERF_MULTI_UP] = 1;
+	set.run[IPERF_SINGLE_UP].mbps = 9.6;
+	set.run[IPERF_SINGLE_UP].mss = 1448;
+	set.run[IPERF_MULTI_UP].mbps = 94;
+	set.run[IPERF_MULTI_UP].streams = 16;
+	diag = json_pack("{s:{s:s, s:s, s:s}, s:{s:s, s:n}}", "single_up",
+	    "limit", "receive_window", "host", "lab02", "key",
+	    "net.ipv4.tcp_rmem", "multi_up", "limit", "link_rate", "host");
+
+	r = verify_reading(&set, diag, 1, 100, -1);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+	    "per_flow_limit");
+	assert_string_equal(json_string_value(json_object_get(r, "text")),
+	    "per-flow limit: TCP settings: 16 streams reach the path (94.0 "
+	    "Mbit/s) and one does not (9.6 of 96.5); the single stream's "
+	    "limit is receive_window: lab02's net.ipv4.tcp_rmem");
+	json_decref(r);
+	/* No direction measured both ways: nothing to read. */
+	assert_null(verify_reading(&set, diag, 0, 100, -1));
+
+	/* Neither reaches, the streams each held by a window: still TCP. */
+	set.run[IPERF_MULTI_UP].mbps = 38;
+	json_object_set_new(json_object_get(diag, "multi_up"), "limit",
+	    json_string("receive_window"));
+	r = verify_reading(&set, diag, 1, 100, -1);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+	    "per_flow_limit");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "text")),
+	    "16 streams were each held by a window (38.0 Mbit/s)"));
+	json_decref(r);
+	/* ... and by cwnd: the path or the NIC, with its speed. */
+	json_object_set_new(json_object_get(diag, "multi_up"), "limit",
+	    json_string("congestion"));
+	r = verify_reading(&set, diag, 1, 100, 1000);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+	    "path_or_nic");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "text")),
+	    "the path or the NIC, not TCP settings: 16 streams got 38.0 and "
+	    "one 9.6 of the path's 96.5 Mbit/s of payload; the NIC reports "
+	    "1000 Mbit/s"));
+	assert_float_equal(json_real_value(json_object_get(r, "nic_mbit")),
+	    1000, 0);
+	json_decref(r);
+	/* One stream fills it; no known rate. */
+	set.run[IPERF_SINGLE_UP].mbps = 90;
+	r = verify_reading(&set, diag, 1, 100, -1);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+	    "single_reaches");
+	json_decref(r);
+	r = verify_reading(&set, diag, 1, 0, -1);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+	    "unknown");
+	json_decref(r);
+	json_decref(diag);
+}
+
 int
 main(void)
 {
@@ -250,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_diagnose),
 		cmocka_unit_test(test_cell),
+		cmocka_unit_test(test_reading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
