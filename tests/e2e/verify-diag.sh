@@ -199,7 +199,9 @@ diag_is "(c) up: its congestion control" single_up key \
     net.ipv4.tcp_congestion_control
 diag_is "(c) down: congestion" single_down limit congestion
 diag_is "(c) down: the sender lab02" single_down host lab02
-assert_lt "(c) up: a loss rate of at least 0.5% named" 0.005 \
+# 1% of the packets each way are dropped; the sender's retransmitted share
+# was 0.62-1.6% over the runs so far.
+assert_lt "(c) up: a loss rate of at least 0.3% named" 0.003 \
     "$(jq_out "$C.diagnosis.single_up.evidence.loss_rate")" || true
 report_has lossy "(c) the report's cell: loss at src" '>loss src 1/1</text>'
 assert_match "(c) up: the detail names the loss rate" \
