@@ -31,7 +31,9 @@
 #include "base/strbuf.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
+#include "modules/verify-diag.h"
 #include "modules/verify-table.h"
+#include "remote/tcpinfo.h"
 #include "base/xalloc.h"
 
 #define MEMO_KEY	"iperf3_before"
@@ -149,6 +151,8 @@ struct pair {
 	struct iperf_set	 now;
 	int			 gate_passed;
 	char			*gate_why;
+	json_t			*diagnosis;	/* {kind: diagnosis} of now */
+	json_t			*reading;	/* {up, down}: single vs many */
 };
 
 static int
@@ -233,6 +237,8 @@ pairs_free(struct pair *p, size_t n)
 	for (i = 0; i < n; i++) {
 		free(p[i].address);
 		free(p[i].gate_why);
+		json_decref(p[i].diagnosis);
+		json_decref(p[i].reading);
 	}
 	free(p);
 }
@@ -423,9 +429,23 @@ exit_error(const char *where, const char *what, struct tp_result *out)
 struct measure {
 	const char		*peer;
 	const char		*address;
+	const char		*dropin;	/* reported with the samples */
 	struct host_state	*ph;
 	struct iperf_set	 now;
+	json_t			*tcp_info;	/* {kind: {client, server}} */
 };
+
+/* Both ends' TCP_INFO samples of run k (tcpinfo_parse's, or null). */
+static void
+keep_tcp_info(struct measure *p, enum iperf_kind k, const char *client,
+    const char *server)
+{
+	json_t *c = tcpinfo_parse(client), *sv = tcpinfo_parse(server);
+
+	json_object_set_new(p->tcp_info, iperf_kind_name(k), json_pack(
+	    "{s:o, s:o}", "client", c != NULL ? c : json_null(), "server",
+	    sv != NULL ? sv : json_null()));
+}
 
 /*
  * One run: server on the peer, client here, server killed. Returns 0, or
@@ -439,7 +459,9 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	struct tp_result	 out, kout;
 	enum tp_status		 st;
 	struct remote_call	 call;
-	char			*cause = NULL, *msg = NULL;
+	char			*cause = NULL, *msg = NULL, *info = NULL;
+	const char		*client_info = NULL;
+	size_t			 doc_len;
 	long			 pid = 0;
 	int			 port, rc = -1;
 
@@ -447,7 +469,7 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	memset(&kout, 0, sizeof kout);
 	module_ctx_lock_pair(ctx, p->ph);
 
-	iperf_server_call(o->port, &call);
+	iperf_server_call(o->port, 1, p->dropin, &call);
 	st = module_ctx_exec_on(ctx, p->ph, call.command, call.program,
 	    call.program_len, 30, &out, &cause);
 	remote_call_clear(&call);
@@ -459,7 +481,7 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 		msg = exit_error(p->peer, "iperf3 server start", &out);
 		goto out;
 	}
-	if (iperf_server_parse(out.out, &pid, &port, &cause) != 0) {
+	if (iperf_server_parse(out.out, &pid, &port, &info, &cause) != 0) {
 		msg = xprintf("iperf3 peer '%s': %s", p->peer, cause);
 		free(cause);
 		goto out;
@@ -473,6 +495,8 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 	co.omit = o->omit;
 	co.parallel = iperf_kind_multi(k) ? o->parallel : 1;
 	co.reverse = iperf_kind_reverse(k);
+	co.sample = 1;
+	co.dropin = p->dropin;
 	iperf_client_call(&co, &call);
 	st = module_ctx_exec(ctx, call.command, call.program,
 	    call.program_len, o->duration + o->omit + 45, &out, &cause);
@@ -488,7 +512,8 @@ measure_one(struct module_ctx *ctx, const struct verify_opts *o,
 		    &out);
 		goto out;
 	}
-	if (iperf_parse(out.out, out.out_len, &p->now.run[k], &cause) != 0) {
+	doc_len = iperf_client_split(out.out, out.out_len, &client_info);
+	if (iperf_parse(out.out, doc_len, &p->now.run[k], &cause) != 0) {
 		msg = xprintf("%s to '%s' (%s port %d): %s",
 		    iperf_kind_label(k), p->peer, p->address, port, cause);
 		free(cause);
@@ -500,14 +525,18 @@ out:
 	/* Whatever happened, the one-shot server must not linger (it waits
 	 * forever for a client that never came). */
 	if (pid > 0) {
-		iperf_kill_call(pid, &call);
+		iperf_kill_call(pid, info, &call);
 		cause = NULL;
 		if (module_ctx_exec_on(ctx, p->ph, call.command, call.program,
 		    call.program_len, 15, &kout, &cause) != TP_OK)
 			free(cause);
 		remote_call_clear(&call);
+		if (rc == 0)
+			keep_tcp_info(p, k, client_info, kout.exit_status == 0 ?
+			    kout.out : NULL);
 		tp_result_clear(&kout);
 	}
+	free(info);
 	module_ctx_unlock_pair(ctx, p->ph);
 	tp_result_clear(&out);
 	if (msg != NULL) {
@@ -556,6 +585,10 @@ verify_measure(struct module_ctx *ctx, const void *vconf,
 	m.peer = peer->name;
 	m.address = address;
 	m.ph = ph;
+	m.dropin = tune_file(ctx, ((const struct verify_conf *)vconf)->
+	    sysctl_file, module_conf_given(iperf3_verify_params, vconf,
+	    AT(sysctl_file)));
+	m.tcp_info = json_object();
 	if (strcmp(o.phase, "before") == 0)
 		after = 0;
 	else if (strcmp(o.phase, "after") == 0)
@@ -576,6 +609,7 @@ verify_measure(struct module_ctx *ctx, const void *vconf,
 	}
 	json_object_set_new(j, "ended", json_real(wall_seconds()));
 	json_object_set_new(j, "now", iperf_set_json(&m.now));
+	json_object_set_new(j, "tcp_info", m.tcp_info);
 	if (after == 1)
 		json_object_set_new(j, "before", iperf_set_json(&before));
 	if (after == 0 && json_object_get(j, "error") == NULL) {
@@ -593,21 +627,6 @@ static const struct module_pairwise verify_pairwise = {
 	.pair_seconds = verify_pair_seconds,
 	.measure = verify_measure,
 };
-
-/* The set seen from the server's side: its up is the client's down. */
-static void
-swap_directions(struct iperf_set *s)
-{
-	static const int other[IPERF_NKINDS] = { IPERF_SINGLE_DOWN,
-	    IPERF_SINGLE_UP, IPERF_MULTI_DOWN, IPERF_MULTI_UP };
-	struct iperf_set	 t = *s;
-	int			 k;
-
-	for (k = 0; k < IPERF_NKINDS; k++) {
-		s->have[k] = t.have[other[k]];
-		s->run[k] = t.run[other[k]];
-	}
-}
 
 /*
  * Without the runner's schedule (module_ctx_pairs NULL: a caller that does
@@ -684,11 +703,89 @@ load_pairs(struct module_ctx *ctx, const json_t *all, struct pair **out,
 		iperf_set_from_json(json_object_get(d, "before"),
 		    &p[i].before);
 		if (!p[i].client) {
-			swap_directions(&p[i].now);
-			swap_directions(&p[i].before);
+			iperf_set_mirror(&p[i].now);
+			iperf_set_mirror(&p[i].before);
 		}
 	}
 	return 0;
+}
+
+/* The known rate of the path to peer: its group's bandwidth
+ * (bandwidth_mbit_by_group), else the var bandwidth_mbit; 0 unknown. */
+static double
+path_mbit(struct module_ctx *ctx, const char *peer)
+{
+	const json_t	*vars = module_ctx_vars(ctx);
+	const char	*group;
+	char		*cause = NULL;
+	double		 mbit = 0;
+
+	if (peer_group_bandwidth(json_object_get(vars, PEERS_BANDWIDTH_VAR),
+	    json_object_get(vars, "groups"), peer, &group, &mbit,
+	    &cause) != 0) {
+		free(cause);
+		mbit = 0;
+	}
+	return mbit > 0 ? mbit : var_number(vars, "bandwidth_mbit");
+}
+
+/* What limited each run measured now, seen from this end (up = this host
+ * sends); the samples are kept in the client's frame. */
+static void
+pair_diagnose(struct module_ctx *ctx, struct pair *p)
+{
+	const char	*self = module_ctx_host_name(ctx);
+	const json_t	*info = json_object_get(p->data, "tcp_info"), *ends;
+	struct verify_diag_in in;
+	enum iperf_kind	 ck;
+	double		 mbit = path_mbit(ctx, p->peer);
+	int		 k, up, sender_is_client;
+
+	p->diagnosis = json_object();
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		if (!p->now.have[k])
+			continue;
+		ck = p->client ? (enum iperf_kind)k : iperf_kind_mirror(k);
+		ends = json_object_get(info, iperf_kind_name(ck));
+		up = !iperf_kind_reverse(k);
+		sender_is_client = !iperf_kind_reverse(ck);
+		memset(&in, 0, sizeof in);
+		in.sender = up ? self : p->peer;
+		in.receiver = up ? p->peer : self;
+		in.run = &p->now.run[k];
+		in.sender_info = json_object_get(ends, sender_is_client ?
+		    "client" : "server");
+		in.receiver_info = json_object_get(ends, sender_is_client ?
+		    "server" : "client");
+		if (json_is_null(in.sender_info))
+			in.sender_info = NULL;
+		if (json_is_null(in.receiver_info))
+			in.receiver_info = NULL;
+		in.path_mbit = mbit;
+		json_object_set_new(p->diagnosis, iperf_kind_name(k),
+		    verify_diagnose(&in));
+	}
+	p->reading = json_object();
+	for (up = 1; up >= 0; up--) {
+		json_t *r = verify_reading(&p->now, p->diagnosis, up, mbit,
+		    var_number(json_object_get(module_ctx_facts(ctx),
+		    "default_route"), "speed_mbit"));
+
+		if (r != NULL)
+			json_object_set_new(p->reading, up ? "up" : "down", r);
+	}
+}
+
+/* The table's lines of the single-vs-many reading. */
+static void
+add_reading(struct strbuf *sb, const json_t *reading)
+{
+	const char	*dir;
+	const json_t	*r;
+
+	json_object_foreach((json_t *)reading, dir, r)
+		strbuf_addf(sb, "  %s: %s\n", dir, json_string_value(
+		    json_object_get(r, "text")));
 }
 
 static json_t *
@@ -725,6 +822,10 @@ pair_json(const struct pair *p)
 			json_object_set(j, keep[i], json_object_get(p->data,
 			    keep[i]));
 	}
+	if (p->diagnosis != NULL)
+		json_object_set(j, "diagnosis", p->diagnosis);
+	if (json_object_size(p->reading) > 0)
+		json_object_set(j, "reading", p->reading);
 	if (p->after == 1) {
 		json_object_set_new(j, "before", iperf_set_json(&p->before));
 		json_object_set_new(j, "after", iperf_set_json(&p->now));
@@ -933,6 +1034,7 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 			strbuf_addstr(&msg, "; ");
 		if (n > 1)
 			strbuf_addf(&msg, "%s: ", p->peer);
+		pair_diagnose(ctx, p);
 		if (p->after == 1) {
 			p->gate_passed = verify_gate_check(&p->before, &p->now,
 			    &o.gate, &p->gate_why);
@@ -949,7 +1051,8 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 			    "passed" : "FAILED", p->gate_why);
 			strbuf_addstr(&msg, s);
 			free(s);
-			s = verify_table(&h, &p->before, &p->now, footer);
+			s = verify_table(&h, &p->before, &p->now, p->diagnosis,
+			    footer);
 			free(footer);
 		} else {
 			s = verify_summary(&p->now, NULL);
@@ -957,9 +1060,19 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 			    "no baseline to compare with (gate not checked): ",
 			    s);
 			free(s);
-			s = verify_table(&h, &p->now, NULL, p->after == 0 ?
+			s = verify_table(&h, &p->now, NULL, p->diagnosis,
+			    p->after == 0 ?
 			    "baseline kept for phase: after" :
 			    "no baseline in this run: gate not checked");
+		}
+		if (json_object_size(p->reading) > 0) {
+			struct strbuf t;
+
+			strbuf_init(&t);
+			strbuf_addstr(&t, s);
+			add_reading(&t, p->reading);
+			free(s);
+			s = strbuf_detach(&t, NULL);
 		}
 		if (tables.len > 0)
 			strbuf_addch(&tables, '\n');

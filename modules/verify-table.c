@@ -190,38 +190,63 @@ gate_retransmits(const struct iperf_set *after, const struct verify_gate *g,
 	}
 }
 
+enum iperf_kind
+verify_gain_kind(const struct iperf_set *before, const struct iperf_set *after,
+    enum iperf_kind k)
+{
+	enum iperf_kind m = iperf_kind_mirror(k);
+
+	if (!before->have[k] && !after->have[k] && before->have[m] &&
+	    after->have[m])
+		return m;
+	return k;
+}
+
+/* min_gain on the run verify_gain_kind picks; a mirrored run says why it
+ * is not the one gain_on names. */
+static void
+gate_gain(const struct iperf_set *before, const struct iperf_set *after,
+    const struct verify_gate *g, struct strbuf *bad, struct strbuf *good)
+{
+	enum iperf_kind	 k = verify_gain_kind(before, after, g->gain_kind);
+	double		 r = verify_ratio(before, after, k);
+	char		 rb[32], here[160] = "";
+
+	fmt_ratio(rb, sizeof rb, r);
+	if (k != g->gain_kind)
+		snprintf(here, sizeof here, "; the pair ran one direction, "
+		    "%s at this end, no %s", iperf_kind_label(k),
+		    iperf_kind_label(g->gain_kind));
+	if (r < 0) {
+		add_sep(bad, "; ");
+		strbuf_addf(bad, "%s was not measured before and after: "
+		    "min_gain %gx cannot be checked", iperf_kind_label(k),
+		    g->min_gain);
+	} else if (r < g->min_gain) {
+		add_sep(bad, "; ");
+		strbuf_addf(bad, "%s gained %s (%.1f -> %.1f Mbit/s), less "
+		    "than min_gain %gx%s", iperf_kind_label(k), rb,
+		    before->run[k].mbps, after->run[k].mbps, g->min_gain,
+		    here);
+	} else {
+		add_sep(good, ", ");
+		strbuf_addf(good, "%s gained %s (min_gain %gx%s)",
+		    iperf_kind_label(k), rb, g->min_gain, here);
+	}
+}
+
 int
 verify_gate_check(const struct iperf_set *before,
     const struct iperf_set *after, const struct verify_gate *g, char **why)
 {
 	struct strbuf	 bad, good;
 	double		 r, floor_mbps;
-	char		 rb[32];
 	int		 k, passed;
 
 	strbuf_init(&bad);
 	strbuf_init(&good);
-	if (g->min_gain > 0) {
-		r = verify_ratio(before, after, g->gain_kind);
-		fmt_ratio(rb, sizeof rb, r);
-		if (r < 0) {
-			add_sep(&bad, "; ");
-			strbuf_addf(&bad, "%s was not measured before and "
-			    "after: min_gain %gx cannot be checked",
-			    iperf_kind_label(g->gain_kind), g->min_gain);
-		} else if (r < g->min_gain) {
-			add_sep(&bad, "; ");
-			strbuf_addf(&bad, "%s gained %s (%.1f -> %.1f Mbit/s), "
-			    "less than min_gain %gx",
-			    iperf_kind_label(g->gain_kind), rb,
-			    before->run[g->gain_kind].mbps,
-			    after->run[g->gain_kind].mbps, g->min_gain);
-		} else {
-			add_sep(&good, ", ");
-			strbuf_addf(&good, "%s gained %s (min_gain %gx)",
-			    iperf_kind_label(g->gain_kind), rb, g->min_gain);
-		}
-	}
+	if (g->min_gain > 0)
+		gate_gain(before, after, g, &bad, &good);
 	if (g->max_regression >= 0) {
 		int checked = 0;
 
@@ -299,14 +324,38 @@ add_head(struct strbuf *sb, const struct verify_head *h)
 	strbuf_addstr(sb, "; up = host sends, down = peer sends (-R)\n");
 }
 
-static void
-table_before_only(struct strbuf *sb, const struct iperf_set *s)
+const char *
+verify_diag_cell(const json_t *diag, char *buf, size_t len)
 {
-	char	m[32], rt[32], mn[32], mean[32], mx[32], rtt[100];
+	const char *limit = json_string_value(json_object_get(diag, "limit"));
+	const char *host = json_string_value(json_object_get(diag, "host"));
+
+	if (limit == NULL)
+		snprintf(buf, len, "-");
+	else if (host != NULL)
+		snprintf(buf, len, "%s %s", limit, host);
+	else
+		snprintf(buf, len, "%s", limit);
+	return buf;
+}
+
+/* The "limited by" cell of run k. */
+static const char *
+limited_by(const json_t *diagnosis, int k, char *buf, size_t len)
+{
+	return verify_diag_cell(json_object_get(diagnosis, iperf_kind_name(k)),
+	    buf, len);
+}
+
+static void
+table_before_only(struct strbuf *sb, const struct iperf_set *s,
+    const json_t *diagnosis)
+{
+	char	m[32], rt[32], mn[32], mean[32], mx[32], rtt[100], lim[80];
 	int	k;
 
-	strbuf_addf(sb, "  %-12s %8s %12s  %-23s %s\n", "test", "Mbit/s",
-	    "retransmits", "RTT ms min/mean/max", "cc");
+	strbuf_addf(sb, "  %-12s %8s %12s  %-23s %-6s %s\n", "test", "Mbit/s",
+	    "retransmits", "RTT ms min/mean/max", "cc", "limited by");
 	for (k = 0; k < IPERF_NKINDS; k++) {
 		const struct iperf_run *r = &s->run[k];
 
@@ -318,22 +367,23 @@ table_before_only(struct strbuf *sb, const struct iperf_set *s)
 		fmt_num(mean, sizeof mean, r->rtt_mean_ms);
 		fmt_num(mx, sizeof mx, r->rtt_max_ms);
 		snprintf(rtt, sizeof rtt, "%s/%s/%s", mn, mean, mx);
-		strbuf_addf(sb, "  %-12s %8s %12s  %-23s %s\n",
-		    iperf_kind_label(k), m, rt, rtt, cc_of(r));
+		strbuf_addf(sb, "  %-12s %8s %12s  %-23s %-6s %s\n",
+		    iperf_kind_label(k), m, rt, rtt, cc_of(r),
+		    limited_by(diagnosis, k, lim, sizeof lim));
 	}
 }
 
 static void
 table_before_after(struct strbuf *sb, const struct iperf_set *b,
-    const struct iperf_set *a)
+    const struct iperf_set *a, const json_t *diagnosis)
 {
 	char	mb[32], ma[32], ratio[32], r1[32], r2[32], t1[32], t2[32];
-	char	retr[80], rtt[80], cc[80];
+	char	retr[80], rtt[80], cc[80], lim[80];
 	int	k;
 
-	strbuf_addf(sb, "  %-12s %13s %9s %8s  %-16s %-16s %s\n", "test",
-	    "Mbit/s before", "after", "ratio", "retransmits",
-	    "RTT ms (mean)", "cc");
+	strbuf_addf(sb, "  %-12s %13s %9s %8s  %-16s %-16s %-14s %s\n",
+	    "test", "Mbit/s before", "after", "ratio", "retransmits",
+	    "RTT ms (mean)", "cc", "limited by (after)");
 	for (k = 0; k < IPERF_NKINDS; k++) {
 		const struct iperf_run *rb = &b->run[k], *ra = &a->run[k];
 		static const struct iperf_run none = {
@@ -356,23 +406,25 @@ table_before_after(struct strbuf *sb, const struct iperf_set *b,
 		fmt_num(t2, sizeof t2, ra->rtt_mean_ms);
 		snprintf(rtt, sizeof rtt, "%s -> %s", t1, t2);
 		snprintf(cc, sizeof cc, "%s -> %s", cc_of(rb), cc_of(ra));
-		strbuf_addf(sb, "  %-12s %13s %9s %8s  %-16s %-16s %s\n",
-		    iperf_kind_label(k), mb, ma, ratio, retr, rtt, cc);
+		strbuf_addf(sb, "  %-12s %13s %9s %8s  %-16s %-16s %-14s %s\n",
+		    iperf_kind_label(k), mb, ma, ratio, retr, rtt, cc,
+		    limited_by(diagnosis, k, lim, sizeof lim));
 	}
 }
 
 char *
 verify_table(const struct verify_head *h, const struct iperf_set *before,
-    const struct iperf_set *after, const char *footer)
+    const struct iperf_set *after, const json_t *diagnosis,
+    const char *footer)
 {
 	struct strbuf sb;
 
 	strbuf_init(&sb);
 	add_head(&sb, h);
 	if (after == NULL)
-		table_before_only(&sb, before);
+		table_before_only(&sb, before, diagnosis);
 	else
-		table_before_after(&sb, before, after);
+		table_before_after(&sb, before, after, diagnosis);
 	if (footer != NULL)
 		strbuf_addf(&sb, "  %s\n", footer);
 	return strbuf_detach(&sb, NULL);

@@ -15,7 +15,9 @@
  * The gate, for phase after:
  *   - min_gain (when > 0): after/before of one run (gain_kind, by default
  *     the single-stream upload, the figure the seeds headline) must be at
- *     least min_gain; a run that was not measured in both phases fails it;
+ *     least min_gain; at an end that measured that run only the other way
+ *     (verify_gain_kind) the mirrored run instead; a run that was not
+ *     measured in both phases either way fails it;
  *   - max_regression (when >= 0): every run measured in both phases must
  *     keep after >= before * (1 - max_regression);
  *   - the latency guard, max_rtt_increase (when set): every run measured
@@ -74,17 +76,31 @@ double	 verify_retransmit_rate(const struct iperf_run *r);
 double	 verify_ratio(const struct iperf_set *before,
 	    const struct iperf_set *after, enum iperf_kind k);
 
+/* The run min_gain checks for gain_on k at one end of a pair: k, or where
+ * the pair ran k's streams only the other way (reverse: false runs the
+ * client's up alone, which its server sees as down) the mirrored run, the
+ * flow the pair did measure: a direction never run from this end is no
+ * regression of it. */
+enum iperf_kind verify_gain_kind(const struct iperf_set *before,
+	    const struct iperf_set *after, enum iperf_kind k);
+
 /* 1 if the gate passes, 0 if not; *why (allocated) says what failed,
  * "; "-separated, or on a pass what was checked. */
 int	 verify_gate_check(const struct iperf_set *before,
 	    const struct iperf_set *after, const struct verify_gate *g,
 	    char **why);
 
-/* The table; after may be NULL (baseline only); footer (may be NULL) is
- * added as a last line. Allocated, ends with a newline. */
+/* The table's "limited by" cell of a diagnosis (modules/verify-diag.h):
+ * "receive_window lab02", "link_rate", "-" for NULL. Written into buf. */
+const char *verify_diag_cell(const json_t *diag, char *buf, size_t len);
+
+/* The table; after may be NULL (baseline only); diagnosis (may be NULL)
+ * is {kind: verify_diagnose's} of the runs measured last (after, or the
+ * baseline), its "limited by" column; footer (may be NULL) is added as a
+ * last line. Allocated, ends with a newline. */
 char	*verify_table(const struct verify_head *h,
 	    const struct iperf_set *before, const struct iperf_set *after,
-	    const char *footer);
+	    const json_t *diagnosis, const char *footer);
 
 /* One line: "single up 9.6 -> 93.4 Mbit/s (9.7x), multi up ...", or with
  * after NULL "single up 9.6 Mbit/s, ...". Allocated. */

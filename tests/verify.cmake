@@ -1,19 +1,25 @@
 # iperf3_verify end to end over the lab's WAN emulator (52 ms each way,
 # 100 Mbit/s, one-BDP queue): the stock -> tuned before/after of a single
-# flow (verify-wan, ~60 s) and the gate rolling a regression back
-# (verify-gate, ~30 s). Each uses its own lab (prefix tvw / tvg). They
+# flow (verify-wan, ~60 s), and the gate rolling a regression back and
+# judging a one-direction pair's min_gain at both ends (verify-gate,
+# ~65 s), and what limited each flow and which end's key would change it
+# (verify-diag, issue 24: receive_window, send_buffer, congestion at 1%
+# loss and link_rate, each from --format json and the table's "limited
+# by" column, and the single-vs-many reading, ~150 s; the pure parts are
+# unit/test-diag). Each uses its
+# own lab (prefix tvw / tvg / tvd). They
 # measure throughput, so they run alone (RUN_SERIAL): wanem needs about a
 # third of a core per 100 Mbit/s flow. Need root; exit 77 (skipped)
 # otherwise. The unit test of the parser, table and gate is
 # unit/test-iperf (tests/unit/test-iperf.c).
 if(TARGET wanem)
-  foreach(t wan gate)
+  foreach(t wan gate diag)
     add_test(NAME e2e/verify-${t}
       COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/verify-${t}.sh
               $<TARGET_FILE:tcptune> $<TARGET_FILE:wanem>
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(e2e/verify-${t} PROPERTIES
-      LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
+      LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 240)
   endforeach()
 endif()
 # Every pair of a 4-host WAN lab in rounds, and the latency guard
@@ -60,3 +66,4 @@ if(TARGET wanem)
   set_tests_properties(e2e/verify-matrix PROPERTIES
     LABELS e2e RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 150)
 endif()
+

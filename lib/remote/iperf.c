@@ -55,12 +55,37 @@ iperf_kind_multi(enum iperf_kind k)
 	return k == IPERF_MULTI_UP || k == IPERF_MULTI_DOWN;
 }
 
+enum iperf_kind
+iperf_kind_mirror(enum iperf_kind k)
+{
+	static const enum iperf_kind other[IPERF_NKINDS] = {
+		IPERF_SINGLE_DOWN, IPERF_SINGLE_UP, IPERF_MULTI_DOWN,
+		IPERF_MULTI_UP };
+
+	return other[k];
+}
+
+void
+iperf_set_mirror(struct iperf_set *s)
+{
+	struct iperf_set	t = *s;
+	int			k;
+
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		s->have[k] = t.have[iperf_kind_mirror(k)];
+		s->run[k] = t.run[iperf_kind_mirror(k)];
+	}
+}
+
 /* The inputs of lib/remote/iperf3.sh as text; those an action does not
  * use stay empty (every input is always given, see the prelude). */
 struct iperf3_inputs {
 	const char	*action;
 	const char	*address;
 	const char	*reverse;
+	const char	*sample;
+	const char	*dropin;
+	const char	*info;
 	char		 port[32];
 	char		 tries[32];
 	char		 duration[32];
@@ -85,6 +110,9 @@ iperf3_call(const struct iperf3_inputs *in, struct remote_call *call)
 		{ "REVERSE", in->reverse },
 		{ "LIMIT", in->limit },
 		{ "PID", in->pid },
+		{ "SAMPLE", in->sample },
+		{ "DROPIN", in->dropin },
+		{ "INFO", in->info },
 		{ NULL, NULL } });
 }
 
@@ -97,6 +125,8 @@ iperf_client_call(const struct iperf_client_opts *o, struct remote_call *call)
 
 	in.address = o->address;
 	in.reverse = o->reverse ? "1" : "";
+	in.sample = o->sample ? "1" : "";
+	in.dropin = o->dropin;
 	NUM(in.port, o->port);
 	NUM(in.duration, o->duration);
 	NUM(in.omit, o->omit);
@@ -106,29 +136,45 @@ iperf_client_call(const struct iperf_client_opts *o, struct remote_call *call)
 }
 
 void
-iperf_server_call(int port, struct remote_call *call)
+iperf_server_call(int port, int sample, const char *dropin,
+    struct remote_call *call)
 {
 	struct iperf3_inputs in = { .action = "server" };
 
+	in.sample = sample ? "1" : "";
+	in.dropin = dropin;
 	NUM(in.port, port);
 	NUM(in.tries, IPERF_PORT_TRIES);
 	iperf3_call(&in, call);
 }
 
 int
-iperf_server_parse(const char *out, long *pid, int *port, char **cause)
+iperf_server_parse(const char *out, long *pid, int *port, char **info,
+    char **cause)
 {
-	long	p, q;
-	char	*end;
+	const char	*f;
+	long		 p, q;
+	char		*end;
 
+	if (info != NULL)
+		*info = NULL;
 	errno = 0;
 	p = strtol(out, &end, 10);
 	if (errno != 0 || end == out || *end != ' ' || p <= 1)
 		goto bad;
 	out = end + 1;
 	q = strtol(out, &end, 10);
-	if (errno != 0 || end == out || (*end != '\n' && *end != '\0') ||
-	    q < 1 || q > 65535)
+	if (errno != 0 || end == out || q < 1 || q > 65535)
+		goto bad;
+	if (*end == ' ') {
+		/* The sampler's file: a path iperf3.sh's stop checks again. */
+		f = end + 1;
+		end = (char *)f + strcspn(f, " \n");
+		if (*f != '/' || end == f || (*end != '\n' && *end != '\0'))
+			goto bad;
+		if (info != NULL)
+			*info = xstrndup(f, (size_t)(end - f));
+	} else if (*end != '\n' && *end != '\0')
 		goto bad;
 	*pid = p;
 	*port = (int)q;
@@ -139,12 +185,31 @@ bad:
 }
 
 void
-iperf_kill_call(long pid, struct remote_call *call)
+iperf_kill_call(long pid, const char *info, struct remote_call *call)
 {
 	struct iperf3_inputs in = { .action = "stop" };
 
+	in.info = info;
 	NUM(in.pid, pid);
 	iperf3_call(&in, call);
+}
+
+size_t
+iperf_client_split(const char *out, size_t len, const char **info)
+{
+	static const char mark[] = "\n@tcp_info\n";
+	const char	*p = out, *end = out + len;
+
+	*info = NULL;
+	/* The last mark: iperf3's document holds no such line, but a peer
+	 * could print one. */
+	while (p < end && (p = memmem(p, (size_t)(end - p), mark,
+	    sizeof mark - 1)) != NULL) {
+		*info = p + sizeof mark - 1;
+		len = (size_t)(p - out) + 1;
+		p += sizeof mark - 1;
+	}
+	return len;
 }
 
 static double

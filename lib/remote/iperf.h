@@ -74,6 +74,8 @@ struct iperf_client_opts {
 	int		 omit;		/* -O */
 	int		 parallel;	/* -P, 1 = single stream */
 	int		 reverse;	/* -R --get-server-output */
+	int		 sample;	/* sample this end's TCP_INFO */
+	const char	*dropin;	/* reported with the samples, or NULL */
 };
 
 /* The most streams a run has (iperf3's own -P limit), and the largest
@@ -93,6 +95,12 @@ const char	*iperf_kind_label(enum iperf_kind k);
 int		 iperf_kind_from_name(const char *name);	/* -1 unknown */
 int		 iperf_kind_reverse(enum iperf_kind k);
 int		 iperf_kind_multi(enum iperf_kind k);
+/* The same streams the other way: single_up <-> single_down, multi_up <->
+ * multi_down. */
+enum iperf_kind	 iperf_kind_mirror(enum iperf_kind k);
+/* A pair's set as its other end sees it: that end's up is this one's
+ * down (the server's view of the client's runs). */
+void		 iperf_set_mirror(struct iperf_set *s);
 
 /* The client call (run on the host): prints the client's -J document on
  * stdout; bounded by `timeout -s KILL` at duration + omit + 30 s. */
@@ -101,13 +109,22 @@ void	 iperf_client_call(const struct iperf_client_opts *o,
 /* The server call (run on the peer): finds a free port from port on
  * (ss -ltn, then the server must still be alive and listening), starts
  * `iperf3 -s -1 -J -p P` in the background with all three descriptors
- * redirected (so the SSH exec returns at once), and prints "PID PORT". */
-void	 iperf_server_call(int port, struct remote_call *call);
-/* Parse the server call's output. */
+ * redirected (so the SSH exec returns at once), and prints "PID PORT";
+ * with sample, its TCP_INFO sampler too, and "PID PORT FILE". */
+void	 iperf_server_call(int port, int sample, const char *dropin,
+	    struct remote_call *call);
+/* Parse the server call's output; *info (allocated, NULL without a
+ * sampler) is the sample file. */
 int	 iperf_server_parse(const char *out, long *pid, int *port,
-	    char **cause);
-/* Kill the server by pid, only if that pid is still an iperf3. */
-void	 iperf_kill_call(long pid, struct remote_call *call);
+	    char **info, char **cause);
+/* Kill the server by pid, only if that pid is still an iperf3, and with
+ * info (may be NULL) print the server's samples and remove their file. */
+void	 iperf_kill_call(long pid, const char *info,
+	    struct remote_call *call);
+/* A sampled client's output is iperf3's document, a line "@tcp_info" and
+ * the client's samples: the document's length, and *info (pointing into
+ * out, NUL-terminated as out is) at the samples, or NULL. */
+size_t	 iperf_client_split(const char *out, size_t len, const char **info);
 
 /* Parse a client's -J document. -1 with *cause on unreadable JSON or an
  * iperf3 error (the error text is in the message). */

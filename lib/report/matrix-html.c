@@ -16,7 +16,7 @@
 #include "base/xalloc.h"
 
 #define CELL_W		120
-#define CELL_H		64
+#define CELL_H		78
 #define LABEL_W		160	/* row labels (src groups) */
 #define HEAD_H		56	/* column labels (dst groups) */
 #define BAR_H		14
@@ -111,6 +111,30 @@ empty_cell(struct strbuf *sb, const char *src, const char *dst, int x,
 	strbuf_addstr(sb, ": not measured</title></rect>\n");
 }
 
+/* A limit short enough for a cell: "rwnd dst", "link". The limit is one
+ * of verify-diag's words (matrix.c reads no other). */
+static const char *
+short_limit(const char *limit)
+{
+	static const char *const names[][2] = {
+		{ "receive_window src", "rwnd src" },
+		{ "receive_window dst", "rwnd dst" },
+		{ "send_buffer src", "sndbuf src" },
+		{ "send_buffer dst", "sndbuf dst" },
+		{ "congestion src", "loss src" },
+		{ "congestion dst", "loss dst" },
+		{ "link_rate", "link" },
+		{ "application", "app" },
+		{ "unknown", "limit ?" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i][0], limit) == 0)
+			return names[i][1];
+	return "limit ?";
+}
+
 static void
 heatmap_cell(struct strbuf *sb, const struct matrix *m,
     const struct matrix_cell *c, int ph, int x, int y, double max)
@@ -132,16 +156,25 @@ heatmap_cell(struct strbuf *sb, const struct matrix *m,
 	add_esc(sb, src);
 	strbuf_addstr(sb, " \xe2\x86\x92 ");
 	add_esc(sb, dst);
-	strbuf_addf(sb, ", %s: median %.1f Mbit/s, min %.1f, %zu pair%s"
-	    "</title>", phase_names[ph], st->mbps_median, st->mbps_min,
-	    st->n, st->n == 1 ? "" : "s");
+	strbuf_addf(sb, ", %s: median %.1f Mbit/s, min %.1f, %zu pair%s",
+	    phase_names[ph], st->mbps_median, st->mbps_min, st->n,
+	    st->n == 1 ? "" : "s");
+	if (st->limited_n > 0)
+		strbuf_addf(sb, "; limited by %s in %zu", st->limited_by,
+		    st->limited_n);
+	strbuf_addstr(sb, "</title>");
 	strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 	    "rx=\"4\" fill=\"", x, y, CELL_W - 4, CELL_H - 4);
 	add_colour(sb, st->mbps_median, max);
 	strbuf_addf(sb, "\"/><text class=\"v\" x=\"%d\" y=\"%d\">%.1f</text>"
 	    "<text class=\"s\" x=\"%d\" y=\"%d\">min %.1f \xc2\xb7 n=%zu"
-	    "</text></g>\n", x + (CELL_W - 4) / 2, y + 27, st->mbps_median,
+	    "</text>", x + (CELL_W - 4) / 2, y + 27, st->mbps_median,
 	    x + (CELL_W - 4) / 2, y + 46, st->mbps_min, st->n);
+	if (st->limited_n > 0)
+		strbuf_addf(sb, "<text class=\"s lim\" x=\"%d\" y=\"%d\">"
+		    "%s %zu/%zu</text>", x + (CELL_W - 4) / 2, y + 63,
+		    short_limit(st->limited_by), st->limited_n, st->n);
+	strbuf_addstr(sb, "</g>\n");
 }
 
 static void
@@ -247,7 +280,8 @@ static void
 stat_cells(struct strbuf *sb, const struct matrix_stat *st)
 {
 	if (st->n == 0) {
-		strbuf_addstr(sb, "<td>-</td><td>-</td><td>-</td><td>-</td>");
+		strbuf_addstr(sb, "<td>-</td><td>-</td><td>-</td><td>-</td>"
+		    "<td>-</td>");
 		return;
 	}
 	strbuf_addf(sb, "<td>%.1f</td><td>%.1f</td>", st->mbps_median,
@@ -260,6 +294,11 @@ stat_cells(struct strbuf *sb, const struct matrix_stat *st)
 		strbuf_addf(sb, "<td>%lld</td>", st->retransmits);
 	else
 		strbuf_addstr(sb, "<td>-</td>");
+	if (st->limited_n > 0)
+		strbuf_addf(sb, "<td>%s (%zu)</td>", st->limited_by,
+		    st->limited_n);
+	else
+		strbuf_addstr(sb, "<td>-</td>");
 }
 
 static void
@@ -270,10 +309,12 @@ table(struct strbuf *sb, const struct matrix *m)
 
 	strbuf_addstr(sb, "<table><thead><tr><th rowspan=\"2\">src</th>"
 	    "<th rowspan=\"2\">dst</th><th rowspan=\"2\">run</th>"
-	    "<th rowspan=\"2\">pairs</th><th colspan=\"4\">before</th>"
-	    "<th colspan=\"4\">after</th></tr><tr>"
+	    "<th rowspan=\"2\">pairs</th><th colspan=\"5\">before</th>"
+	    "<th colspan=\"5\">after</th></tr><tr>"
 	    "<th>median Mbit/s</th><th>min</th><th>RTT ms</th><th>retr.</th>"
+	    "<th>limited by</th>"
 	    "<th>median Mbit/s</th><th>min</th><th>RTT ms</th><th>retr.</th>"
+	    "<th>limited by</th>"
 	    "</tr></thead><tbody>\n");
 	for (i = 0; i < m->ncells; i++) {
 		const struct matrix_cell *c = &m->cells[i];

@@ -2,6 +2,7 @@
  * and its JSON form; see matrix.h. */
 #include "report/matrix.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,31 @@ find_pair(struct matrix_input *in, const char *host, const char *peer)
 	return NULL;
 }
 
+/* The diagnosis of the phase the item measured (its "phase") into
+ * p->limit: the limit, and which end's setting, src (host, the client) or
+ * dst. */
+static void
+read_limits(const json_t *it, const char *host, struct matrix_pair *p)
+{
+	const json_t	*diag = json_object_get(it, "diagnosis"), *d;
+	const char	*phase = json_string_value(json_object_get(it, "phase"));
+	const char	*limit, *who;
+	int		 k, ph;
+
+	ph = phase != NULL && strcmp(phase, "after") == 0 ? MATRIX_AFTER :
+	    MATRIX_BEFORE;
+	for (k = 0; k < IPERF_NKINDS; k++) {
+		d = json_object_get(diag, iperf_kind_name(k));
+		if ((limit = json_string_value(json_object_get(d, "limit"))) ==
+		    NULL || strlen(limit) > 20)
+			continue;
+		who = json_string_value(json_object_get(d, "host"));
+		snprintf(p->limit[k][ph], sizeof p->limit[k][ph], "%s%s",
+		    limit, who == NULL ? "" : strcmp(who, host) == 0 ?
+		    " src" : " dst");
+	}
+}
+
 /* One item of data.pairs into p (not yet in the input). */
 static int
 read_pair(const json_t *it, size_t i, struct matrix_pair *p, char **cause)
@@ -72,7 +98,7 @@ matrix_input_add(struct matrix_input *in, const char *host,
 	const json_t		*it;
 	struct matrix_pair	*read, *old;
 	size_t			 i, n = json_array_size(pairs);
-	int			 r = -1;
+	int			 r = -1, k, ph;
 
 	if (!json_is_array(pairs))
 		return fail(cause, "'%s': the result has no 'pairs' list",
@@ -105,6 +131,15 @@ matrix_input_add(struct matrix_input *in, const char *host,
 		}
 		memcpy(old->have, read[i].have, sizeof old->have);
 		memcpy(old->set, read[i].set, sizeof old->set);
+		/* The after task diagnoses its runs only: the baseline's
+		 * diagnosis stays. */
+		read_limits(item, host, &read[i]);
+		for (k = 0; k < IPERF_NKINDS; k++)
+			for (ph = 0; ph < MATRIX_NPHASES; ph++)
+				if (read[i].limit[k][ph][0] != '\0')
+					memcpy(old->limit[k][ph],
+					    read[i].limit[k][ph],
+					    sizeof old->limit[k][ph]);
 	}
 	r = 0;
 out:
@@ -176,6 +211,42 @@ median(double *v, size_t n)
 	return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The most frequent limit of kind k, phase ph among the pairs (the first
+ * seen of equals). The limits are few (verify-diag's words, each with an
+ * end): counted in one pass, a cell may hold thousands of pairs. */
+#define MAX_LIMITS	16
+
+static void
+limit_of(struct matrix_stat *st, const struct matrix_pair **pairs, size_t n,
+    enum iperf_kind k, int ph)
+{
+	const char	*seen[MAX_LIMITS];
+	size_t		 count[MAX_LIMITS], nseen = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		const char *l = pairs[i]->limit[k][ph];
+
+		if (l[0] == '\0')
+			continue;
+		for (j = 0; j < nseen && strcmp(seen[j], l) != 0; j++)
+			;
+		if (j == nseen) {
+			if (nseen == MAX_LIMITS)
+				continue;
+			seen[nseen] = l;
+			count[nseen++] = 0;
+		}
+		count[j]++;
+	}
+	for (j = 0; j < nseen; j++) {
+		if (count[j] > st->limited_n) {
+			st->limited_n = count[j];
+			snprintf(st->limited_by, sizeof st->limited_by, "%s",
+			    seen[j]);
+		}
+	}
+}
+
 /* The figures of kind k, phase ph over the pairs of one cell. */
 static void
 stat_of(struct matrix_stat *st, const struct matrix_pair **pairs, size_t n,
@@ -207,6 +278,7 @@ stat_of(struct matrix_stat *st, const struct matrix_pair **pairs, size_t n,
 	st->rtt_ms_median = nrtt > 0 ? median(rtt, nrtt) : -1;
 	free(mbps);
 	free(rtt);
+	limit_of(st, pairs, n, k, ph);
 }
 
 static void
@@ -348,13 +420,16 @@ num_or_null(double v)
 static json_t *
 stat_json(const struct matrix_stat *st)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
 	    "pairs", (json_int_t)st->n,
 	    "mbps_median", json_real(st->mbps_median),
 	    "mbps_min", json_real(st->mbps_min),
 	    "rtt_ms_median", num_or_null(st->rtt_ms_median),
 	    "retransmits", st->retransmits >= 0 ?
-	    json_integer(st->retransmits) : json_null());
+	    json_integer(st->retransmits) : json_null(),
+	    "limited_by", st->limited_by[0] != '\0' ?
+	    json_string(st->limited_by) : json_null(),
+	    "limited_pairs", (json_int_t)st->limited_n);
 }
 
 static json_t *

@@ -24,11 +24,17 @@
 enum matrix_phase { MATRIX_BEFORE = 0, MATRIX_AFTER, MATRIX_NPHASES };
 
 /* One measured pair, read from an iperf3_verify result. */
+/* What limited a run (its diagnosis, docs/verify.md) and at which end:
+ * "receive_window dst", "link_rate"; "" when not diagnosed. */
+#define MATRIX_LIMIT_LEN	40
+
 struct matrix_pair {
 	char			*host;		/* ran the test: src */
 	char			*peer;		/* dst */
 	int			 have[MATRIX_NPHASES];
 	struct iperf_set	 set[MATRIX_NPHASES];
+	char			 limit[IPERF_NKINDS][MATRIX_NPHASES]
+				      [MATRIX_LIMIT_LEN];
 };
 
 struct matrix_input {
@@ -53,6 +59,9 @@ struct matrix_stat {
 	double		 mbps_min;
 	double		 rtt_ms_median;	/* < 0: no pair had an RTT */
 	long long	 retransmits;	/* sum; < 0: no pair had a count */
+	char		 limited_by[MATRIX_LIMIT_LEN]; /* the pairs' most
+					 * frequent limit ("" none) */
+	size_t		 limited_n;	/* pairs it limited */
 };
 
 struct matrix_cell {

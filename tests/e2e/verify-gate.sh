@@ -8,7 +8,12 @@
 # measures again with on_regression: rollback, and must fail with the
 # regression and restore the host: that drop-in gone, the good drop-in
 # untouched, the live tcp_rmem/tcp_wmem what they were before the play.
-# Also: in check mode the measurements are skipped. ~35 s. Root only.
+# Also: in check mode the measurements are skipped. First, from the stock
+# lab: a pair that runs one direction (pairs [{host: lab01, peer: lab02}],
+# reverse: false) gated on min_gain 3 for single_up passes at both ends:
+# the peer end judges the flow it received, its single down (issue 24: it
+# failed with "single up was not measured before and after"). ~65 s. Root
+# only.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +25,64 @@ wan_needs "${2:-}" sha256sum
 
 wan_lab_up tvg 198.18.79 "$WANEM"
 GATE_FILE=/etc/sysctl.d/95-tcptune-gate.conf
+
+# One pair, one direction, from stock buffers to sized ones.
+cat >"$E2E_TMP/peer-end.yml" <<EOF
+- name: one direction of one pair, gated on the client's single up
+  hosts: all
+  gather_facts: true
+  tasks:
+    - name: baseline
+      iperf3_verify:
+        pairs: [{host: lab01, peer: lab02}]
+        phase: before
+        duration: 5
+        omit: 2
+        parallel: 1
+        reverse: false
+    - name: buffers for the path
+      tcp_buffers:
+        bandwidth_mbit: 100
+    - name: after, min_gain on single up
+      iperf3_verify:
+        pairs: [{host: lab01, peer: lab02}]
+        phase: after
+        duration: 5
+        omit: 2
+        parallel: 1
+        reverse: false
+        gain_on: single_up
+        min_gain: 3
+EOF
+vt_run 90 play "$E2E_TMP/peer-end.yml" --format json
+assert_rc "peer end: a pair that gained passes at both ends" 0 || true
+for h in lab01 lab02; do
+	jq -r ".plays[0].results.${h}[-1] | \"    $h \(.status): \(.msg)\"" \
+	    "$E2E_TMP/out"
+done
+jq -r '.plays[0].results.lab01[-1].data.table // empty' "$E2E_TMP/out"
+C='.plays[0].results.lab01[-1].data.pairs[0]'
+S='.plays[0].results.lab02[-1].data.pairs[0]'
+assert_eq "the client's role" client "$(jq_out "$C.role")" || true
+assert_eq "the peer end's role" server "$(jq_out "$S.role")" || true
+assert_match "the client judged its single up" \
+    '^single up gained [0-9.]+x \(min_gain 3x\), no run lost more than 10%$' \
+    "$(jq_out "$C.gate.detail")" || true
+assert_match "the peer end judged the same flow, its single down" \
+    '^single down gained [0-9.]+x \(min_gain 3x; the pair ran one direction, single down at this end, no single up\), no run lost more than 10%$' \
+    "$(jq_out "$S.gate.detail")" || true
+assert_eq "the peer end's gate passed" true "$(jq_out "$S.gate.passed")" ||
+    true
+assert_eq "the peer end has no single up" null \
+    "$(jq_out "$S.after.single_up")" || true
+assert_eq "the peer end's single down is the client's single up" \
+    "$(jq_out "$C.after.single_up.mbps")" \
+    "$(jq_out "$S.after.single_down.mbps")" || true
+PB=$(jq_out "$C.before.single_up.mbps")
+PA=$(jq_out "$C.after.single_up.mbps")
+e2e_log "peer end: single up $PB -> $PA Mbit/s"
+assert_lt "the pair gained more than 3x" \
+    "$(awk -v b="$PB" 'BEGIN { print b * 3 }')" "$PA" || true
 
 vt_run 60 play "$E2E_SRC/playbooks/wan-tuning.yml" --skip-tags verify
 assert_rc "good state: play wan-tuning.yml --skip-tags verify" 0 || true

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "remote/iperf.h"
+#include "remote/tcpinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -32,8 +33,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cause = NULL;
 	if ((text = strndup((const char *)data, size)) == NULL)
 		return 0;
-	if (iperf_server_parse(text, &pid, &port, &cause) != 0)
+	if (iperf_server_parse(text, &pid, &port, NULL, &cause) != 0)
 		free(cause);
+	/* the samples a host prints after a client's document */
+	json_decref(tcpinfo_parse(text));
 	free(text);
 	/* a memo's baseline, as read back from the host's state */
 	if ((j = json_loadb((const char *)data, size, 0, NULL)) != NULL) {

@@ -263,6 +263,79 @@ test_gate(void **state)
 	free(why);
 }
 
+/* Each end's view of one pair that ran one direction (reverse: false):
+ * the client's single up is its server's single down, and min_gain on
+ * single_up judges that flow at both ends; with both directions run, each
+ * end judges its own up. */
+static void
+test_gate_each_end(void **state)
+{
+	struct iperf_set	b, a, cb, ca, sb, sa;
+	struct verify_gate	g = { .min_gain = 3, .gain_kind = IPERF_SINGLE_UP,
+	    .max_regression = -1 };
+	char			*why;
+
+	(void)state;
+	load_before_after(&b, &a);
+	cb = b;
+	ca = a;
+	cb.have[IPERF_SINGLE_DOWN] = ca.have[IPERF_SINGLE_DOWN] = 0;
+	sb = cb;
+	sa = ca;
+	iperf_set_mirror(&sb);
+	iperf_set_mirror(&sa);
+	assert_false(sb.have[IPERF_SINGLE_UP]);
+	assert_true(sb.have[IPERF_SINGLE_DOWN]);
+	assert_float_equal(sa.run[IPERF_SINGLE_DOWN].mbps,
+	    ca.run[IPERF_SINGLE_UP].mbps, 0);
+	assert_int_equal(verify_gain_kind(&cb, &ca, IPERF_SINGLE_UP),
+	    IPERF_SINGLE_UP);
+	assert_int_equal(verify_gain_kind(&sb, &sa, IPERF_SINGLE_UP),
+	    IPERF_SINGLE_DOWN);
+
+	/* The client: its own up. */
+	assert_int_equal(verify_gate_check(&cb, &ca, &g, &why), 1);
+	assert_string_equal(why, "single up gained 9.7x (min_gain 3x)");
+	free(why);
+	/* The server: the same flow, its down (was: "single up was not
+	 * measured before and after", a failed gate). */
+	assert_int_equal(verify_gate_check(&sb, &sa, &g, &why), 1);
+	assert_string_equal(why, "single down gained 9.7x (min_gain 3x; the "
+	    "pair ran one direction, single down at this end, no single up)");
+	free(why);
+
+	/* Too small a gain fails at both ends, each naming its run. */
+	g.min_gain = 20;
+	assert_int_equal(verify_gate_check(&cb, &ca, &g, &why), 0);
+	assert_non_null(strstr(why, "single up gained 9.7x"));
+	free(why);
+	assert_int_equal(verify_gate_check(&sb, &sa, &g, &why), 0);
+	assert_non_null(strstr(why, "single down gained 9.7x (10.0 -> 96.3 "
+	    "Mbit/s), less than min_gain 20x; the pair ran one direction"));
+	free(why);
+
+	/* Both directions run: the server judges its own up, the reverse
+	 * run (stock 9.9 -> 96.2 in the fixtures), not the client's. */
+	g.min_gain = 3;
+	sb = b;
+	sa = a;
+	iperf_set_mirror(&sb);
+	iperf_set_mirror(&sa);
+	assert_int_equal(verify_gain_kind(&sb, &sa, IPERF_SINGLE_UP),
+	    IPERF_SINGLE_UP);
+	assert_int_equal(verify_gate_check(&sb, &sa, &g, &why), 1);
+	assert_string_equal(why, "single up gained 9.7x (min_gain 3x)");
+	free(why);
+	iperf_set_mirror(&sa);
+	assert_memory_equal(&sa, &a, sizeof a);
+
+	/* A run neither end measured (multi with parallel 1) still fails. */
+	g.gain_kind = IPERF_MULTI_UP;
+	assert_int_equal(verify_gate_check(&cb, &ca, &g, &why), 0);
+	assert_non_null(strstr(why, "multi up was not measured"));
+	free(why);
+}
+
 /* max_rtt_increase's syntax, checked when the task is bound. */
 static void
 test_rtt_limit_parse(void **state)
@@ -393,26 +466,34 @@ test_table(void **state)
 	struct verify_head	 h = { "lab01", "lab02", "198.19.0.2", 10, 2,
 	    4 };
 	char			*t, *s;
+	json_t			*d;
 
 	(void)state;
 	load_before_after(&b, &a);
-	t = verify_table(&h, &b, &a, "gate passed: x");
+	d = json_pack("{s:{s:s, s:s}, s:{s:s, s:n}}", "single_up", "limit",
+	    "receive_window", "host", "lab02", "single_down", "limit",
+	    "link_rate", "host");
+	t = verify_table(&h, &b, &a, d, "gate passed: x");
 	assert_non_null(strstr(t, "lab01 -> lab02 (198.19.0.2): iperf3 -t 10 "
 	    "-O 2, multi = -P 4"));
 	assert_non_null(strstr(t, "Mbit/s before"));
+	assert_non_null(strstr(t, "  cc             limited by (after)\n"));
 	assert_non_null(strstr(t, "  single up             10.0      96.3"
-	    "     9.7x  0 -> 1698        105.1 -> 116.9   reno -> bbr\n"));
+	    "     9.7x  0 -> 1698        105.1 -> 116.9   reno -> bbr    "
+	    "receive_window lab02\n"));
 	assert_non_null(strstr(t, "  single down            9.9      96.2"
-	    "     9.7x  0 -> 1687        106.0 -> 124.6   reno -> bbr\n"));
+	    "     9.7x  0 -> 1687        106.0 -> 124.6   reno -> bbr    "
+	    "link_rate\n"));
 	assert_null(strstr(t, "multi"  " up "));
 	assert_non_null(strstr(t, "  gate passed: x\n"));
 	free(t);
 
-	t = verify_table(&h, &b, NULL, NULL);
+	t = verify_table(&h, &b, NULL, NULL, NULL);
 	assert_non_null(strstr(t, "  single up        10.0            0  "
-	    "104.5/105.1/105.3       reno\n"));
+	    "104.5/105.1/105.3       reno   -\n"));
 	assert_null(strstr(t, "ratio"));
 	free(t);
+	json_decref(d);
 
 	s = verify_summary(&b, &a);
 	assert_string_equal(s, "single up 10.0 -> 96.3 Mbit/s (9.7x), "
@@ -519,7 +600,7 @@ run_remote(const char *root, const struct remote_call *c, int *status)
 static void
 test_commands(void **state)
 {
-	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0 };
+	struct iperf_client_opts	 o = { "198.19.0.2", 5203, 10, 2, 1, 0, 0, NULL };
 	char				 root[] = "/tmp/tcptune-iperf-XXXXXX";
 	struct remote_call		 c;
 	char				*out, *cause = NULL, *s;
@@ -552,16 +633,16 @@ test_commands(void **state)
 	remote_call_clear(&c);
 
 	/* 5201 is taken (ss): the server listens on 5202. */
-	iperf_server_call(5201, &c);
+	iperf_server_call(5201, 0, NULL, &c);
 	assert_sh_syntax(c.program);
 	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
-	assert_int_equal(iperf_server_parse(out, &pid, &port, &cause), 0);
+	assert_int_equal(iperf_server_parse(out, &pid, &port, NULL, &cause), 0);
 	assert_int_equal(port, 5202);
 	free(out);
 	remote_call_clear(&c);
 
-	iperf_kill_call(pid, &c);
+	iperf_kill_call(pid, NULL, &c);
 	assert_sh_syntax(c.program);
 	out = run_remote(root, &c, &status);
 	assert_int_equal(status, 0);
@@ -579,14 +660,14 @@ test_commands(void **state)
 	free(s);
 
 	assert_int_equal(iperf_server_parse("4242 5203\n", &pid, &port,
-	    &cause), 0);
+	    NULL, &cause), 0);
 	assert_int_equal(pid, 4242);
 	assert_int_equal(port, 5203);
 	assert_int_equal(iperf_server_parse("4242 70000\n", &pid, &port,
-	    &cause), -1);
+	    NULL, &cause), -1);
 	free(cause);
 	cause = NULL;
-	assert_int_equal(iperf_server_parse("", &pid, &port, &cause), -1);
+	assert_int_equal(iperf_server_parse("", &pid, &port, NULL, &cause), -1);
 	assert_non_null(strstr(cause, "unexpected iperf3 server start"));
 	free(cause);
 }
@@ -688,6 +769,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_set_json_round_trip),
 		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_gate_each_end),
 		cmocka_unit_test(test_rtt_limit_parse),
 		cmocka_unit_test(test_gate_latency),
 		cmocka_unit_test(test_table),

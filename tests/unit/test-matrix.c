@@ -157,6 +157,77 @@ test_input_replace(void **state)
 	matrix_input_release(&in);
 }
 
+/* add, with the task's diagnosis of its single up: LIMIT blamed on WHO. */
+static void
+add_diag(struct matrix_input *in, const char *host, const char *peer,
+    double before, double after, const char *limit, const char *who)
+{
+	json_t	*d = result(peer, before, after);
+	char	*cause = NULL;
+
+	json_object_set_new(json_array_get(json_object_get(d, "pairs"), 0),
+	    "diagnosis", json_pack("{s:{s:s, s:s?}}", "single_up", "limit",
+	    limit, "host", who));
+	if (matrix_input_add(in, host, d, &cause) != 0)
+		fail_msg("%s", cause);
+	json_decref(d);
+}
+
+/* Each cell names the most frequent limit of its pairs per phase, and
+ * which end's setting: the baseline's diagnosis stays when the after task
+ * adds its own. */
+static void
+test_limits(void **state)
+{
+	struct matrix_input	 in;
+	struct matrix_groups	 g;
+	struct matrix		 m;
+	const struct matrix_cell *c;
+	char			*h;
+	json_t			*j;
+	const json_t		*b;
+
+	(void)state;
+	matrix_input_init(&in);
+	add_diag(&in, "a1", "b1", 10, -1, "receive_window", "b1");
+	add_diag(&in, "a2", "b1", 12, -1, "receive_window", "b1");
+	add_diag(&in, "a3", "b2", 11, -1, "send_buffer", "a3");
+	add_diag(&in, "a1", "b1", 10, 95, "link_rate", NULL);
+	matrix_groups_init(&g, "inventory");
+	matrix_groups_place(&g, "eu", "a1");
+	matrix_groups_place(&g, "eu", "a2");
+	matrix_groups_place(&g, "eu", "a3");
+	matrix_groups_place(&g, "us", "b1");
+	matrix_groups_place(&g, "us", "b2");
+	matrix_build(&m, &in, &g);
+	c = matrix_cell(&m, 0, 1);
+	assert_non_null(c);
+	assert_string_equal(c->run[IPERF_SINGLE_UP][MATRIX_BEFORE].limited_by,
+	    "receive_window dst");
+	assert_int_equal(c->run[IPERF_SINGLE_UP][MATRIX_BEFORE].limited_n, 2);
+	assert_string_equal(c->run[IPERF_SINGLE_UP][MATRIX_AFTER].limited_by,
+	    "link_rate");
+	assert_int_equal(c->run[IPERF_SINGLE_UP][MATRIX_AFTER].limited_n, 1);
+	j = matrix_json(&m);
+	b = json_object_get(json_object_get(json_object_get(json_array_get(
+	    json_object_get(j, "cells"), 0), "runs"), "single_up"), "before");
+	assert_string_equal(json_string_value(json_object_get(b,
+	    "limited_by")), "receive_window dst");
+	assert_int_equal(json_integer_value(json_object_get(b,
+	    "limited_pairs")), 2);
+	json_decref(j);
+	h = matrix_html(&m, "2026-12-01 10:00:00 UTC");
+	assert_non_null(strstr(h, ">rwnd dst 2/3</text>"));
+	assert_non_null(strstr(h, ">link 1/1</text>"));
+	assert_non_null(strstr(h, "; limited by receive_window dst in 2"
+	    "</title>"));
+	assert_non_null(strstr(h, "<td>receive_window dst (2)</td>"));
+	free(h);
+	matrix_release(&m);
+	matrix_groups_release(&g);
+	matrix_input_release(&in);
+}
+
 /* A pair is in both ends' results; the server's mirror is not counted. */
 static void
 test_input_server_skipped(void **state)
@@ -487,6 +558,7 @@ main(void)
 		cmocka_unit_test(test_groups_listed),
 		cmocka_unit_test(test_text_json_prom),
 		cmocka_unit_test(test_html_cells),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_html_hostile),
 		cmocka_unit_test(test_atomic_write),
 	};
