@@ -138,3 +138,25 @@ remote_unescape(const char *s, size_t len)
 	*p = '\0';
 	return out;
 }
+
+void
+remote_value_set(char **field, const char *v, size_t len)
+{
+	free(*field);
+	*field = remote_unescape(v, len);
+}
+
+void
+remote_value_add(char **field, const char *v, size_t len)
+{
+	char *m = remote_unescape(v, len), *joined;
+
+	if (*field == NULL) {
+		*field = m;
+		return;
+	}
+	joined = xprintf("%s; %s", *field, m);
+	free(*field);
+	free(m);
+	*field = joined;
+}
