@@ -12,6 +12,9 @@
  *                last, min, max, abs, round(n), replace(old, new)
  *   tests        is [not] defined, undefined, none, string, number,
  *                integer, float, boolean, mapping, sequence, even, odd
+ * and, in any string but shell text, Jinja2's statements (if/elif/else,
+ * for with loop.*, set), comments and whitespace control, as Ansible sets
+ * Jinja2 up (stmt.h).
  * Truthiness is Jinja's (Python's): none, false, 0, 0.0, "", [] and {} are
  * false. Using an undefined variable is an error everywhere except under
  * `is defined`/`is undefined` and the `default` filter; so is reading a

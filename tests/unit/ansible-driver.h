@@ -3,7 +3,8 @@
  * the cases as JSON on stdin and prints a JSON list of the module's
  * answers. For the tests that compare tcptune's rules with Ansible's code
  * (test-sysctlconf.c, test-modprobe.c); header-only, as each test is one
- * program. */
+ * program. Include it after base/xalloc.h, which must come before cmocka.h
+ * (cmocka has a fail() macro of its own). */
 #ifndef TCPTUNE_TEST_ANSIBLE_DRIVER_H
 #define TCPTUNE_TEST_ANSIBLE_DRIVER_H
 
@@ -11,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-#include "base/xalloc.h"
 
 /* The answers of driver (a path under the source tree) to cases, or NULL
  * when python3 or module (the module's file) is not installed. */
