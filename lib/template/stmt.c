@@ -53,6 +53,16 @@ toks_free(struct tags *t)
 	free(t->v);
 }
 
+int
+stmt_bracket_depth(int depth, char c)
+{
+	if (c == '{' || c == '[' || c == '(')
+		return depth + 1;
+	if ((c == '}' || c == ']' || c == ')') && depth > 0)
+		return depth - 1;
+	return depth;
+}
+
 /* The first tag opening at or after p, or NULL. */
 static const char *
 next_open(const char *p)
@@ -64,12 +74,14 @@ next_open(const char *p)
 	return NULL;
 }
 
-/* The closing close of a tag whose inside starts at q; quotes inside an
- * expression or statement may hold it. NULL: none. */
+/* The closing close of a tag whose inside starts at q; quotes and
+ * brackets inside an expression or statement may hold it, as Jinja2's
+ * lexer balances them. NULL: none. */
 static const char *
 find_close(const char *q, const char *close, int quotes)
 {
-	char quote = 0;
+	char	quote = 0;
+	int	depth = 0;
 
 	for (; *q != '\0'; q++) {
 		if (quote != 0) {
@@ -79,8 +91,11 @@ find_close(const char *q, const char *close, int quotes)
 				quote = 0;
 		} else if (quotes && (*q == '\'' || *q == '"'))
 			quote = *q;
-		else if (q[0] == close[0] && q[1] == close[1])
+		else if ((depth == 0 || !quotes) && q[0] == close[0] &&
+		    q[1] == close[1])
 			return q;
+		else if (quotes)
+			depth = stmt_bracket_depth(depth, *q);
 	}
 	return NULL;
 }

@@ -31,6 +31,10 @@
 #define STMT_MAX_NESTING	100
 #define STMT_MAX_ITERATIONS	1000000
 
+/* The depth of brackets ({[( against )]}) after character c of a tag's
+ * inside, from depth (never below 0): a tag's closing "}}" counts only at
+ * depth 0, as Jinja2's lexer balances brackets. */
+int	 stmt_bracket_depth(int depth, char c);
 /* Render src over vars: EXPR_OK with *out a new string, else an EXPR_*
  * code with *msg ("unexpected 'endfor' at character 12"). */
 int	 stmt_render(const char *src, const json_t *vars, json_t **out,

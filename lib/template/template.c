@@ -18,7 +18,8 @@
  * bounds and the text after the block, 0 when there is none, -1 with *msg
  * for an unclosed block or a `{% %}`/`{# #}` block: strings with those
  * are stmt.c's, except shell text, which keeps to `{{ }}`.
- * Quotes inside the expression may hold "}}".
+ * Quotes inside the expression may hold "}}", and so may brackets (`{{
+ * {'a': {}} }}`): Jinja2's lexer balances them.
  */
 static int
 next_block(const char *p, const char **open, const char **expr,
@@ -26,6 +27,7 @@ next_block(const char *p, const char **open, const char **expr,
 {
 	const char	*q;
 	char		 quote = 0;
+	int		 depth = 0;
 
 	for (; *p != '\0'; p++) {
 		if (p[0] != '{')
@@ -50,8 +52,10 @@ next_block(const char *p, const char **open, const char **expr,
 				quote = 0;
 		} else if (*q == '\'' || *q == '"')
 			quote = *q;
-		else if (q[0] == '}' && q[1] == '}')
+		else if (depth == 0 && q[0] == '}' && q[1] == '}')
 			break;
+		else
+			depth = stmt_bracket_depth(depth, *q);
 	}
 	if (*q == '\0') {
 		*msg = xstrdup("missing '}}'");

@@ -9,7 +9,9 @@
  *                unary -, parentheses, `a if cond else b`
  *   filters      default(x[, true]) (alias d), int, float, string, bool,
  *                lower, upper, trim, length (alias count), join(sep), first,
- *                last, min, max, abs, round(n), replace(old, new)
+ *                last, min, max, abs, round(n), replace(old, new),
+ *                dict2items, items2dict, combine, flatten, unique,
+ *                to_json, from_json, ternary
  *   tests        is [not] defined, undefined, none, string, number,
  *                integer, float, boolean, mapping, sequence, even, odd
  * and, in any string but shell text, Jinja2's statements (if/elif/else,

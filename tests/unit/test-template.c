@@ -224,7 +224,7 @@ test_errors(void **state)
 	    "playbooks/x.yml:9:15: invalid template '{{ n | join(',', 2, 3) "
 	    "}}': filter 'join' takes 0 to 1 arguments, got 3 at "
 	    "character 8");
-	/* statements render (tests/unit/test-template-stmt.c) */
+	/* statements render (tests/unit/test-template-ansible.c) */
 	check_render_error("{% if x %}y{% endif %}",
 	    "playbooks/x.yml:9:15: undefined variable 'x'");
 	check_render_error("{{ 'a' + 1 }}",

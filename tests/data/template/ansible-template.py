@@ -1,5 +1,5 @@
 # Ansible's own Jinja2 templating on sample cases, for
-# tests/unit/test-template-stmt.c: reads a JSON list of cases on stdin
+# tests/unit/test-template-ansible.c: reads a JSON list of cases on stdin
 # ({src, vars}), prints a JSON list of {out} (the rendered text) or {error}
 # (the exception's type), rendering each as Ansible's template module does:
 # its Templar (trim_blocks, trailing newlines kept), with vars as the

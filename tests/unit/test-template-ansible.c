@@ -1,11 +1,13 @@
-/* Jinja2's statements (lib/template/stmt.c) through the template engine,
- * against Ansible's own rendering. tests/data/template/stmt-cases.json holds
- * each case (a template, its vars) with what Ansible's Templar made of it
- * when the case was written (its "want": the text, or the kind of error);
- * tcptune must make the same text, or fail where Ansible fails. Where
- * ansible-core is installed, every case is also rendered by Ansible now
- * (tests/data/template/ansible-template.py) and must still give its
- * "want", so the table cannot drift from Ansible. */
+/* Templates against Ansible's own rendering: Jinja2's statements
+ * (lib/template/stmt.c; tests/data/template/stmt-cases.json) and every
+ * filter and test of the expression language (expr-filters.c,
+ * expr-filters-ansible.c; filter-cases.json). Each case (a template, its
+ * vars) holds what Ansible's Templar made of it when the case was written
+ * (its "want": the text, or the kind of error); tcptune must make the same
+ * text, or fail where Ansible fails. Where ansible-core is installed, every
+ * case is also rendered by Ansible now (tests/data/template/
+ * ansible-template.py) and must still give its "want", so the tables
+ * cannot drift from Ansible. */
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "template/template.h"
@@ -24,15 +26,15 @@
 #include <string.h>
 
 static json_t *
-load_cases(void)
+load_cases(const char *name)
 {
 	const char	*src = getenv("TCPTUNE_SRC");
 	char		*path;
 	json_t		*cases;
 	json_error_t	 err;
 
-	path = xprintf("%s/tests/data/template/stmt-cases.json", src != NULL ?
-	    src : ".");
+	path = xprintf("%s/tests/data/template/%s", src != NULL ? src : ".",
+	    name);
 	cases = json_load_file(path, 0, &err);
 	if (cases == NULL)
 		fail_msg("%s: %s", path, err.text);
@@ -41,14 +43,13 @@ load_cases(void)
 }
 
 static void
-test_cases(void **state)
+check_cases(const char *name)
 {
-	json_t		*cases = load_cases(), *c, *want, *out;
+	json_t		*cases = load_cases(name), *c, *want, *out;
 	const char	*src;
 	char		*cause;
 	size_t		 i, bad = 0;
 
-	(void)state;
 	json_array_foreach(cases, i, c) {
 		src = json_string_value(json_object_get(c, "src"));
 		want = json_object_get(json_object_get(c, "want"), "out");
@@ -76,6 +77,20 @@ test_cases(void **state)
 	}
 	json_decref(cases);
 	assert_int_equal(bad, 0);
+}
+
+static void
+test_statements(void **state)
+{
+	(void)state;
+	check_cases("stmt-cases.json");
+}
+
+static void
+test_filters(void **state)
+{
+	(void)state;
+	check_cases("filter-cases.json");
 }
 
 static void
@@ -137,14 +152,13 @@ test_errors(void **state)
 	json_decref(vars);
 }
 
-/* The table is still Ansible's. */
+/* The tables are still Ansible's. */
 static void
-test_against_ansible(void **state)
+against_ansible(const char *name)
 {
-	json_t	*cases = load_cases(), *answers, *c, *a;
+	json_t	*cases = load_cases(name), *answers, *c, *a;
 	size_t	 i, bad = 0;
 
-	(void)state;
 	answers = ansible_driver("/usr/lib/python3/dist-packages/ansible/"
 	    "template/__init__.py", "tests/data/template/ansible-template.py",
 	    cases);
@@ -163,17 +177,27 @@ test_against_ansible(void **state)
 			bad++;
 		}
 	}
-	print_message("%zu cases rendered by Ansible\n", json_array_size(cases));
+	print_message("%s: %zu cases rendered by Ansible\n", name,
+	    json_array_size(cases));
 	json_decref(answers);
 	json_decref(cases);
 	assert_int_equal(bad, 0);
+}
+
+static void
+test_against_ansible(void **state)
+{
+	(void)state;
+	against_ansible("stmt-cases.json");
+	against_ansible("filter-cases.json");
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_against_ansible),
 	};
