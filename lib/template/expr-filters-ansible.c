@@ -244,3 +244,154 @@ expr_filter_ternary(struct expr_call *c, json_t **out)
 	*out = json_incref(c->arg[template_truthy(c->v) ? 0 : 1]);
 	return 0;
 }
+
+/* ---- Jinja2's filters that run another filter or a test on each item:
+ * the one named by a string argument, with at most one argument of its
+ * own (positional: keywords such as map(attribute=) are not supported),
+ * and only a row that takes its operand evaluated (not default or
+ * defined). They give a list where Jinja2 gives a generator, so `| list`
+ * after them changes nothing. */
+
+static int
+row_args(struct expr_call *c, const char *what, size_t min, size_t max,
+    int lazy, size_t *nargs)
+{
+	*nargs = c->arg[1] != NULL ? 1 : 0;
+	if (lazy)
+		return expr_error(c->ctx, "%s: '%s' cannot run on each item",
+		    c->name, what);
+	if (*nargs < min || *nargs > max)
+		return expr_error(c->ctx, "%s: '%s' takes %zu to %zu "
+		    "arguments, got %zu", c->name, what, min, max, *nargs);
+	return 0;
+}
+
+/* The call of the row named name on one item, with the argument given
+ * after the name. */
+static void
+item_call(const struct expr_call *c, struct expr_call *ic, const char *name,
+    json_t *item)
+{
+	memset(ic, 0, sizeof *ic);
+	ic->ctx = c->ctx;
+	ic->n = c->n;
+	ic->name = name;
+	ic->v = item;
+	ic->arg[0] = c->arg[1];
+}
+
+/* map(filter[, arg]) */
+int
+expr_filter_map(struct expr_call *c, json_t **out)
+{
+	const struct expr_filter	*row;
+	struct expr_call		 ic;
+	const char			*name = json_string_value(c->arg[0]);
+	json_t				*item, *o;
+	size_t				 i, nargs;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "map expects a list, got %s",
+		    expr_type_name(c->v));
+	if (name == NULL || (row = expr_filter_find(name)) == NULL)
+		return expr_error(c->ctx, "map: no filter named '%s'",
+		    name != NULL ? name : "");
+	if (row_args(c, name, row->min_args, row->max_args, row->lazy,
+	    &nargs) != 0)
+		return -1;
+	*out = json_array();
+	json_array_foreach(c->v, i, item) {
+		item_call(c, &ic, name, item);
+		o = NULL;
+		if (row->fn(&ic, &o) != 0 || o == NULL) {
+			json_decref(*out);
+			*out = NULL;
+			return o == NULL && c->ctx->cause == NULL ?
+			    expr_error(c->ctx, "map: '%s' gave nothing", name) :
+			    -1;
+		}
+		json_array_append_new(*out, o);
+	}
+	return 0;
+}
+
+/* select([test[, arg]]) and reject: the items the test holds for (or
+ * not); without a test, the true items. */
+static int
+select_items(struct expr_call *c, json_t **out, int want)
+{
+	const struct expr_test	*row = NULL;
+	struct expr_call	 ic;
+	const char		*name = json_string_value(c->arg[0]);
+	json_t			*item;
+	size_t			 i, nargs;
+	int			 r;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "%s expects a list, got %s", c->name,
+		    expr_type_name(c->v));
+	if (c->arg[0] != NULL && (name == NULL ||
+	    (row = expr_test_find(name)) == NULL))
+		return expr_error(c->ctx, "%s: no test named '%s'", c->name,
+		    name != NULL ? name : "");
+	if (row != NULL && row_args(c, name, row->min_args, row->max_args,
+	    row->lazy, &nargs) != 0)
+		return -1;
+	*out = json_array();
+	json_array_foreach(c->v, i, item) {
+		if (row == NULL)
+			r = template_truthy(item);
+		else {
+			item_call(c, &ic, name, item);
+			if ((r = row->fn(&ic)) < 0) {
+				json_decref(*out);
+				*out = NULL;
+				return -1;
+			}
+		}
+		if (r == want)
+			json_array_append(*out, item);
+	}
+	return 0;
+}
+
+int
+expr_filter_select(struct expr_call *c, json_t **out)
+{
+	return select_items(c, out, 1);
+}
+
+int
+expr_filter_reject(struct expr_call *c, json_t **out)
+{
+	return select_items(c, out, 0);
+}
+
+/* list: a list as it is, a mapping's keys, a string's characters. */
+int
+expr_filter_list(struct expr_call *c, json_t **out)
+{
+	const char	*s, *k, *e;
+	json_t		*v;
+
+	if (json_is_array(c->v)) {
+		*out = json_incref(c->v);
+		return 0;
+	}
+	if (json_is_object(c->v)) {
+		*out = json_array();
+		json_object_foreach(c->v, k, v)
+			json_array_append_new(*out, json_string(k));
+		return 0;
+	}
+	if (!json_is_string(c->v))
+		return expr_error(c->ctx, "'%s' object is not iterable",
+		    expr_type_name(c->v));
+	*out = json_array();
+	for (s = json_string_value(c->v); *s != '\0'; s = e) {
+		for (e = s + 1; ((unsigned char)*e & 0xc0) == 0x80; e++)
+			;
+		json_array_append_new(*out, json_stringn(s, (size_t)(e - s)));
+	}
+	return 0;
+}

@@ -299,6 +299,13 @@ filter_first(struct expr_call *c, json_t **out)
 			*out = json_incref(json_array_get(c->v, 0));
 		return 0;
 	}
+	if (json_is_object(c->v)) {	/* its first key, as Jinja2 */
+		void *it = json_object_iter(c->v);
+
+		if (it != NULL)
+			*out = json_string(json_object_iter_key(it));
+		return 0;
+	}
 	if (!json_is_string(c->v))
 		return expects_list(c);
 	s = json_string_value(c->v);
@@ -319,6 +326,16 @@ filter_last(struct expr_call *c, json_t **out)
 	if (json_is_array(c->v)) {
 		if ((len = json_array_size(c->v)) > 0)
 			*out = json_incref(json_array_get(c->v, len - 1));
+		return 0;
+	}
+	if (json_is_object(c->v)) {	/* its last key, as Jinja2 */
+		const char	*k, *lastk = NULL;
+		json_t		*v;
+
+		json_object_foreach(c->v, k, v)
+			lastk = k;
+		if (lastk != NULL)
+			*out = json_string(lastk);
 		return 0;
 	}
 	if (!json_is_string(c->v))
@@ -482,6 +499,10 @@ static const struct expr_filter filters[] = {
 	{ "to_json",	0, 0,	expr_filter_to_json,	EXPR_EAGER },
 	{ "from_json",	0, 0,	expr_filter_from_json,	EXPR_EAGER },
 	{ "ternary",	2, 2,	expr_filter_ternary,	EXPR_EAGER },
+	{ "map",	1, 2,	expr_filter_map,	EXPR_EAGER },
+	{ "select",	0, 2,	expr_filter_select,	EXPR_EAGER },
+	{ "reject",	0, 2,	expr_filter_reject,	EXPR_EAGER },
+	{ "list",	0, 0,	expr_filter_list,	EXPR_EAGER },
 };
 
 /* Tests: 1 true, 0 false, -1 with an error. */

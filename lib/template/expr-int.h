@@ -154,6 +154,10 @@ int	 expr_filter_unique(struct expr_call *c, json_t **out);
 int	 expr_filter_to_json(struct expr_call *c, json_t **out);
 int	 expr_filter_from_json(struct expr_call *c, json_t **out);
 int	 expr_filter_ternary(struct expr_call *c, json_t **out);
+int	 expr_filter_map(struct expr_call *c, json_t **out);
+int	 expr_filter_select(struct expr_call *c, json_t **out);
+int	 expr_filter_reject(struct expr_call *c, json_t **out);
+int	 expr_filter_list(struct expr_call *c, json_t **out);
 
 /* The row of a name, or NULL. */
 const struct expr_filter *expr_filter_find(const char *name);

@@ -11,7 +11,7 @@
  *                lower, upper, trim, length (alias count), join(sep), first,
  *                last, min, max, abs, round(n), replace(old, new),
  *                dict2items, items2dict, combine, flatten, unique,
- *                to_json, from_json, ternary
+ *                to_json, from_json, ternary, map, select, reject, list
  *   tests        is [not] defined, undefined, none, string, number,
  *                integer, float, boolean, mapping, sequence, even, odd
  * and, in any string but shell text, Jinja2's statements (if/elif/else,
