@@ -8,6 +8,8 @@
 #   --replay: no random search: every corpus and regression input once, the
 #   same result on the same commit every time (the test command's mode).
 #   --seconds N: the search, N seconds a harness (the long tier: 600).
+#   --timeout S: one input running over S seconds of wall time is a hang
+#   (default 10; a loaded machine needs more: libFuzzer's clock is the wall's).
 #   --keep DIR: the grown corpus of each search stays in DIR/<name>/ (to
 #   merge into tests/fuzz/corpus/ with -merge=1: tests/fuzz/README.md).
 #   name: a harness, fuzz-<name> (ini-inventory, hostpattern, ...); default
@@ -22,6 +24,7 @@ root=$PWD
 seconds=30
 replay=0
 keep=
+timeout=10
 jobs=1
 build=1
 names=()
@@ -30,9 +33,10 @@ while [ $# -gt 0 ]; do
 	--seconds) seconds=$2; replay=0; shift 2 ;;
 	--replay) replay=1; shift ;;
 	--keep) keep=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
 	-*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
 	*) names+=("${1#fuzz-}"); shift ;;
 	esac
@@ -106,7 +110,7 @@ replay_one() {
 run_one() {
 	local name=$1 exe=$dir/fuzz/fuzz-$1 work=$scratch/$1 corpus
 	local art=$dir/artifacts/$1 rep=$scratch/$1.report
-	local flags=(-rss_limit_mb=2048 -timeout=10 -max_len="$(max_len "$1")")
+	local flags=(-rss_limit_mb=2048 -timeout="$timeout" -max_len="$(max_len "$1")")
 	local regress=() f status=0 execs cov
 
 	corpus=$work/corpus

@@ -142,8 +142,9 @@ cmd_adhoc(struct options *opts, const struct module *m,
 	run_config_from_options(&cfg, opts);
 	cfg.extra_vars = extra;
 	cfg.become_password = become_pass;
-	/* Printed as they come (the facts tables from the hosts' facts). */
-	cfg.lean_results = opts->format != FORMAT_JSON;
+	/* Printed as they come (the facts tables from the hosts' facts; the
+	 * json document spools each result as it is reported). */
+	cfg.lean_results = 1;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	cmd_catch_interrupt();

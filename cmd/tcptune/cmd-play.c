@@ -94,14 +94,15 @@ cmd_run_playbook(struct options *opts, int drift,
 	cfg.playbook_path = opts->args[0];
 	cfg.drift = drift;
 	/* A plan's results are printed as they come and read no more
-	 * (drift's report and play's iperf3 tables read theirs after). */
-	cfg.lean_results = opts->check && !drift &&
-	    opts->format != FORMAT_JSON;
+	 * (drift's report and play's iperf3 tables read theirs after; the
+	 * json document spools each result as it is reported). */
+	cfg.lean_results = opts->check && !drift;
 	output_init(&out, opts);
 	output_attach(&out, &cfg);
 	/* The report prints its own result; keep only the progress and the
 	 * warnings (and the run log's events). */
-	if (report != NULL && opts->verbose == 0)
+	if (report != NULL && (opts->verbose == 0 ||
+	    opts->format == FORMAT_JSON))
 		output_quiet(&out);
 	cmd_catch_interrupt();
 	started = 1;

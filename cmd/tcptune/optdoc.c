@@ -90,7 +90,8 @@ const struct optdoc optdoc_table[] = {
 	/* global: output */
 	{ .long_name = "format", .arg = "FORMAT", .value = OVAL_CHOICE,
 	  .choices = "text json jsonl", .group = OPTG_OUTPUT,
-	  .help = "text (the default), json (one document at the end), or "
+	  .help = "text (the default), json (one document, written batch by "
+	  "batch), or "
 	  "jsonl (one JSON event per line as the run goes; commands that "
 	  "run on hosts)." },
 	{ .short_name = 'v', .long_name = "verbose", .group = OPTG_OUTPUT,

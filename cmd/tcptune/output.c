@@ -36,9 +36,10 @@ output_init(struct output *o, const struct options *opts)
 	    opts->verbose < 2;
 	o->start = monotonic_seconds();
 	o->warnings = json_array();
-	if (opts->format == FORMAT_JSON)
-		o->json = json_pack("{s:i, s:[]}", "schema", RUN_EVENT_SCHEMA,
-		    "plays");
+	if (opts->format == FORMAT_JSON) {
+		o->doc = xmalloc(sizeof *o->doc);
+		jdoc_init(o->doc, stdout);
+	}
 	/* Each line out as soon as it is printed, into a pipe too: a log or
 	 * a CI job sees a host's result when the host has it. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -47,14 +48,27 @@ output_init(struct output *o, const struct options *opts)
 void
 output_free(struct output *o)
 {
-	json_decref(o->json);
+	if (o->doc != NULL) {
+		jdoc_free(o->doc);
+		free(o->doc);
+	}
+	json_decref(o->matrix);
 	json_decref(o->warnings);
 }
 
+/* The document printed nothing yet: it is streamed, so a caller quiets
+ * it before the run (cmd-play.c does for drift). */
 void
 output_quiet(struct output *o)
 {
 	o->quiet = 1;
+}
+
+/* The streamed document, or NULL: none, or a report prints instead. */
+static struct jdoc *
+doc(const struct output *o)
+{
+	return o->quiet ? NULL : o->doc;
 }
 
 static const char *
@@ -138,11 +152,9 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 
 	o->play = play->name != NULL ? play->name : play->hosts;
 	o->task = NULL;
-	if (o->json != NULL)
-		json_array_append_new(json_object_get(o->json, "plays"),
-		    json_pack("{s:s, s:s, s:I, s:{}}", "name",
-		    play->name != NULL ? play->name : "", "hosts", play->hosts,
-		    "host_count", (json_int_t)nhosts, "results"));
+	if (doc(o) != NULL)
+		jdoc_play_start(doc(o), play->name != NULL ? play->name : "",
+		    play->hosts, nhosts);
 	ev = runlog_event("play_start");
 	json_object_set_new(ev, "play", json_string(o->play));
 	json_object_set_new(ev, "hosts", json_string(play->hosts));
@@ -296,6 +308,9 @@ on_host_result(void *arg, const char *host, const struct task_result *tr)
 	json_object_update(ev, fields);
 	json_decref(fields);
 	emit(o, ev);
+	/* into the document's spool now: lean_results frees the data next */
+	if (doc(o) != NULL)
+		jdoc_result(doc(o), host, tr);
 	if (!text_shown(o))
 		return;
 	clear_progress(o);
@@ -303,35 +318,22 @@ on_host_result(void *arg, const char *host, const struct task_result *tr)
 }
 
 /*
- * After a batch: --format json keeps its results, by host in inventory
- * order, for the one document printed at the end. The text and jsonl
- * output printed them as they came.
+ * After a batch: --format json writes its hosts' results, in inventory
+ * order, into the document. The text and jsonl output printed them as they
+ * came.
  */
 static void
 on_batch_done(void *arg, const struct play *play, size_t play_index,
     struct host_state **hosts, size_t n)
 {
 	struct output	*o = arg;
-	json_t		*plays, *res, *list;
-	size_t		 i, k;
 
 	(void)play;
+	(void)play_index;
 	/* The next batch's tasks get their headers again, as in Ansible. */
 	o->task = NULL;
-	if (o->json == NULL)
-		return;
-	plays = json_object_get(o->json, "plays");
-	res = json_object_get(json_array_get(plays, json_array_size(plays) -
-	    1), "results");
-	for (i = 0; i < n; i++) {
-		list = json_array();
-		for (k = 0; k < hosts[i]->nresults; k++) {
-			if (hosts[i]->results[k].play == play_index)
-				json_array_append_new(list,
-				    task_result_json(&hosts[i]->results[k]));
-		}
-		json_object_set_new(res, hosts[i]->name, list);
-	}
+	if (doc(o) != NULL)
+		jdoc_batch_done(doc(o), hosts, n);
 }
 
 /* "1m30s", "45s", "1h02m" */
@@ -445,15 +447,19 @@ output_attach(struct output *o, struct run_config *cfg)
 static void
 finish_json(struct output *o, const struct runner *r)
 {
-	json_object_set_new(o->json, "stats", run_stats_json(r));
-	json_object_set(o->json, "warnings", o->warnings);
+	json_t *tail = json_object();
+
+	json_object_set_new(tail, "stats", run_stats_json(r));
+	json_object_set(tail, "warnings", o->warnings);
 	if (r->stop_reason != NULL)
-		json_object_set_new(o->json, "stopped",
+		json_object_set_new(tail, "stopped",
 		    json_string(r->stop_reason));
 	if (runner_interrupted)
-		json_object_set_new(o->json, "interrupted", json_true());
-	json_dumpf(o->json, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-	fputc('\n', stdout);
+		json_object_set_new(tail, "interrupted", json_true());
+	if (o->matrix != NULL)
+		json_object_set(tail, "matrix", o->matrix);
+	jdoc_finish(o->doc, tail);
+	json_decref(tail);
 }
 
 /* The recap event: the last line of jsonl, and of a run in the log. */
@@ -482,7 +488,7 @@ output_finish(struct output *o, const struct runner *r)
 	finish_events(o, r);
 	if (o->quiet)
 		return;
-	if (o->json != NULL) {
+	if (o->doc != NULL) {
 		finish_json(o, r);
 		return;
 	}
@@ -576,8 +582,9 @@ output_add_matrix(struct output *o, json_t *matrix)
 {
 	json_t *ev;
 
-	if (o->json != NULL) {
-		json_object_set_new(o->json, "matrix", matrix);
+	if (o->doc != NULL) {
+		json_decref(o->matrix);
+		o->matrix = matrix;
 		return;
 	}
 	/* to the run log too, and with --format jsonl on standard output */

@@ -1,13 +1,14 @@
 /* Printing a run: Ansible-like task lines as each host finishes and the
  * recap, with a live progress line when stderr is a terminal; one JSON event
- * per line (--format jsonl); or one JSON document at the end (--format
- * json). docs/output.md describes them. */
+ * per line (--format jsonl); or one JSON document (--format json), written
+ * batch by batch (output-json.c). docs/output.md describes them. */
 #ifndef TCPTUNE_OUTPUT_H
 #define TCPTUNE_OUTPUT_H
 
 #include <stdio.h>
 
 #include "cmd.h"
+#include "output-json.h"
 #include "run/runner.h"
 
 struct output {
@@ -15,7 +16,8 @@ struct output {
 	int			 progress;	/* live line on stderr */
 	int			 progress_shown;
 	double			 start;
-	json_t			*json;		/* --format json document */
+	struct jdoc		*doc;		/* --format json, streamed */
+	json_t			*matrix;	/* for the document's end */
 	const char		*play;		/* the running play's name */
 	const char		*task;		/* the last task header */
 	json_t			*warnings;	/* [{host, msg}] as they came */
@@ -28,7 +30,7 @@ void	output_init(struct output *o, const struct options *opts);
 void	output_quiet(struct output *o);
 /* Wire the callbacks of a run_config to this output. */
 void	output_attach(struct output *o, struct run_config *cfg);
-/* Print the recap (text) or the whole document (json); the recap event
+/* Print the recap (text) or the document's end (json); the recap event
  * to jsonl and the run log. */
 void	output_finish(struct output *o, const struct runner *r);
 /* Print every iperf3_verify table of the run's results (data "table"),

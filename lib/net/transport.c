@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "base/xalloc.h"
 #include "net/become.h"
+#include "net/knownhosts.h"
 
 struct transport {
 	ssh_session	 session;
@@ -39,6 +40,8 @@ struct transport {
 	tp_trace_fn	 trace;
 	void		*trace_arg;
 	int		 ssh_debug;
+	char		*kh_user;	/* known hosts files, expanded */
+	char		*kh_global;	/* NULL: only kh_user (--known-hosts) */
 };
 
 static enum tp_status tp_fail(char **, enum tp_status, const char *, ...)
@@ -314,53 +317,30 @@ connect_cause(ssh_session s, const char *who, int timeout)
 	return xprintf("cannot connect to %s: %s", who, e);
 }
 
-/* The line of file holding the first entry for hostport, or 0. */
-static unsigned int
-known_hosts_line(const char *file, const char *hostport)
-{
-	FILE *f;
-	char *line = NULL;
-	size_t size = 0;
-	ssize_t n;
-	unsigned int lineno = 0, found = 0;
-	struct ssh_knownhosts_entry *e;
-	const char *p;
-
-	if ((f = fopen(file, "r")) == NULL)
-		return 0;
-	while (found == 0 && (n = getline(&line, &size, f)) != -1) {
-		lineno++;
-		if (n > 0 && line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		for (p = line; isspace((unsigned char)*p); p++)
-			/* nothing */;
-		if (*p == '\0' || *p == '#')
-			continue;
-		e = NULL;
-		if (ssh_known_hosts_parse_line(hostport, line, &e) == SSH_OK)
-			found = lineno;
-		ssh_knownhosts_entry_free(e);
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
-
-/* Check the server's key against known_hosts, per mode. */
+/* The verdict of the known hosts files on the server's key, in process
+ * (net/knownhosts.h: each file read once per run, OpenSSH's verdicts).
+ * may_reorder: on the first attempt, a host whose entries are all of other
+ * key types than the one negotiated sets *reorder and fails without a
+ * cause: the caller reconnects with libssh ordering the host key
+ * algorithms by the files, as OpenSSH and libssh would have. */
 static enum tp_status
 check_host_key(struct transport *t, const struct tp_options *o,
-    char **cause)
+    int may_reorder, int *reorder, char **cause)
 {
 	ssh_session s = t->session;
 	ssh_key key = NULL;
 	unsigned char *hash = NULL;
 	size_t hlen;
-	char *fp = NULL, *file = NULL, *host = NULL, *hostport, *c;
-	unsigned int port = 0, line;
-	enum ssh_known_hosts_e known;
+	char *fp = NULL, *host = NULL, *b64 = NULL;
+	char *entry = NULL, *err = NULL;
+	unsigned int port = 0;
+	struct kh_file *files[2] = { NULL, NULL };
+	struct kh_result res;
 	enum tp_status st = TP_HOSTKEY;
+	const char *type;
 	char where[64] = "";
 
+	*reorder = 0;
 	if (ssh_get_server_publickey(s, &key) != SSH_OK) {
 		st = tp_fail(cause, TP_HOSTKEY, "no host key from %s: %s",
 		    t->who, ssh_get_error(s));
@@ -373,80 +353,82 @@ check_host_key(struct transport *t, const struct tp_options *o,
 		goto out;
 	}
 	fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
-	if (ssh_options_get(s, SSH_OPTIONS_KNOWNHOSTS, &file) != SSH_OK)
-		file = NULL;
-	ssh_options_get(s, SSH_OPTIONS_HOST, &host);
-	ssh_options_get_port(s, &port);
+	type = ssh_key_type_to_char(ssh_key_type(key));
 
 	if (o->hostkey_mode == TP_HOSTKEY_OFF) {
 		t->warning = xprintf("host key checking is OFF for %s: "
-		    "accepted %s key %s without verifying it",
-		    t->who, ssh_key_type_to_char(ssh_key_type(key)), fp);
+		    "accepted %s key %s without verifying it", t->who, type, fp);
 		st = TP_OK;
 		goto out;
 	}
 
-	known = ssh_session_is_known_server(s);
-	switch (known) {
-	case SSH_KNOWN_HOSTS_OK:
+	if (ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK) {
+		st = tp_fail(cause, TP_HOSTKEY, "cannot read host key of %s",
+		    t->who);
+		goto out;
+	}
+	if ((files[0] = kh_cache_get(t->kh_user, &err)) == NULL ||
+	    (t->kh_global != NULL &&
+	    (files[1] = kh_cache_get(t->kh_global, &err)) == NULL)) {
+		st = tp_fail(cause, TP_HOSTKEY, "cannot check host key for "
+		    "%s: %s", t->who, err);
+		goto out;
+	}
+	ssh_options_get(s, SSH_OPTIONS_HOST, &host);
+	ssh_options_get_port(s, &port);
+	kh_check(files, 2, host != NULL ? host : o->host, port, b64, &res);
+	if (res.line != 0)
+		snprintf(where, sizeof where, " line %u", res.line);
+
+	switch (res.verdict) {
+	case KH_OK:
 		st = TP_OK;
 		break;
-	case SSH_KNOWN_HOSTS_CHANGED:
-	case SSH_KNOWN_HOSTS_OTHER:
-		if (file != NULL && host != NULL) {
-			hostport = (port == 0 || port == 22) ? xstrdup(host) :
-			    xprintf("[%s]:%u", host, port);
-			for (c = hostport; *c != '\0'; c++)
-				*c = (char)tolower((unsigned char)*c);
-			line = known_hosts_line(file, hostport);
-			free(hostport);
-			if (line != 0)
-				snprintf(where, sizeof where, " line %u", line);
-		}
-		st = tp_fail(cause, TP_HOSTKEY, "host key for %s has CHANGED: "
-		    "server offers %s key %s, %s%s%s%s holds a different %s: "
-		    "possible man-in-the-middle, refusing to connect",
-		    t->who, ssh_key_type_to_char(ssh_key_type(key)), fp,
-		    file != NULL ? "'" : "", file != NULL ? file : "known_hosts",
-		    file != NULL ? "'" : "", where,
-		    known == SSH_KNOWN_HOSTS_OTHER ? "key type" : "key");
+	case KH_REVOKED:
+		st = tp_fail(cause, TP_HOSTKEY, "host key for %s is REVOKED: "
+		    "server offers %s key %s, marked @revoked in '%s'%s: "
+		    "refusing to connect", t->who, type, fp, res.path, where);
 		break;
-	case SSH_KNOWN_HOSTS_UNKNOWN:
-	case SSH_KNOWN_HOSTS_NOT_FOUND:
-		if (o->hostkey_mode == TP_HOSTKEY_STRICT) {
-			st = tp_fail(cause, TP_HOSTKEY, "host key for %s is not "
-			    "in %s%s%s (strict checking; server offers %s key "
-			    "%s)", t->who, file != NULL ? "'" : "",
-			    file != NULL ? file : "known_hosts",
-			    file != NULL ? "'" : "",
-			    ssh_key_type_to_char(ssh_key_type(key)), fp);
+	case KH_CHANGED:
+		if (res.other_types && may_reorder) {
+			*reorder = 1;
 			break;
 		}
-		if (ssh_session_update_known_hosts(s) != SSH_OK) {
+		st = tp_fail(cause, TP_HOSTKEY, "host key for %s has CHANGED: "
+		    "server offers %s key %s, '%s'%s holds a different %s: "
+		    "possible man-in-the-middle, refusing to connect",
+		    t->who, type, fp, res.path, where,
+		    res.other_types ? "key type" : "key");
+		break;
+	case KH_NEW:
+		if (o->hostkey_mode == TP_HOSTKEY_STRICT) {
+			st = tp_fail(cause, TP_HOSTKEY, "host key for %s is not "
+			    "in '%s' (strict checking; server offers %s key "
+			    "%s)", t->who, t->kh_user, type, fp);
+			break;
+		}
+		if (ssh_session_export_known_hosts_entry(s, &entry) !=
+		    SSH_OK || kh_cache_append(t->kh_user, entry, &err) != 0) {
 			st = tp_fail(cause, TP_HOSTKEY, "cannot record host key "
-			    "for %s in '%s': %s", t->who,
-			    file != NULL ? file : "known_hosts",
-			    ssh_get_error(s));
+			    "for %s in '%s': %s", t->who, t->kh_user,
+			    err != NULL ? err : ssh_get_error(s));
 			break;
 		}
 		t->warning = xprintf("recorded new host key for %s "
-		    "in '%s': %s key %s", t->who,
-		    file != NULL ? file : "known_hosts",
-		    ssh_key_type_to_char(ssh_key_type(key)), fp);
+		    "in '%s': %s key %s", t->who, t->kh_user, type, fp);
 		st = TP_OK;
-		break;
-	case SSH_KNOWN_HOSTS_ERROR:
-	default:
-		st = tp_fail(cause, TP_HOSTKEY, "cannot check host key for %s: "
-		    "%s", t->who, ssh_get_error(s));
 		break;
 	}
 out:
+	kh_cache_release(files[0]);
+	kh_cache_release(files[1]);
 	ssh_string_free_char(fp);
+	ssh_string_free_char(b64);
+	ssh_string_free_char(entry);
 	ssh_clean_pubkey_hash(&hash);
 	ssh_key_free(key);
-	ssh_string_free_char(file);
 	ssh_string_free_char(host);
+	free(err);
 	return st;
 }
 
@@ -532,43 +514,61 @@ keep_become_password(struct transport *t, const struct tp_options *o,
 	return 0;
 }
 
-enum tp_status
-transport_open(const struct tp_options *o, struct transport **out,
-    char **cause)
+/* The known hosts files the session would use, expanded as libssh would:
+ * only --known-hosts when given, else the config's UserKnownHostsFile (or
+ * ~/.ssh/known_hosts) and GlobalKnownHostsFile (or /etc/ssh/ssh_known_hosts). */
+static int
+known_hosts_paths(struct transport *t, const struct tp_options *o,
+    const char *host, unsigned int port, char **cause)
 {
-	struct transport *t;
+	ssh_session s = t->session;
+	char *raw = NULL;
+	int r = -1;
+
+	free(t->kh_user);
+	free(t->kh_global);
+	t->kh_user = t->kh_global = NULL;
+	if (o->known_hosts != NULL) {
+		t->kh_user = xstrdup(o->known_hosts);
+		return 0;
+	}
+	if (ssh_options_get(s, SSH_OPTIONS_KNOWNHOSTS, &raw) != SSH_OK)
+		raw = NULL;
+	t->kh_user = kh_expand_path(raw != NULL ? raw : "%d/known_hosts",
+	    host, o->user, port, cause);
+	ssh_string_free_char(raw);
+	raw = NULL;
+	if (t->kh_user == NULL)
+		goto out;
+	if (ssh_options_get(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, &raw) != SSH_OK)
+		raw = NULL;
+	t->kh_global = kh_expand_path(raw != NULL ? raw :
+	    "/etc/ssh/ssh_known_hosts", host, o->user, port, cause);
+	if (t->kh_global == NULL)
+		goto out;
+	r = 0;
+out:
+	ssh_string_free_char(raw);
+	return r;
+}
+
+/* A new session with its options, connected (TCP, banner, key exchange).
+ * libssh_order: let libssh read the known hosts files to order the host
+ * key algorithms (check_host_key's rare path); otherwise it is given
+ * /dev/null, so it reads nothing: check_host_key reads each file once per
+ * run instead of libssh twice per session. */
+static enum tp_status
+session_connect(struct transport *t, const struct tp_options *o,
+    int libssh_order, char **cause)
+{
 	ssh_session s;
 	enum tp_status st = TP_FAILED;
 	long timeout;
 	unsigned int port;
 	int nodelay = 1, off = 0;
 	char *proxy = NULL, *user = NULL, *host = NULL;
-	const char *name;
 	double phase;
 
-	*out = NULL;
-	if (o->host == NULL || !valid_host(o->host)) {
-		return tp_fail(cause, TP_FAILED, "invalid host address '%s' "
-		    "for '%s'", o->host != NULL ? o->host : "",
-		    o->name != NULL ? o->name : "?");
-	}
-	name = o->name != NULL ? o->name : o->host;
-
-	t = xcalloc(1, sizeof *t);
-	t->name = xstrdup(name);
-	t->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
-	    TP_DEFAULT_CONNECT_TIMEOUT;
-	t->command_timeout = o->command_timeout > 0 ? o->command_timeout :
-	    TP_DEFAULT_COMMAND_TIMEOUT;
-	t->become = o->become;
-	t->become_user = o->become_user != NULL ? xstrdup(o->become_user) :
-	    NULL;
-	t->trace = o->trace;
-	t->trace_arg = o->trace_arg;
-	t->ssh_debug = o->ssh_debug;
-	ssh_log_bind(t);
-	if (keep_become_password(t, o, cause) != 0)
-		goto out;
 	if ((s = t->session = ssh_new()) == NULL) {
 		st = tp_fail(cause, TP_FAILED, "cannot create ssh session");
 		goto out;
@@ -607,11 +607,6 @@ transport_open(const struct tp_options *o, struct transport **out,
 		st = tp_fail(cause, TP_FAILED, "invalid user '%s'", o->user);
 		goto out;
 	}
-	if (o->known_hosts != NULL) {
-		ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, o->known_hosts);
-		/* Only the given file is trusted. */
-		ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
-	}
 	timeout = t->connect_timeout;
 	ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeout);
 	ssh_options_set(s, SSH_OPTIONS_NODELAY, &nodelay);
@@ -631,7 +626,18 @@ transport_open(const struct tp_options *o, struct transport **out,
 		host = NULL;
 	if (ssh_options_get_port(s, &port) != SSH_OK)
 		port = 22;
+	free(t->who);
 	t->who = describe_host(o, host != NULL ? host : o->host, port);
+
+	if (known_hosts_paths(t, o, host != NULL ? host : o->host, port,
+	    cause) != 0) {
+		st = TP_FAILED;
+		goto out;
+	}
+	ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, libssh_order ?
+	    t->kh_user : "/dev/null");
+	ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, libssh_order &&
+	    t->kh_global != NULL ? t->kh_global : "/dev/null");
 
 	phase = monotonic_seconds();
 	if (ssh_connect(s) != SSH_OK) {
@@ -651,6 +657,7 @@ transport_open(const struct tp_options *o, struct transport **out,
 		goto out;
 	}
 	set_tcp_keepalive(s);
+	free(t->user);
 	if (ssh_options_get(s, SSH_OPTIONS_USER, &user) == SSH_OK) {
 		t->user = xstrdup(user);
 		ssh_string_free_char(user);
@@ -659,12 +666,74 @@ transport_open(const struct tp_options *o, struct transport **out,
 
 	trace(t, TP_TRACE_PHASE, "connect to %s (TCP, banner, key exchange): "
 	    "%.3fs", t->who, monotonic_seconds() - phase);
+	st = TP_OK;
+out:
+	free(proxy);
+	ssh_string_free_char(host);
+	return st;
+}
 
-	/* Nothing is sent to the host before its key passed. */
-	phase = monotonic_seconds();
-	st = check_host_key(t, o, cause);
-	trace(t, TP_TRACE_PHASE, "host key check: %s, %.3fs", tp_strerror(st),
-	    monotonic_seconds() - phase);
+static void
+session_drop(struct transport *t)
+{
+	if (t->session == NULL)
+		return;
+	if (ssh_is_connected(t->session))
+		ssh_disconnect(t->session);
+	ssh_free(t->session);
+	t->session = NULL;
+}
+
+enum tp_status
+transport_open(const struct tp_options *o, struct transport **out,
+    char **cause)
+{
+	struct transport *t;
+	enum tp_status st = TP_FAILED;
+	const char *name;
+	double phase;
+	int attempt, reorder = 0;
+
+	*out = NULL;
+	if (o->host == NULL || !valid_host(o->host)) {
+		return tp_fail(cause, TP_FAILED, "invalid host address '%s' "
+		    "for '%s'", o->host != NULL ? o->host : "",
+		    o->name != NULL ? o->name : "?");
+	}
+	name = o->name != NULL ? o->name : o->host;
+
+	t = xcalloc(1, sizeof *t);
+	t->name = xstrdup(name);
+	t->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
+	    TP_DEFAULT_CONNECT_TIMEOUT;
+	t->command_timeout = o->command_timeout > 0 ? o->command_timeout :
+	    TP_DEFAULT_COMMAND_TIMEOUT;
+	t->become = o->become;
+	t->become_user = o->become_user != NULL ? xstrdup(o->become_user) :
+	    NULL;
+	t->trace = o->trace;
+	t->trace_arg = o->trace_arg;
+	t->ssh_debug = o->ssh_debug;
+	ssh_log_bind(t);
+	if (keep_become_password(t, o, cause) != 0)
+		goto out;
+
+	/* Nothing is sent to the host before its key passed. A host known
+	 * only by other key types than the one negotiated is asked again
+	 * with libssh ordering the algorithms by the files (once). */
+	for (attempt = 0; attempt < 2; attempt++) {
+		if ((st = session_connect(t, o, attempt > 0, cause)) != TP_OK)
+			goto out;
+		phase = monotonic_seconds();
+		st = check_host_key(t, o, attempt == 0, &reorder, cause);
+		trace(t, TP_TRACE_PHASE, "host key check: %s%s, %.3fs",
+		    tp_strerror(st), reorder ? " (known_hosts holds other key "
+		    "types for it: reconnecting with them first)" : "",
+		    monotonic_seconds() - phase);
+		if (!reorder)
+			break;
+		session_drop(t);
+	}
 	if (st != TP_OK)
 		goto out;
 	phase = monotonic_seconds();
@@ -677,8 +746,6 @@ transport_open(const struct tp_options *o, struct transport **out,
 	t = NULL;
 	st = TP_OK;
 out:
-	free(proxy);
-	ssh_string_free_char(host);
 	transport_close(t);
 	return st;
 }
@@ -701,12 +768,10 @@ transport_close(struct transport *t)
 	if (t == NULL)
 		return;
 	ssh_log_bind(t);
-	if (t->session != NULL) {
-		if (ssh_is_connected(t->session))
-			ssh_disconnect(t->session);
-		ssh_free(t->session);
-	}
+	session_drop(t);
 	free(t->name);
+	free(t->kh_user);
+	free(t->kh_global);
 	free(t->who);
 	free(t->user);
 	free(t->become_user);

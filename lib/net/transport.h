@@ -19,11 +19,18 @@
  *   4. only then authentication: nothing (no user name, no key) is sent
  *      to a host whose key did not pass.
  *
- * Host keys. When known_hosts is given, only that file is trusted (the
- * global known hosts file is set to /dev/null); when it is NULL the usual
- * ssh files are used (~/.ssh/known_hosts or the config's UserKnownHostsFile,
- * and /etc/ssh/ssh_known_hosts). Entries are looked up as "host" for port
- * 22 and "[host]:port" otherwise, like OpenSSH.
+ * Host keys. When known_hosts is given, only that file is trusted; when it
+ * is NULL the usual ssh files are used (~/.ssh/known_hosts or the config's
+ * UserKnownHostsFile, and /etc/ssh/ssh_known_hosts or its
+ * GlobalKnownHostsFile). The check is in process (net/knownhosts.h), with
+ * OpenSSH's verdicts (plain, hashed, [host]:port, wildcard and negated
+ * patterns, @cert-authority, @revoked), each file read once per run and
+ * again only when it changed: libssh is given /dev/null so that it reads
+ * neither file, which it would do twice per session. The price: libssh no
+ * longer orders its host key algorithms by the keys known for the host, so
+ * a host whose entries all hold other key types than the one negotiated is
+ * connected again, once, with libssh reading the files to order them (the
+ * verdict is still ours).
  *
  * ProxyJump. libssh 0.10 has no native jump support (SSH_OPTIONS_PROXYJUMP
  * arrived in 0.11); a ProxyJump line in the ssh config is turned by libssh

@@ -94,7 +94,7 @@ parse_sysctl_run(struct apply_sysctl_run *r, const char *k, size_t kl,
 {
 	r->ran = 1;
 	if (kl == 2 && memcmp(k, "rc", 2) == 0)
-		r->rc = atoi(v);
+		r->rc = remote_value_status(v, vl);
 	else if (kl == 3 && memcmp(k, "out", 3) == 0)
 		remote_value_set(&r->out, v, vl);
 	else if (kl == 6 && memcmp(k, "failed", 6) == 0)
@@ -252,7 +252,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					remote_value_set(&res->conf_sum, v, vl);
 			} else if (strcmp(section, "live") == 0) {
 				if (IS("rc"))
-					res->live_rc = atoi(v);
+					res->live_rc = remote_value_status(v, vl);
 				else if (IS("value"))
 					remote_value_set(&res->live, v, vl);
 			} else if (strcmp(section, "set") == 0 ||

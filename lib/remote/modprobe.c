@@ -63,24 +63,6 @@ modprobe_call(const struct modprobe_request *req, struct remote_call *call)
 	strbuf_release(&writes);
 }
 
-/* An exit status of len bytes (not NUL-terminated: the output need not
- * end in one); anything but 0-255 is 255. */
-static int
-status_of(const char *v, size_t len)
-{
-	int	 rc = 0;
-	size_t	 i;
-
-	if (len == 0 || len > 3)
-		return 255;
-	for (i = 0; i < len; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return 255;
-		rc = rc * 10 + (v[i] - '0');
-	}
-	return rc <= 255 ? rc : 255;
-}
-
 static struct modprobe_run *
 run_of(struct modprobe_result *res, const char *section)
 {
@@ -180,7 +162,7 @@ modprobe_parse(const char *out, size_t len, struct modprobe_result *res,
 				remote_value_set(&f->error, eq + 1, vl);
 		} else if ((run = run_of(res, section)) != NULL) {
 			if (IS("rc"))
-				run->rc = status_of(eq + 1, vl);
+				run->rc = remote_value_status(eq + 1, vl);
 			else if (IS("out"))
 				remote_value_set(&run->out, eq + 1, vl);
 			else if (IS("err"))

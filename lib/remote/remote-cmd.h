@@ -50,5 +50,9 @@ char	*remote_unescape(const char *s, size_t len);
  * already there, "; " between them. */
 void	 remote_value_set(char **field, const char *v, size_t len);
 void	 remote_value_add(char **field, const char *v, size_t len);
+/* An exit status of vl bytes at v: a script's output is not NUL-terminated
+ * after its last line, so atoi could read past it. Digits with an optional
+ * '-', clamped to what an exit status can be; anything else is -1. */
+int	 remote_value_status(const char *v, size_t vl);
 
 #endif

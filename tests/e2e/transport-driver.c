@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "base/xalloc.h"
 #include "net/transport.h"
 
 static int	 failures;
@@ -251,6 +252,69 @@ test_hostkeys(void)
 	kh = read_file(path("kh_wrong"), NULL);
 	check(strcmp(kh, kh_wrong) == 0, "accept-new left a changed entry alone");
 	free(kh);
+
+	/* The key marked @revoked (and listed as the host's): REVOKED, in
+	 * every mode, nothing sent. */
+	free(hostpub);
+	hostpub = read_file(path("host.pub"), NULL);
+	line = strchr(hostpub, ' ');
+	*strchr(line + 1, ' ') = '\0';
+	snprintf(kh_wrong, sizeof kh_wrong, "[127.0.0.1]:%d ssh-ed25519 %s\n"
+	    "@revoked * ssh-ed25519 %s\n", port, line + 1, line + 1);
+	write_file(path("kh_revoked"), kh_wrong);
+	for (int mode = TP_HOSTKEY_STRICT; mode <= TP_HOSTKEY_ACCEPT_NEW;
+	    mode++) {
+		off = log_size();
+		o = opts(path("kh_revoked"), (enum tp_hostkey_mode)mode);
+		st = transport_open(&o, &t, &cause);
+		check(st == TP_HOSTKEY && t == NULL && contains(cause,
+		    "REVOKED") && contains(cause, "line 2"), "revoked key -> "
+		    "%s: %s", tp_strerror(st), cause);
+		free(cause);
+		cause = NULL;
+		log = log_since(off);
+		check(!contains(log, "userauth-request"),
+		    "no authentication attempt with a revoked key");
+		free(log);
+	}
+
+	/* The hashed entry ssh-keygen -H writes for [127.0.0.1]:PORT. */
+	snprintf(kh_wrong, sizeof kh_wrong, "[127.0.0.1]:%d ssh-ed25519 %s\n",
+	    port, line + 1);
+	write_file(path("kh_hashed"), kh_wrong);
+	kh = xprintf("ssh-keygen -q -H -f %s >/dev/null 2>&1",
+	    path("kh_hashed"));
+	check(system(kh) == 0, "ssh-keygen -H");
+	free(kh);
+	kh = read_file(path("kh_hashed"), NULL);
+	check(strncmp(kh, "|1|", 3) == 0, "known_hosts is hashed: %s", kh);
+	free(kh);
+	o = opts(path("kh_hashed"), TP_HOSTKEY_STRICT);
+	st = transport_open(&o, &t, &cause);
+	check(st == TP_OK, "strict + hashed entry -> %s %s", tp_strerror(st),
+	    cause ? cause : "");
+	transport_close(t);
+	t = NULL;
+	free(cause);
+	cause = NULL;
+
+	/* Only the host's ECDSA key known: libssh negotiates ed25519 first,
+	 * the transport reconnects with the known type first, as OpenSSH's
+	 * and libssh's ordering by known_hosts would have. */
+	free(hostpub);
+	hostpub = read_file(path("host_ecdsa.pub"), NULL);
+	*strchr(strchr(hostpub, ' ') + 1, ' ') = '\0';
+	snprintf(kh_wrong, sizeof kh_wrong, "[127.0.0.1]:%d %s\n", port,
+	    hostpub);
+	write_file(path("kh_ecdsa"), kh_wrong);
+	o = opts(path("kh_ecdsa"), TP_HOSTKEY_STRICT);
+	st = transport_open(&o, &t, &cause);
+	check(st == TP_OK, "strict + only the ECDSA key known -> %s %s",
+	    tp_strerror(st), cause ? cause : "");
+	transport_close(t);
+	t = NULL;
+	free(cause);
+	cause = NULL;
 
 	/* Off: connects anyway, loudly. */
 	o = opts(path("kh_wrong"), TP_HOSTKEY_OFF);

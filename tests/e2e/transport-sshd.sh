@@ -15,6 +15,9 @@ driver=${1:?usage: transport-sshd.sh DRIVER}
 sshd_setup tcptune-transport ssh-keygen
 
 ssh-keygen -q -t ed25519 -N '' -C tcptune-test-host -f "$dir/host" 
+# A second host key: the driver's known_hosts that lists only this one
+# makes the transport reconnect with it first (libssh offers ed25519 first).
+ssh-keygen -q -t ecdsa -N '' -C tcptune-test-host-ecdsa -f "$dir/host_ecdsa"
 ssh-keygen -q -t ed25519 -N '' -C tcptune-test-ok -f "$dir/id_ok"
 ssh-keygen -q -t ed25519 -N '' -C tcptune-test-bad -f "$dir/id_bad"
 ssh-keygen -q -t ed25519 -N '' -C tcptune-test-wrong -f "$dir/wrong"
@@ -22,7 +25,7 @@ cp "$dir/id_ok.pub" "$dir/authorized_keys"
 
 port=$("$driver" freeport)
 sshd_config_write "$dir" "$port" "AllowTcpForwarding yes" \
-    "MaxStartups 50:30:100"
+    "MaxStartups 50:30:100" "HostKey $dir/host_ecdsa"
 
 mkdir -p /run/sshd
 "$sshd" -t -f "$dir/sshd_config"
