@@ -17,6 +17,7 @@ extern const struct module mod_route;
 extern const struct module mod_iperf3_verify;
 extern const struct module mod_command;
 extern const struct module mod_rollback;
+extern const struct module mod_modprobe;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -29,6 +30,7 @@ const struct module *const module_table[] = {
 	&mod_iperf3_verify,
 	&mod_command,
 	&mod_rollback,
+	&mod_modprobe,
 	NULL,
 };
 

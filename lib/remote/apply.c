@@ -72,53 +72,6 @@ apply_call(const struct apply_request *req, const char *input,
 	free(probe);
 }
 
-static void
-set(char **field, const char *v, size_t len)
-{
-	free(*field);
-	*field = remote_unescape(v, len);
-}
-
-/* An exit status of vl bytes at v: the host's output is not NUL-terminated
- * after its last line, so atoi could read past it. Digits with an optional
- * '-', clamped to what an exit status can be; anything else is -1. */
-static int
-status_n(const char *v, size_t vl)
-{
-	size_t	i = 0;
-	int	neg = 0, n = 0;
-
-	if (vl > 0 && v[0] == '-') {
-		neg = 1;
-		i = 1;
-	}
-	if (i == vl)
-		return -1;
-	for (; i < vl; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return -1;
-		if (n < 1000)
-			n = n * 10 + (v[i] - '0');
-	}
-	return neg ? -n : n;
-}
-
-/* Add a message to a field that keeps every one, "; " between them. */
-static void
-add(char **field, const char *v, size_t len)
-{
-	char *m = remote_unescape(v, len), *joined;
-
-	if (*field == NULL) {
-		*field = m;
-		return;
-	}
-	joined = xprintf("%s; %s", *field, m);
-	free(*field);
-	free(m);
-	*field = joined;
-}
-
 /* The sections whose "error=" lines go to step_error. */
 static int
 step_section(const char *section)
@@ -141,9 +94,9 @@ parse_sysctl_run(struct apply_sysctl_run *r, const char *k, size_t kl,
 {
 	r->ran = 1;
 	if (kl == 2 && memcmp(k, "rc", 2) == 0)
-		r->rc = status_n(v, vl);
+		r->rc = remote_value_status(v, vl);
 	else if (kl == 3 && memcmp(k, "out", 3) == 0)
-		set(&r->out, v, vl);
+		remote_value_set(&r->out, v, vl);
 	else if (kl == 6 && memcmp(k, "failed", 6) == 0)
 		r->failed = vl > 0 && *v == '1';
 }
@@ -235,7 +188,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 #define IS(k) (kl == strlen(k) && memcmp(p, k, kl) == 0)
 			if (key == NULL && IS("error") &&
 			    step_section(section))
-				add(&res->step_error, v, vl);
+				remote_value_add(&res->step_error, v, vl);
 			else if (strcmp(section, "old") == 0) {
 				if (IS("exists"))
 					res->old_exists = (vl > 0 && *v == '1');
@@ -248,9 +201,9 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					res->unchanged = vl == 9 &&
 					    memcmp(v, "unchanged", 9) == 0;
 				} else if (IS("error"))
-					set(&res->write_error, v, vl);
+					remote_value_set(&res->write_error, v, vl);
 				else if (IS("backup"))
-					set(&res->backup, v, vl);
+					remote_value_set(&res->backup, v, vl);
 			} else if (strcmp(section, "backup") == 0) {
 				if (IS("exists"))
 					res->backup_exists = vl > 0 &&
@@ -261,54 +214,54 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 					res->backup_text = xstrdup("");
 			} else if (key != NULL) {
 				if (IS("want"))
-					set(&key->want, v, vl);
+					remote_value_set(&key->want, v, vl);
 				else if (IS("before"))
-					set(&key->before, v, vl);
+					remote_value_set(&key->before, v, vl);
 				else if (IS("changed"))
 					key->changed = (vl > 0 && *v == '1');
 				else if (IS("live"))
-					set(&key->live, v, vl);
+					remote_value_set(&key->live, v, vl);
 				else if (IS("error"))
-					set(&key->error, v, vl);
+					remote_value_set(&key->error, v, vl);
 			} else if (strcmp(section, "qdisc") == 0) {
 				if (IS("live"))
-					set(&res->qdisc_live, v, vl);
+					remote_value_set(&res->qdisc_live, v, vl);
 				else if (IS("error"))
-					set(&res->qdisc_error, v, vl);
+					remote_value_set(&res->qdisc_error, v, vl);
 			} else if (strcmp(section, "route") == 0) {
 				if (IS("live"))
-					set(&res->route_live, v, vl);
+					remote_value_set(&res->route_live, v, vl);
 				else if (IS("error"))
-					set(&res->route_error, v, vl);
+					remote_value_set(&res->route_error, v, vl);
 				else if (IS("persisted"))
-					set(&res->route_persisted, v, vl);
+					remote_value_set(&res->route_persisted, v, vl);
 			} else if (strcmp(section, "module") == 0) {
 				if (IS("error"))
-					add(&res->module_error, v, vl);
+					remote_value_add(&res->module_error, v, vl);
 			} else if (strcmp(section, "rollback") == 0) {
 				if (IS("status"))
-					set(&res->rollback_status, v, vl);
+					remote_value_set(&res->rollback_status, v, vl);
 				else if (IS("file"))
-					set(&res->rollback_file, v, vl);
+					remote_value_set(&res->rollback_file, v, vl);
 			} else if (strcmp(section, "undo") == 0) {
 				if (IS("status"))
 					res->undone = vl == 6 &&
 					    memcmp(v, "undone", 6) == 0;
 			} else if (strcmp(section, "conf") == 0) {
 				if (IS("sum"))
-					set(&res->conf_sum, v, vl);
+					remote_value_set(&res->conf_sum, v, vl);
 			} else if (strcmp(section, "live") == 0) {
 				if (IS("rc"))
-					res->live_rc = status_n(v, vl);
+					res->live_rc = remote_value_status(v, vl);
 				else if (IS("value"))
-					set(&res->live, v, vl);
+					remote_value_set(&res->live, v, vl);
 			} else if (strcmp(section, "set") == 0 ||
 			    strcmp(section, "reload") == 0) {
 				parse_sysctl_run(section[0] == 's' ?
 				    &res->set : &res->reload, p, kl, v, vl);
 			} else if (strcmp(section, "error") == 0) {
 				if (IS("error"))
-					set(&res->write_error, v, vl);
+					remote_value_set(&res->write_error, v, vl);
 			}
 #undef IS
 		}

@@ -62,53 +62,8 @@ CHANGED_ANY=
 TMP=
 
 # ---- steps that can fail: each sets ERR to the reason and returns 1
-
-# ERR: the reason in the tool's message ERR (its last line, after the last
-# ": ", e.g. "No space left on device"), or that $1 failed.
-reason() {
-	ERR=${ERR##*"$NL"}
-	ERR=${ERR##*: }
-	[ -n "$ERR" ] || ERR="$1 failed"
-}
-
-# Run "$@" (a command or a function), its output discarded.
-try() {
-	ERR=$("$@" 2>&1 >/dev/null) && return 0
-	reason "$1"
-	return 1
-}
-
-# TMP: a new file from mktemp template $1.
-mk_temp() {
-	TMP=$(mktemp "$1" 2>&1) && return 0
-	ERR=$TMP
-	TMP=
-	reason mktemp
-	return 1
-}
-
-# While TMP exists, the end of the script, a cut connection (HUP, PIPE) or a
-# kill removes it: nothing half-written is ever renamed into place.
-guard() {
-	trap 'rm -f "$TMP"' EXIT
-	trap 'rm -f "$TMP"; exit 1' HUP INT TERM PIPE
-}
-unguard() {
-	trap - EXIT HUP INT TERM PIPE
-	TMP=
-}
-
-# Flush file $1 to disk before a rename makes it visible, so that a crash
-# leaves the old content or the new. coreutils >= 8.24 syncs just that file;
-# an older sync refuses the operand, and a full sync is then what there is.
-flush() {
-	ERR=$(sync "$1" 2>&1) && return 0
-	case $ERR in
-	*"extra operand"*) sync; return 0 ;;
-	esac
-	reason sync
-	return 1
-}
+# (reason, try, mk_temp, guard, unguard, flush and commit_temp are the
+# prelude's)
 
 # Helpers that run through try (shellcheck cannot see indirect calls).
 # shellcheck disable=SC2317
@@ -120,19 +75,6 @@ write_text() {
 # says what happened ("No space left on device").
 write_input() {
 	printf '%s' "$INPUT" | cat >"$1"
-}
-
-# Replace file $1 with the temp file TMP (given mode $2, if any): flushed,
-# then renamed. On failure TMP is removed and $1 is as it was.
-commit_temp() {
-	if { [ -z "${2:-}" ] || try chmod "$2" "$TMP"; } && flush "$TMP" &&
-	    try mv -f "$TMP" "$1"; then
-		unguard
-		return 0
-	fi
-	rm -f "$TMP"
-	unguard
-	return 1
 }
 
 # Put the saved copy $1 back over file $2 (default FILE) atomically,

@@ -279,6 +279,22 @@ hostline_words(const char *s, const char *what, char **cause)
 	return r;
 }
 
+int
+hostline_module_params(const char *s, char **cause)
+{
+	const char *q;
+
+	if (hostline_text(s, HOSTLINE_VALUE_MAX, "params", cause) != 0)
+		return -1;
+	if ((q = strpbrk(s, "'\"\\")) != NULL) {
+		char	 c[2] = { *q, '\0' };
+
+		return refuse(cause, "params", s, "has '%s' (quoting; module "
+		    "parameters are key=value words)", c);
+	}
+	return 0;
+}
+
 /* The string of v, or NULL; -1 when it holds a NUL byte (a JSON "\u0000"
  * that C would silently cut there). */
 static int
@@ -401,6 +417,10 @@ hostline_check_value(const char *param, enum hostline_kind kind,
 	case HOSTLINE_PATH:
 		if (s != NULL)
 			r = hostline_path(s, &why);
+		break;
+	case HOSTLINE_MODULE_PARAMS:
+		if (s != NULL)
+			r = hostline_module_params(s, &why);
 		break;
 	case HOSTLINE_SYSCTL_MAP:
 		/* Its own message: it names the key too. */

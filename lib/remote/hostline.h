@@ -61,6 +61,11 @@ int	hostline_dropin_path(const char *path, char **cause);
 int	hostline_word(const char *s, const char *what, char **cause);
 /* Names separated by single spaces ("tcp_bbr sch_fq", "initcwnd 10"). */
 int	hostline_words(const char *s, const char *what, char **cause);
+/* A kernel module's parameters, "key=value" words separated by blanks, as
+ * a modprobe task gives them: text (above) without a quote or a backslash,
+ * which Ansible's shlex.split would take as quoting (its words would not be
+ * the words written to modprobe.d). */
+int	hostline_module_params(const char *s, char **cause);
 
 /* The kinds a module parameter can declare (module_param.host_line). */
 enum hostline_kind {
@@ -76,6 +81,7 @@ enum hostline_kind {
 				 * starting with '-' (an option of sysctl) */
 	HOSTLINE_SYSCTL_VALUE,	/* one sysctl value */
 	HOSTLINE_PATH,		/* any absolute path (hostline_path) */
+	HOSTLINE_MODULE_PARAMS,	/* hostline_module_params */
 };
 
 /* The host var that names the managed drop-in instead of a task's

@@ -138,3 +138,46 @@ remote_unescape(const char *s, size_t len)
 	*p = '\0';
 	return out;
 }
+
+void
+remote_value_set(char **field, const char *v, size_t len)
+{
+	free(*field);
+	*field = remote_unescape(v, len);
+}
+
+void
+remote_value_add(char **field, const char *v, size_t len)
+{
+	char *m = remote_unescape(v, len), *joined;
+
+	if (*field == NULL) {
+		*field = m;
+		return;
+	}
+	joined = xprintf("%s; %s", *field, m);
+	free(*field);
+	free(m);
+	*field = joined;
+}
+
+int
+remote_value_status(const char *v, size_t vl)
+{
+	size_t	i = 0;
+	int	neg = 0, n = 0;
+
+	if (vl > 0 && v[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	if (i == vl)
+		return -1;
+	for (; i < vl; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		if (n < 1000)
+			n = n * 10 + (v[i] - '0');
+	}
+	return neg ? -n : n;
+}

@@ -45,5 +45,14 @@ char	*remote_piped_program(const char *script);
  * NUL-terminated): "\\" is a backslash, "\n" a newline; any other
  * backslash stands for itself. Returns a new string. */
 char	*remote_unescape(const char *s, size_t len);
+/* A script's value (len bytes, escaped) into *field, unescaped: set
+ * replaces what *field held (freed), add appends it to the messages
+ * already there, "; " between them. */
+void	 remote_value_set(char **field, const char *v, size_t len);
+void	 remote_value_add(char **field, const char *v, size_t len);
+/* An exit status of vl bytes at v: a script's output is not NUL-terminated
+ * after its last line, so atoi could read past it. Digits with an optional
+ * '-', clamped to what an exit status can be; anything else is -1. */
+int	 remote_value_status(const char *v, size_t vl);
 
 #endif

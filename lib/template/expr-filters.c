@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -298,6 +299,13 @@ filter_first(struct expr_call *c, json_t **out)
 			*out = json_incref(json_array_get(c->v, 0));
 		return 0;
 	}
+	if (json_is_object(c->v)) {	/* its first key, as Jinja2 */
+		void *it = json_object_iter(c->v);
+
+		if (it != NULL)
+			*out = json_string(json_object_iter_key(it));
+		return 0;
+	}
 	if (!json_is_string(c->v))
 		return expects_list(c);
 	s = json_string_value(c->v);
@@ -318,6 +326,16 @@ filter_last(struct expr_call *c, json_t **out)
 	if (json_is_array(c->v)) {
 		if ((len = json_array_size(c->v)) > 0)
 			*out = json_incref(json_array_get(c->v, len - 1));
+		return 0;
+	}
+	if (json_is_object(c->v)) {	/* its last key, as Jinja2 */
+		const char	*k, *lastk = NULL;
+		json_t		*v;
+
+		json_object_foreach(c->v, k, v)
+			lastk = k;
+		if (lastk != NULL)
+			*out = json_string(lastk);
 		return 0;
 	}
 	if (!json_is_string(c->v))
@@ -408,9 +426,17 @@ filter_round(struct expr_call *c, json_t **out)
 		*out = json_real(x);
 	else if (digits < -300)
 		*out = json_real(0);
-	else {
-		scale = pow(10, digits);
-		return expr_real_out(c->ctx, round(x * scale) / scale, out);
+	else if (digits >= 0 && isfinite(x)) {
+		/* Python's round(): the exact value rounded, a tie to even;
+		 * printf rounds the same way. */
+		char buf[400];
+
+		snprintf(buf, sizeof buf, "%.*f", (int)digits, x);
+		return expr_real_out(c->ctx, strtod(buf, NULL), out);
+	} else {
+		scale = pow(10, -digits);
+		return expr_real_out(c->ctx, nearbyint(x / scale) * scale,
+		    out);
 	}
 	return 0;
 }
@@ -465,6 +491,18 @@ static const struct expr_filter filters[] = {
 	{ "abs",	0, 0,	filter_abs,	EXPR_EAGER },
 	{ "round",	0, 1,	filter_round,	EXPR_EAGER },
 	{ "replace",	2, 2,	filter_replace,	EXPR_EAGER },
+	{ "dict2items",	0, 2,	expr_filter_dict2items,	EXPR_EAGER },
+	{ "items2dict",	0, 2,	expr_filter_items2dict,	EXPR_EAGER },
+	{ "combine",	0, 2,	expr_filter_combine,	EXPR_EAGER },
+	{ "flatten",	0, 1,	expr_filter_flatten,	EXPR_EAGER },
+	{ "unique",	0, 0,	expr_filter_unique,	EXPR_EAGER },
+	{ "to_json",	0, 0,	expr_filter_to_json,	EXPR_EAGER },
+	{ "from_json",	0, 0,	expr_filter_from_json,	EXPR_EAGER },
+	{ "ternary",	2, 2,	expr_filter_ternary,	EXPR_EAGER },
+	{ "map",	1, 2,	expr_filter_map,	EXPR_EAGER },
+	{ "select",	0, 2,	expr_filter_select,	EXPR_EAGER },
+	{ "reject",	0, 2,	expr_filter_reject,	EXPR_EAGER },
+	{ "list",	0, 0,	expr_filter_list,	EXPR_EAGER },
 };
 
 /* Tests: 1 true, 0 false, -1 with an error. */

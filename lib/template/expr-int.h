@@ -91,6 +91,8 @@ int	 expr_error(struct ectx *ctx, const char *fmt, ...)
 /* Python's name of a value's type: "int", "list", "mapping", ... */
 const char *expr_type_name(const json_t *v);
 int	 expr_is_num(const json_t *v);
+/* Python's a == b: numbers by value (1 == 1.0), else the same JSON. */
+int	 expr_values_equal(const json_t *a, const json_t *b);
 /* Order a and b as Python does: 0 with *res <0, 0 or >0, or -1 with an
  * error ("'<' not supported between int and list"). */
 int	 expr_values_order(struct ectx *ctx, const char *op, const json_t *a,
@@ -141,6 +143,21 @@ struct expr_test {
 	int		(*fn)(struct expr_call *c);
 	int		 lazy;		/* EXPR_EAGER, EXPR_LAZY */
 };
+
+/* Ansible's filters of lists and mappings (expr-filters-ansible.c): rows
+ * of the table in expr-filters.c. */
+int	 expr_filter_dict2items(struct expr_call *c, json_t **out);
+int	 expr_filter_items2dict(struct expr_call *c, json_t **out);
+int	 expr_filter_combine(struct expr_call *c, json_t **out);
+int	 expr_filter_flatten(struct expr_call *c, json_t **out);
+int	 expr_filter_unique(struct expr_call *c, json_t **out);
+int	 expr_filter_to_json(struct expr_call *c, json_t **out);
+int	 expr_filter_from_json(struct expr_call *c, json_t **out);
+int	 expr_filter_ternary(struct expr_call *c, json_t **out);
+int	 expr_filter_map(struct expr_call *c, json_t **out);
+int	 expr_filter_select(struct expr_call *c, json_t **out);
+int	 expr_filter_reject(struct expr_call *c, json_t **out);
+int	 expr_filter_list(struct expr_call *c, json_t **out);
 
 /* The row of a name, or NULL. */
 const struct expr_filter *expr_filter_find(const char *name);

@@ -139,8 +139,8 @@ num(const json_t *v)
 	return json_number_value(v);
 }
 
-static int
-values_equal(const json_t *a, const json_t *b)
+int
+expr_values_equal(const json_t *a, const json_t *b)
 {
 	if (expr_is_num(a) && expr_is_num(b)) {
 		if (json_is_integer(a) && json_is_integer(b))
@@ -172,7 +172,7 @@ expr_values_order(struct ectx *ctx, const char *op, const json_t *a,
 	if (json_is_array(a) && json_is_array(b)) {
 		for (i = 0; i < json_array_size(a) && i < json_array_size(b);
 		    i++) {
-			if (values_equal(json_array_get(a, i),
+			if (expr_values_equal(json_array_get(a, i),
 			    json_array_get(b, i)))
 				continue;
 			return expr_values_order(ctx, op, json_array_get(a, i),
@@ -195,9 +195,9 @@ eval_cmp(struct ectx *ctx, const struct enode *n, json_t **out)
 	if (expr_need(ctx, n->a, &a) != 0 || expr_need(ctx, n->b, &b) != 0)
 		goto out;
 	if (strcmp(n->op, "==") == 0)
-		truth = values_equal(a, b);
+		truth = expr_values_equal(a, b);
 	else if (strcmp(n->op, "!=") == 0)
-		truth = !values_equal(a, b);
+		truth = !expr_values_equal(a, b);
 	else {
 		if (expr_values_order(ctx, n->op, a, b, &c) != 0)
 			goto out;
@@ -237,7 +237,7 @@ eval_in(struct ectx *ctx, const struct enode *n, json_t **out)
 		    NULL;
 	} else if (json_is_array(b)) {
 		json_array_foreach(b, i, item) {
-			if (values_equal(a, item)) {
+			if (expr_values_equal(a, item)) {
 				found = 1;
 				break;
 			}

@@ -10,13 +10,16 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "template/expr.h"
+#include "template/stmt.h"
 #include "template/value.h"
 
 /*
  * Find the next `{{ ... }}` block from p. Returns 1 with the expression's
  * bounds and the text after the block, 0 when there is none, -1 with *msg
- * for an unclosed block or a `{% %}`/`{# #}` block, which we do not run.
- * Quotes inside the expression may hold "}}".
+ * for an unclosed block or a `{% %}`/`{# #}` block: strings with those
+ * are stmt.c's, except shell text, which keeps to `{{ }}`.
+ * Quotes inside the expression may hold "}}", and so may brackets (`{{
+ * {'a': {}} }}`): Jinja2's lexer balances them.
  */
 static int
 next_block(const char *p, const char **open, const char **expr,
@@ -24,12 +27,14 @@ next_block(const char *p, const char **open, const char **expr,
 {
 	const char	*q;
 	char		 quote = 0;
+	int		 depth = 0;
 
 	for (; *p != '\0'; p++) {
 		if (p[0] != '{')
 			continue;
 		if (p[1] == '%' || p[1] == '#') {
-			*msg = xprintf("'{%c' blocks are not supported", p[1]);
+			*msg = xprintf("'{%c' blocks are not supported in "
+			    "shell text", p[1]);
 			return -1;
 		}
 		if (p[1] == '{')
@@ -47,8 +52,10 @@ next_block(const char *p, const char **open, const char **expr,
 				quote = 0;
 		} else if (*q == '\'' || *q == '"')
 			quote = *q;
-		else if (q[0] == '}' && q[1] == '}')
+		else if (depth == 0 && q[0] == '}' && q[1] == '}')
 			break;
+		else
+			depth = stmt_bracket_depth(depth, *q);
 	}
 	if (*q == '\0') {
 		*msg = xstrdup("missing '}}'");
@@ -82,6 +89,15 @@ template_has(const char *s)
 	return strstr(s, "{{") != NULL || strstr(s, "{%") != NULL;
 }
 
+/* Whether s needs Jinja2's whole template language (stmt.c) rather than
+ * `{{ }}` substitution alone: statements, comments, whitespace control. */
+static int
+has_statements(const char *s)
+{
+	return strstr(s, "{%") != NULL || strstr(s, "{#") != NULL ||
+	    strstr(s, "{{-") != NULL || strstr(s, "-}}") != NULL;
+}
+
 int
 template_check(const char *s, char **cause)
 {
@@ -90,6 +106,10 @@ template_check(const char *s, char **cause)
 	char		*msg = NULL, *src;
 	int		 found;
 
+	if (has_statements(s)) {
+		(void)stmt_check(s, &msg);
+		goto checked;
+	}
 	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {
 		src = xstrndup(expr, len);
 		if (expr_check(src, (size_t)(expr - s), &msg) != 0) {
@@ -99,6 +119,7 @@ template_check(const char *s, char **cause)
 		free(src);
 		p = after;
 	}
+checked:
 	if (msg == NULL)
 		return 0;
 	src = quoted(s);
@@ -195,6 +216,15 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 		render_fail(cause, pos, s, EXPR_ERROR,
 		    xstrdup("invalid UTF-8"));
 		return NULL;
+	}
+	/* Statements make a string (shell text keeps to `{{ }}`: each is one
+	 * quoted word there, which a statement's output could not be). */
+	if (!shell && has_statements(s)) {
+		if ((code = stmt_render(s, vars, &v, &msg)) != EXPR_OK) {
+			render_fail(cause, pos, s, code, msg);
+			return NULL;
+		}
+		return v;
 	}
 	strbuf_init(&sb);
 	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {

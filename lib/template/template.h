@@ -9,9 +9,14 @@
  *                unary -, parentheses, `a if cond else b`
  *   filters      default(x[, true]) (alias d), int, float, string, bool,
  *                lower, upper, trim, length (alias count), join(sep), first,
- *                last, min, max, abs, round(n), replace(old, new)
+ *                last, min, max, abs, round(n), replace(old, new),
+ *                dict2items, items2dict, combine, flatten, unique,
+ *                to_json, from_json, ternary, map, select, reject, list
  *   tests        is [not] defined, undefined, none, string, number,
  *                integer, float, boolean, mapping, sequence, even, odd
+ * and, in any string but shell text, Jinja2's statements (if/elif/else,
+ * for with loop.*, set), comments and whitespace control, as Ansible sets
+ * Jinja2 up (stmt.h).
  * Truthiness is Jinja's (Python's): none, false, 0, 0.0, "", [] and {} are
  * false. Using an undefined variable is an error everywhere except under
  * `is defined`/`is undefined` and the `default` filter; so is reading a

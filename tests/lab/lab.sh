@@ -4,8 +4,8 @@
 # Each lab host is a network namespace with its own address on a bridge, its
 # own sshd, its own stock TCP sysctls and a private mount namespace in which
 # /etc/sysctl.d, /etc/sysctl.conf, /run/sysctl.d, /var/lib/tcptune,
-# /etc/modules-load.d, /etc/systemd/system, /etc/sudoers.d, /etc/hosts and /root are per-host
-# directories. See tests/lab/README.md ("Lab hosts") for the interface.
+# /etc/modules-load.d, /etc/modprobe.d, /etc/modules, /etc/systemd/system,
+# /etc/sudoers.d, /etc/hosts and /root are per-host directories (and files). See tests/lab/README.md ("Lab hosts") for the interface.
 #
 # Must run as root. Never touches the root namespace's sysctls.
 
@@ -198,7 +198,8 @@ ensure_users() {
 # Mount points that must exist on the machine for the per-host bind mounts.
 ensure_mountpoints() {
 	mkdir -p /var/lib/tcptune /run/sysctl.d /etc/sysctl.d \
-	    /etc/modules-load.d /etc/sudoers.d /etc/systemd/system
+	    /etc/modules-load.d /etc/modprobe.d /etc/sudoers.d \
+	    /etc/systemd/system
 	# sshd's privilege separation directory (normally made by its unit).
 	install -d -m 0755 /run/sshd
 }
@@ -225,6 +226,13 @@ make_template() {
 		: >"$t/etc/sysctl.conf"
 	fi
 	cp -a /etc/modules-load.d "$t/etc/modules-load.d"
+	cp -a /etc/modprobe.d "$t/etc/modprobe.d"
+	# modules-load.d/modules.conf links to /etc/modules (Debian): a
+	# host's own copy, so that nothing written through it reaches the
+	# machine's.
+	if [[ -e /etc/modules ]]; then
+		cp -L /etc/modules "$t/etc/modules"
+	fi
 	# Units a play installs (route persistence) stay in the host.
 	mkdir -p "$t/etc/systemd-system"
 	cp -a /etc/systemd/system/. "$t/etc/systemd-system/" 2>/dev/null || true
@@ -292,6 +300,10 @@ start_anchor() {
 		mount --bind "$f/run/sysctl.d" /run/sysctl.d
 		mount --bind "$f/var/lib/tcptune" /var/lib/tcptune
 		mount --bind "$f/etc/modules-load.d" /etc/modules-load.d
+		mount --bind "$f/etc/modprobe.d" /etc/modprobe.d
+		if [ -e /etc/modules ]; then
+			mount --bind "$f/etc/modules" /etc/modules
+		fi
 		mount --bind "$f/etc/systemd-system" /etc/systemd/system
 		mount --bind "$f/etc/sudoers.d" /etc/sudoers.d
 		mount --bind "$f/etc/hosts" /etc/hosts

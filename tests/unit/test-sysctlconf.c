@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "ansible-driver.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,32 +216,9 @@ case_json(const struct tcase *c)
 static json_t *
 ansible_answers(json_t *cases)
 {
-	const char	*src = getenv("TCPTUNE_SRC");
-	char		 in[] = "/tmp/tcptune-sysctlconf-XXXXXX", *cmd;
-	json_t		*out = NULL;
-	json_error_t	 err;
-	FILE		*p;
-	int		 fd;
-
-	if (access("/usr/lib/python3/dist-packages/ansible_collections/"
-	    "ansible/posix/plugins/modules/sysctl.py", R_OK) != 0 ||
-	    system("command -v python3 >/dev/null 2>&1") != 0)
-		return NULL;
-	fd = mkstemp(in);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(json_dump_file(cases, in, 0), 0);
-	cmd = xprintf("python3 %s/tests/data/sysctlconf/ansible-sysctl.py "
-	    "<%s", src != NULL ? src : ".", in);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	out = json_loadf(p, 0, &err);
-	pclose(p);
-	unlink(in);
-	free(cmd);
-	if (out == NULL)
-		fail_msg("ansible-sysctl.py: %s", err.text);
-	return out;
+	return ansible_driver("/usr/lib/python3/dist-packages/"
+	    "ansible_collections/ansible/posix/plugins/modules/sysctl.py",
+	    "tests/data/sysctlconf/ansible-sysctl.py", cases);
 }
 
 static void

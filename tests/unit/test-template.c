@@ -224,9 +224,9 @@ test_errors(void **state)
 	    "playbooks/x.yml:9:15: invalid template '{{ n | join(',', 2, 3) "
 	    "}}': filter 'join' takes 0 to 1 arguments, got 3 at "
 	    "character 8");
+	/* statements render (tests/unit/test-template-ansible.c) */
 	check_render_error("{% if x %}y{% endif %}",
-	    "playbooks/x.yml:9:15: invalid template '{% if x %}y{% endif %}': "
-	    "'{%' blocks are not supported");
+	    "playbooks/x.yml:9:15: undefined variable 'x'");
 	check_render_error("{{ 'a' + 1 }}",
 	    "playbooks/x.yml:9:15: unsupported operand types for +: string and "
 	    "int in '{{ 'a' + 1 }}'");
@@ -638,6 +638,12 @@ test_render_shell(void **state)
 	assert_null(template_render_shell("echo {{ nope }}", vars, NULL,
 	    &cause));
 	assert_string_equal(cause, "undefined variable 'nope'");
+	free(cause);
+	/* No statements in shell text: their output could not be one word. */
+	assert_null(template_render_shell("{% if n %}rm -rf x{% endif %}",
+	    vars, NULL, &cause));
+	assert_string_equal(cause, "invalid template '{% if n %}rm -rf x{% "
+	    "endif %}': '{%' blocks are not supported in shell text");
 	free(cause);
 	json_decref(vars);
 }

@@ -1,0 +1,397 @@
+/* Ansible's everyday filters of lists and mappings, as its own code
+ * (ansible/plugins/filter/core.py, mathstuff.py) computes them: rows of
+ * the table in expr-filters.c. What each leaves out of Ansible's is said
+ * at the function; docs/playbooks.md has the table. */
+#include "template/expr-int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "template/value.h"
+
+/* A key or value name argument: a string, else the default. */
+static const char *
+name_arg(const json_t *arg, const char *def)
+{
+	return json_is_string(arg) ? json_string_value(arg) : def;
+}
+
+/* dict2items(key_name='key', value_name='value'): [{key: k, value: v}]. */
+int
+expr_filter_dict2items(struct expr_call *c, json_t **out)
+{
+	const char	*k, *kn = name_arg(c->arg[0], "key");
+	const char	*vn = name_arg(c->arg[1], "value");
+	json_t		*v;
+
+	if (!json_is_object(c->v))
+		return expr_error(c->ctx, "dict2items requires a dictionary, "
+		    "got %s instead", expr_type_name(c->v));
+	*out = json_array();
+	json_object_foreach(c->v, k, v)
+		json_array_append_new(*out, json_pack("{s:s, s:O}", kn, k, vn,
+		    v));
+	return 0;
+}
+
+/* items2dict(key_name='key', value_name='value'): the reverse; a key must
+ * be a string (a mapping's keys are, here). */
+int
+expr_filter_items2dict(struct expr_call *c, json_t **out)
+{
+	const char	*kn = name_arg(c->arg[0], "key");
+	const char	*vn = name_arg(c->arg[1], "value");
+	json_t		*item, *k, *v;
+	size_t		 i;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "items2dict requires a list, got %s "
+		    "instead", expr_type_name(c->v));
+	*out = json_object();
+	json_array_foreach(c->v, i, item) {
+		k = json_object_get(item, kn);
+		v = json_object_get(item, vn);
+		if (!json_is_object(item) || k == NULL || v == NULL) {
+			json_decref(*out);
+			*out = NULL;
+			return expr_error(c->ctx, "items2dict requires each "
+			    "dictionary in the list to contain the keys '%s' "
+			    "and '%s'", kn, vn);
+		}
+		if (!json_is_string(k)) {
+			json_decref(*out);
+			*out = NULL;
+			return expr_error(c->ctx, "items2dict: a key of %s is "
+			    "not supported (keys are strings)",
+			    expr_type_name(k));
+		}
+		json_object_set(*out, json_string_value(k), v);
+	}
+	return 0;
+}
+
+/* combine(d2[, d3]): the mappings merged, a later one's keys winning; the
+ * operand may be a list of mappings. Not recursive (Ansible's default;
+ * its recursive= and list_merge= keywords are not supported). */
+int
+expr_filter_combine(struct expr_call *c, json_t **out)
+{
+	json_t	*terms = json_array(), *t;
+	size_t	 i;
+	int	 a;
+
+	if (json_is_array(c->v))
+		json_array_extend(terms, c->v);
+	else
+		json_array_append(terms, c->v);
+	for (a = 0; a < EXPR_MAX_ARGS && c->arg[a] != NULL; a++)
+		json_array_append(terms, c->arg[a]);
+	*out = json_object();
+	json_array_foreach(terms, i, t) {
+		if (!json_is_object(t)) {
+			json_decref(terms);
+			json_decref(*out);
+			*out = NULL;
+			return expr_error(c->ctx, "failed to combine variables, "
+			    "expected dicts but got %s", expr_type_name(t));
+		}
+		json_object_update(*out, t);
+	}
+	json_decref(terms);
+	return 0;
+}
+
+/* None and the strings 'None' and 'null' are left out, as flatten's
+ * skip_nulls (its default) does. */
+static int
+is_null_item(const json_t *v)
+{
+	return json_is_null(v) || (json_is_string(v) &&
+	    (strcmp(json_string_value(v), "None") == 0 ||
+	    strcmp(json_string_value(v), "null") == 0));
+}
+
+static void
+flatten_into(json_t *out, const json_t *list, long long levels)
+{
+	json_t	*item;
+	size_t	 i;
+
+	json_array_foreach(list, i, item) {
+		if (is_null_item(item))
+			continue;
+		if (json_is_array(item) && levels != 0)
+			flatten_into(out, item, levels < 0 ? -1 : levels - 1);
+		else
+			json_array_append(out, item);
+	}
+}
+
+/* flatten([levels]): nested lists made one, every level or levels of
+ * them. The depth of a value is bounded by the parser's nesting. */
+int
+expr_filter_flatten(struct expr_call *c, json_t **out)
+{
+	long long levels = -1;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "flatten expects a list, got %s",
+		    expr_type_name(c->v));
+	if (c->arg[0] != NULL && !json_is_null(c->arg[0])) {
+		if (!json_is_integer(c->arg[0]) ||
+		    json_integer_value(c->arg[0]) < 0)
+			return expr_error(c->ctx, "flatten's levels must be a "
+			    "whole number >= 0");
+		levels = json_integer_value(c->arg[0]);
+	}
+	*out = json_array();
+	flatten_into(*out, c->v, levels);
+	return 0;
+}
+
+/* Jinja2's unique with case_sensitive false (how Ansible calls it, its
+ * None made bool): strings equal whatever their case (ASCII). */
+static int
+same_item(const json_t *a, const json_t *b)
+{
+	if (json_is_string(a) && json_is_string(b))
+		return json_string_length(a) == json_string_length(b) &&
+		    strncasecmp(json_string_value(a), json_string_value(b),
+		    json_string_length(a)) == 0;
+	return expr_values_equal(a, b);
+}
+
+/* unique: the first of the items equal to one another (Python's ==: 1 ==
+ * 1.0; strings whatever their case), in order. */
+int
+expr_filter_unique(struct expr_call *c, json_t **out)
+{
+	json_t	*item, *seen;
+	size_t	 i, j;
+	int	 dup;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "unique expects a list, got %s",
+		    expr_type_name(c->v));
+	*out = json_array();
+	json_array_foreach(c->v, i, item) {
+		dup = 0;
+		json_array_foreach(*out, j, seen) {
+			if (same_item(seen, item)) {
+				dup = 1;
+				break;
+			}
+		}
+		if (!dup)
+			json_array_append(*out, item);
+	}
+	return 0;
+}
+
+/* to_json: json.dumps' text (", " and ": " between items, non-ASCII as
+ * \uXXXX). A float may print with more digits than Python's repr. */
+int
+expr_filter_to_json(struct expr_call *c, json_t **out)
+{
+	char *s = json_dumps(c->v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
+
+	char	*p;
+	int	 i;
+
+	if (s == NULL)
+		return expr_error(c->ctx, "to_json: cannot encode %s",
+		    expr_type_name(c->v));
+	/* Python writes an escape's hex digits in lower case. */
+	for (p = s; *p != '\0'; p++) {
+		if (p[0] != '\\')
+			continue;
+		if (p[1] == 'u')
+			for (i = 2; i < 6 && p[i] != '\0'; i++)
+				p[i] = (char)tolower((unsigned char)p[i]);
+		if (p[1] != '\0')
+			p++;
+	}
+	*out = json_string(s);
+	free(s);
+	return 0;
+}
+
+/* from_json: a string's JSON value (NaN and Infinity, which Python reads,
+ * are refused). */
+int
+expr_filter_from_json(struct expr_call *c, json_t **out)
+{
+	json_error_t err;
+
+	if (!json_is_string(c->v))
+		return expr_error(c->ctx, "from_json expects a string, got %s",
+		    expr_type_name(c->v));
+	*out = json_loadb(json_string_value(c->v), json_string_length(c->v),
+	    JSON_DECODE_ANY, &err);
+	if (*out == NULL)
+		return expr_error(c->ctx, "from_json: %s at character %d",
+		    err.text, err.position + 1);
+	return 0;
+}
+
+/* ternary(true_val, false_val): by the operand's truth (Ansible's third
+ * argument, none_val, is not supported). */
+int
+expr_filter_ternary(struct expr_call *c, json_t **out)
+{
+	*out = json_incref(c->arg[template_truthy(c->v) ? 0 : 1]);
+	return 0;
+}
+
+/* ---- Jinja2's filters that run another filter or a test on each item:
+ * the one named by a string argument, with at most one argument of its
+ * own (positional: keywords such as map(attribute=) are not supported),
+ * and only a row that takes its operand evaluated (not default or
+ * defined). They give a list where Jinja2 gives a generator, so `| list`
+ * after them changes nothing. */
+
+static int
+row_args(struct expr_call *c, const char *what, size_t min, size_t max,
+    int lazy, size_t *nargs)
+{
+	*nargs = c->arg[1] != NULL ? 1 : 0;
+	if (lazy)
+		return expr_error(c->ctx, "%s: '%s' cannot run on each item",
+		    c->name, what);
+	if (*nargs < min || *nargs > max)
+		return expr_error(c->ctx, "%s: '%s' takes %zu to %zu "
+		    "arguments, got %zu", c->name, what, min, max, *nargs);
+	return 0;
+}
+
+/* The call of the row named name on one item, with the argument given
+ * after the name. */
+static void
+item_call(const struct expr_call *c, struct expr_call *ic, const char *name,
+    json_t *item)
+{
+	memset(ic, 0, sizeof *ic);
+	ic->ctx = c->ctx;
+	ic->n = c->n;
+	ic->name = name;
+	ic->v = item;
+	ic->arg[0] = c->arg[1];
+}
+
+/* map(filter[, arg]) */
+int
+expr_filter_map(struct expr_call *c, json_t **out)
+{
+	const struct expr_filter	*row;
+	struct expr_call		 ic;
+	const char			*name = json_string_value(c->arg[0]);
+	json_t				*item, *o;
+	size_t				 i, nargs;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "map expects a list, got %s",
+		    expr_type_name(c->v));
+	if (name == NULL || (row = expr_filter_find(name)) == NULL)
+		return expr_error(c->ctx, "map: no filter named '%s'",
+		    name != NULL ? name : "");
+	if (row_args(c, name, row->min_args, row->max_args, row->lazy,
+	    &nargs) != 0)
+		return -1;
+	*out = json_array();
+	json_array_foreach(c->v, i, item) {
+		item_call(c, &ic, name, item);
+		o = NULL;
+		if (row->fn(&ic, &o) != 0 || o == NULL) {
+			json_decref(*out);
+			*out = NULL;
+			return o == NULL && c->ctx->cause == NULL ?
+			    expr_error(c->ctx, "map: '%s' gave nothing", name) :
+			    -1;
+		}
+		json_array_append_new(*out, o);
+	}
+	return 0;
+}
+
+/* select([test[, arg]]) and reject: the items the test holds for (or
+ * not); without a test, the true items. */
+static int
+select_items(struct expr_call *c, json_t **out, int want)
+{
+	const struct expr_test	*row = NULL;
+	struct expr_call	 ic;
+	const char		*name = json_string_value(c->arg[0]);
+	json_t			*item;
+	size_t			 i, nargs;
+	int			 r;
+
+	if (!json_is_array(c->v))
+		return expr_error(c->ctx, "%s expects a list, got %s", c->name,
+		    expr_type_name(c->v));
+	if (c->arg[0] != NULL && (name == NULL ||
+	    (row = expr_test_find(name)) == NULL))
+		return expr_error(c->ctx, "%s: no test named '%s'", c->name,
+		    name != NULL ? name : "");
+	if (row != NULL && row_args(c, name, row->min_args, row->max_args,
+	    row->lazy, &nargs) != 0)
+		return -1;
+	*out = json_array();
+	json_array_foreach(c->v, i, item) {
+		if (row == NULL)
+			r = template_truthy(item);
+		else {
+			item_call(c, &ic, name, item);
+			if ((r = row->fn(&ic)) < 0) {
+				json_decref(*out);
+				*out = NULL;
+				return -1;
+			}
+		}
+		if (r == want)
+			json_array_append(*out, item);
+	}
+	return 0;
+}
+
+int
+expr_filter_select(struct expr_call *c, json_t **out)
+{
+	return select_items(c, out, 1);
+}
+
+int
+expr_filter_reject(struct expr_call *c, json_t **out)
+{
+	return select_items(c, out, 0);
+}
+
+/* list: a list as it is, a mapping's keys, a string's characters. */
+int
+expr_filter_list(struct expr_call *c, json_t **out)
+{
+	const char	*s, *k, *e;
+	json_t		*v;
+
+	if (json_is_array(c->v)) {
+		*out = json_incref(c->v);
+		return 0;
+	}
+	if (json_is_object(c->v)) {
+		*out = json_array();
+		json_object_foreach(c->v, k, v)
+			json_array_append_new(*out, json_string(k));
+		return 0;
+	}
+	if (!json_is_string(c->v))
+		return expr_error(c->ctx, "'%s' object is not iterable",
+		    expr_type_name(c->v));
+	*out = json_array();
+	for (s = json_string_value(c->v); *s != '\0'; s = e) {
+		for (e = s + 1; ((unsigned char)*e & 0xc0) == 0x80; e++)
+			;
+		json_array_append_new(*out, json_stringn(s, (size_t)(e - s)));
+	}
+	return 0;
+}
