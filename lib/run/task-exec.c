@@ -1,0 +1,221 @@
+/* One task on one host (runner-int.h, runner_run_task): its `when`, its
+ * loop's items (playbook/loop.h) each with their own `when`, arguments
+ * and module call, then one recorded result, the register variable and
+ * the handlers it notifies. The runner's walk of the play's tree decides
+ * which task; this file decides what running it means. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "base/xalloc.h"
+#include "playbook/loop.h"
+#include "playbook/playbook.h"
+#include "remote/hostline.h"
+#include "run/runner.h"
+#include "run/runner-int.h"
+#include "template/template.h"
+
+int
+runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
+    struct module_result *res)
+{
+	char *why = NULL, *at;
+
+	if (hostline_check_args(t->module, args, vars, &why) == 0)
+		return 0;
+	at = ypos_str(&t->pos);
+	res->status = RESULT_FAILED;
+	res->msg = xprintf("%s: task '%s': %s; refused, nothing was written "
+	    "to this host", at, t->name, why);
+	free(at);
+	free(why);
+	return -1;
+}
+
+/* when, templating, binding, the gate, then the module: one call. */
+static void
+call_module(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, struct module_result *res)
+{
+	struct module_ctx	 ctx;
+	json_t			*args = NULL;
+	uint64_t		 given = 0;
+	char			*cause = NULL;
+	int			 when = 1;
+
+	if (t->when != NULL && template_eval_bool(t->when, vars, &t->when_pos,
+	    &when, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return;
+	}
+	if (!when) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup("condition was false");
+		return;
+	}
+	if ((args = task_render_args(t, vars, &given, &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return;
+	}
+	if (runner_gate_args(t, args, vars, res) == 0) {
+		runner_fill_ctx(&ctx, r, h, play, t, vars);
+		if (module_call(t->module, &ctx, args, given, res) != 0 &&
+		    res->status != RESULT_FAILED &&
+		    res->status != RESULT_UNREACHABLE) {
+			res->status = RESULT_FAILED;
+			if (res->msg == NULL)
+				res->msg = xstrdup("module failed");
+		}
+	}
+	json_decref(args);
+}
+
+/* A result as the registered variable sees it, Ansible's keys: changed,
+ * failed, skipped, msg, and the module's data (rc, stdout, ...) at the
+ * top, with stdout_lines; also tcptune's status and data. */
+static json_t *
+result_var(const struct module_result *res)
+{
+	json_t		*reg = json_pack("{s:s, s:b, s:b, s:b}",
+	    "status", result_status_name(res->status),
+	    "changed", res->status == RESULT_CHANGED,
+	    "failed", res->status == RESULT_FAILED ||
+	    res->status == RESULT_UNREACHABLE,
+	    "skipped", res->status == RESULT_SKIPPED);
+	const char	*key, *out;
+	json_t		*v, *lines;
+
+	if (res->msg != NULL)
+		json_object_set_new(reg, "msg", json_string(res->msg));
+	if (res->data == NULL)
+		return reg;
+	json_object_set(reg, "data", res->data);
+	json_object_foreach(res->data, key, v) {
+		if (json_object_get(reg, key) == NULL)
+			json_object_set(reg, key, v);
+	}
+	if ((out = json_string_value(json_object_get(res->data, "stdout"))) !=
+	    NULL && json_object_get(reg, "stdout_lines") == NULL) {
+		const char *nl;
+
+		lines = json_array();
+		while (*out != '\0') {
+			nl = strchrnul(out, '\n');
+			json_array_append_new(lines, json_stringn(out,
+			    (size_t)(nl - out)));
+			out = *nl != '\0' ? nl + 1 : nl;
+		}
+		json_object_set_new(reg, "stdout_lines", lines);
+	}
+	return reg;
+}
+
+/* The loop: every item, even after one failed (as Ansible), then one
+ * result: failed if any item failed, changed if any changed, skipped if
+ * every item was, else ok; data.results holds each item's. */
+static void
+run_loop(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, struct module_result *res)
+{
+	struct module_result	 item;
+	json_t			*items, *results, *one;
+	char			*cause = NULL, *label;
+	size_t			 i, n, failed = 0, changed = 0, skipped = 0;
+	int			 undefined, when = 1;
+
+	if ((items = loop_items(&t->loop, vars, &undefined, &cause)) ==
+	    NULL) {
+		/* an undefined loop under a false when is skipped */
+		char *why = NULL;
+
+		if (undefined && t->when != NULL && template_eval_bool(t->when,
+		    vars, &t->when_pos, &when, &why) == 0 && !when) {
+			free(cause);
+			res->status = RESULT_SKIPPED;
+			res->msg = xstrdup("condition was false");
+			return;
+		}
+		free(why);
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return;
+	}
+	n = json_array_size(items);
+	results = json_array();
+	for (i = 0; i < n; i++) {
+		memset(&item, 0, sizeof item);
+		loop_set_item(&t->loop, vars, items, i);
+		call_module(r, h, play, t, vars, &item);
+		one = result_var(&item);
+		json_object_set(one, t->loop.loop_var, json_array_get(items,
+		    i));
+		if (strcmp(t->loop.loop_var, "item") != 0)
+			json_object_set_new(one, "ansible_loop_var",
+			    json_string(t->loop.loop_var));
+		label = loop_label(&t->loop, vars, json_array_get(items, i));
+		json_object_set_new(one, "_label", json_string(label));
+		free(label);
+		json_array_append_new(results, one);
+		failed += item.status == RESULT_FAILED ||
+		    item.status == RESULT_UNREACHABLE;
+		changed += item.status == RESULT_CHANGED;
+		skipped += item.status == RESULT_SKIPPED;
+		module_result_clear(&item);
+	}
+	json_object_del(vars, t->loop.loop_var);
+	if (failed > 0) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("One or more items failed");
+	} else if (n == 0 || skipped == n) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup(n == 0 ? "No items in the list" :
+		    "All items skipped");
+	} else
+		res->status = changed > 0 ? RESULT_CHANGED : RESULT_OK;
+	res->data = json_pack("{s:o}", "results", results);
+	json_decref(items);
+}
+
+/* notify: every handler named so, and every one listening to the name. */
+static void
+notify(const struct play *play, struct host_state *h, const struct task *t)
+{
+	size_t i, j;
+
+	if (h->notified == NULL)
+		return;
+	for (i = 0; i < t->nnotify; i++) {
+		for (j = 0; j < play->nhandlers; j++) {
+			if (handler_answers(&play->handlers[j], t->notify[i]))
+				h->notified[j] = 1;
+		}
+	}
+}
+
+void
+runner_run_task(struct runner *r, struct host_state *h,
+    const struct play *play, size_t play_index, const struct task *t,
+    json_t *vars)
+{
+	struct module_result	 res;
+	double			 start = monotonic_seconds();
+
+	memset(&res, 0, sizeof res);
+	if (t->loop.kind != LOOP_NONE)
+		run_loop(r, h, play, t, vars, &res);
+	else
+		call_module(r, h, play, t, vars, &res);
+	if (t->register_as != NULL) {
+		json_t *reg = result_var(&res);
+
+		json_object_set_new(h->registered, t->register_as, reg);
+	}
+	if (res.status == RESULT_CHANGED)
+		notify(play, h, t);
+	runner_record(h, play_index, t->name, t->module->name, &res,
+	    res.status == RESULT_FAILED && t->ignore_errors,
+	    monotonic_seconds() - start);
+	module_result_clear(&res);
+}
