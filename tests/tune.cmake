@@ -24,3 +24,13 @@ add_test(NAME e2e/ansible-sysctl
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/ansible-sysctl PROPERTIES
   LABELS "e2e;tune" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The playbook language (issue 22): roles, loops, handlers, blocks and
+# imports run by ansible-playbook and by tcptune on the same two lab hosts:
+# the same tasks, statuses, loop items and outputs. Lab hlg, 198.18.60.0/24.
+add_test(NAME e2e/lang-ansible
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/lang-ansible.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/lang-ansible PROPERTIES
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -1,0 +1,67 @@
+#!/bin/bash
+# lang-ansible.sh - the playbook language against ansible-playbook 2.14:
+# tests/data/lang/site.yml (pre_tasks, a role with defaults, vars, meta
+# dependencies, handlers, notify and listen, import_tasks; loop, with_dict,
+# with_items, loop_control, when per item and on a registered result; a
+# block whose task fails on one host, its rescue and always) is run by
+# both on the same two lab hosts, once as it is and once with -e: for each
+# host, every task in order with its status, each loop item with its
+# status and every command's output (which prints the variables each
+# precedence level sets) must be the same, and so must the recap counts.
+# Needs root and ansible-playbook (77 otherwise).
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_init lang-ansible "${1:-}"
+command -v ansible-playbook >/dev/null 2>&1 || {
+	echo "lang-ansible: SKIP: ansible-playbook not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "lang-ansible: FAIL: jq missing"; exit 1; }
+e2e_lab_up 2 hlg 198.18.60
+cd "$E2E_SRC/tests/data/lang" || exit 1
+export ANSIBLE_LOCAL_TEMP=$E2E_TMP/ansible-tmp ANSIBLE_HOME=$E2E_TMP/ansible-home
+export ANSIBLE_NOCOLOR=1 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+export ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_STDOUT_CALLBACK=json
+
+# host <TAB> task <TAB> status <TAB> output, or each item's
+# item=status:output; a host's lines in the order its tasks ran.
+ansible_lines() {
+	jq -r '.plays[].tasks[] | .task.name as $t | .hosts | to_entries[] |
+	    .value as $r | [.key, $t,
+	    (if $r.failed then "failed" elif $r.skipped then "skipped"
+	     elif $r.changed then "changed" else "ok" end),
+	    (if $r.results then ($r.results | map("\(.item | tojson)=" +
+	      (if .failed then "failed" elif .skipped then "skipped"
+	       elif .changed then "changed" else "ok" end) + ":" +
+	      (.stdout // "")) | join(","))
+	     else ($r.stdout // "") end)] | @tsv' | sort -s -k1,1
+}
+tcptune_lines() {
+	jq -r '.plays[].results | to_entries[] | .key as $h | .value[] |
+	    [$h, .task, .status,
+	    (if .data.results then (.data.results | map("\(.item | tojson)=" +
+	      .status + ":" + ((.stdout // "") | rtrimstr("\n"))) | join(","))
+	     else ((.data.stdout // "") | rtrimstr("\n")) end)] | @tsv' |
+	    sort -s -k1,1
+}
+
+for extra in "" "tune_param=from-extra tune_level=extra"; do
+	args=()
+	[[ -n $extra ]] && args=(-e "$extra")
+	e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" "${args[@]}" site.yml
+	ansible_rc=$RUN_RC
+	ansible_lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
+	e2e_run 120 tt play site.yml "${args[@]}" --format json
+	assert_eq "[-e '$extra'] the same exit status" "$ansible_rc" "$RUN_RC"
+	tcptune_lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
+	assert_eq "[-e '$extra'] the same tasks, statuses, items and outputs" \
+	    "$(cat "$E2E_TMP/ansible")" "$(cat "$E2E_TMP/tcptune")"
+	assert_match "[-e '$extra'] a loop's items ran" \
+	    '"net.core.rmem_max"' "$(cat "$E2E_TMP/tcptune")"
+	assert_match "[-e '$extra'] the rescue ran on one host" \
+	    "${HOSTS[0]}	rescued	changed" "$(cat "$E2E_TMP/tcptune")"
+done
+assert_match "extra vars are over role params and play vars" \
+    "level=extra rv=from-role-vars pvr=role-vars-win d=d p=from-extra" \
+    "$(cat "$E2E_TMP/tcptune")"
+e2e_run 120 tt play site.yml
+assert_match "the recap counts the rescue" "${HOSTS[0]} +: ok=0 +changed=14 +unreachable=0 +failed=0 +skipped=1" "$RUN_OUT"
+e2e_finish
