@@ -63,5 +63,5 @@ assert_match "extra vars are over role params and play vars" \
     "level=extra rv=from-role-vars pvr=role-vars-win d=d p=from-extra" \
     "$(cat "$E2E_TMP/tcptune")"
 e2e_run 120 tt play site.yml
-assert_match "the recap counts the rescue" "${HOSTS[0]} +: ok=0 +changed=14 +unreachable=0 +failed=0 +skipped=1" "$RUN_OUT"
+assert_match "the recap counts the rescue" "${HOSTS[0]} +: ok=0 +changed=14 +unreachable=0 +failed=0 +skipped=1 +rescued=1" "$RUN_OUT"
 e2e_finish
