@@ -169,6 +169,8 @@ loop_clear(struct task_loop *l)
 	memset(l, 0, sizeof *l);
 }
 
+#define SEQ_MAX	1000000000LL
+
 /* with_sequence's "start=1 end=5 stride=1 format=%d" or "count=3". */
 static json_t *
 sequence(const char *spec, char **cause)
@@ -184,20 +186,21 @@ sequence(const char *spec, char **cause)
 	for (w = strtok_r(copy, " ,", &save); w != NULL;
 	    w = strtok_r(NULL, " ,", &save)) {
 		if ((eq = strchr(w, '=')) == NULL) {
-			free(copy);
-			return fail(cause, "with_sequence: '%s' is not "
-			    "key=value", w), NULL;
+			fail(cause, "with_sequence: '%s' is not key=value", w);
+			goto bad;
 		}
 		*eq++ = '\0';
 		if (strcmp(w, "format") == 0) {
 			snprintf(fmtbuf, sizeof fmtbuf, "%s", eq);
 			continue;
 		}
+		/* bounded, so that no sum or product below overflows */
 		v = strtoll(eq, &num, 0);
-		if (*eq == '\0' || *num != '\0') {
-			free(copy);
-			return fail(cause, "with_sequence: '%s' is not a "
-			    "number", eq), NULL;
+		if (*eq == '\0' || *num != '\0' || v > SEQ_MAX ||
+		    v < -SEQ_MAX) {
+			fail(cause, "with_sequence: '%s' is not a number from "
+			    "%lld to %lld", eq, -SEQ_MAX, SEQ_MAX);
+			goto bad;
 		}
 		if (strcmp(w, "start") == 0)
 			start = v;
@@ -209,9 +212,8 @@ sequence(const char *spec, char **cause)
 		else if (strcmp(w, "count") == 0)
 			count = v;
 		else {
-			free(copy);
-			return fail(cause, "with_sequence: unknown key '%s'",
-			    w), NULL;
+			fail(cause, "with_sequence: unknown key '%s'", w);
+			goto bad;
 		}
 	}
 	free(copy);
@@ -247,6 +249,9 @@ sequence(const char *spec, char **cause)
 			break;
 	}
 	return out;
+bad:
+	free(copy);
+	return NULL;
 }
 
 static json_t *

@@ -1,13 +1,15 @@
 #!/bin/bash
 # lang-ansible.sh - the playbook language against ansible-playbook 2.14:
 # tests/data/lang/site.yml (pre_tasks, a role with defaults, vars, meta
-# dependencies, handlers, notify and listen, import_tasks; loop, with_dict,
+# dependencies and tags, handlers, notify and listen, import_tasks, a role
+# from ansible.cfg's roles_path by import_role; loop, with_dict,
 # with_items, loop_control, when per item and on a registered result; a
 # block whose task fails on one host, its rescue and always) is run by
 # both on the same two lab hosts, once as it is and once with -e: for each
 # host, every task in order with its status, each loop item with its
 # status and every command's output (which prints the variables each
-# precedence level sets) must be the same, and so must the recap counts.
+# precedence level sets) must be the same, and so must the recap counts;
+# --list-tasks with and without --tags/--skip-tags prints the same text.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,7 +21,7 @@ e2e_lab_up 2 hlg 198.18.60
 cd "$E2E_SRC/tests/data/lang" || exit 1
 export ANSIBLE_LOCAL_TEMP=$E2E_TMP/ansible-tmp ANSIBLE_HOME=$E2E_TMP/ansible-home
 export ANSIBLE_NOCOLOR=1 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
-export ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_STDOUT_CALLBACK=json
+export ANSIBLE_RETRY_FILES_ENABLED=0
 
 # host <TAB> task <TAB> status <TAB> output, or each item's
 # item=status:output; a host's lines in the order its tasks ran.
@@ -43,6 +45,19 @@ tcptune_lines() {
 	    sort -s -k1,1
 }
 
+# The listing: role tasks as "role : name", rescue and always parts not
+# listed, tags inherited from role entries and imports.
+for sel in "" "--tags tune" "--skip-tags tune" "--tags shared,untagged"; do
+	# shellcheck disable=SC2086
+	ansible-playbook -i "$LAB_INVENTORY" site.yml --list-tasks $sel \
+	    >"$E2E_TMP/theirs" 2>&1
+	# shellcheck disable=SC2086
+	tt play site.yml --list-tasks $sel >"$E2E_TMP/ours" 2>&1
+	assert_eq "--list-tasks $sel: the same text" "$(cat "$E2E_TMP/theirs")" \
+	    "$(cat "$E2E_TMP/ours")"
+done
+export ANSIBLE_STDOUT_CALLBACK=json
+
 for extra in "" "tune_param=from-extra tune_level=extra"; do
 	args=()
 	[[ -n $extra ]] && args=(-e "$extra")
@@ -59,9 +74,11 @@ for extra in "" "tune_param=from-extra tune_level=extra"; do
 	assert_match "[-e '$extra'] the rescue ran on one host" \
 	    "${HOSTS[0]}	rescued	changed" "$(cat "$E2E_TMP/tcptune")"
 done
+assert_match "a role from roles_path, import vars over its defaults" \
+    "shared other from-import-vars extra" "$(cat "$E2E_TMP/tcptune")"
 assert_match "extra vars are over role params and play vars" \
     "level=extra rv=from-role-vars pvr=role-vars-win d=d p=from-extra" \
     "$(cat "$E2E_TMP/tcptune")"
 e2e_run 120 tt play site.yml
-assert_match "the recap counts the rescue" "${HOSTS[0]} +: ok=0 +changed=14 +unreachable=0 +failed=0 +skipped=1 +rescued=1" "$RUN_OUT"
+assert_match "the recap counts the rescue" "${HOSTS[0]} +: ok=0 +changed=15 +unreachable=0 +failed=0 +skipped=1 +rescued=1" "$RUN_OUT"
 e2e_finish

@@ -37,6 +37,8 @@ load_site(void)
 	struct playbook	*pb = NULL;
 	struct diag	 d = DIAG_INIT;
 
+	/* as tests/data/lang/ansible.cfg says, read by cmd/ */
+	playbook_set_roles_path("tests/data/lang/shared-roles");
 	if (playbook_load(SITE, &pb, &d) != 0)
 		fail_msg("%s", diag_get(&d, 0));
 	diag_clear(&d);
@@ -57,6 +59,9 @@ test_order_and_names(void **state)
 	    "net_tune : show precedence"));
 	assert_true(find(p, "net_tune : extra imported") < find(p,
 	    "fails on the first host"));
+	/* import_role from roles_path, with tasks_from */
+	assert_true(find(p, "after the block") < find(p,
+	    "net_shared : shared other"));
 	assert_int_equal(p->nhandlers, 4);	/* the role's 3, the play's */
 	assert_string_equal(p->handlers[0].name, "net_tune : reload tuning");
 	assert_true(handler_answers(&p->handlers[0], "reload tuning"));
@@ -186,6 +191,15 @@ test_loop_shapes(void **state)
 	shape(LOOP_SEQUENCE, "\"start=1 end=3\"", "[\"1\",\"2\",\"3\"]");
 	shape(LOOP_SEQUENCE, "\"count=2 start=4 stride=2 format=eth%02d\"",
 	    "[\"eth04\",\"eth06\"]");
+	/* a bad word is named, whatever was read before it (fuzz-role's
+	 * use after free: the message named freed text) */
+	v = json_string("start=1 end=x");
+	assert_null(loop_shape(LOOP_SEQUENCE, v, &cause));
+	assert_string_equal(cause, "with_sequence: 'x' is not a number from "
+	    "-1000000000 to 1000000000");
+	free(cause);
+	cause = NULL;
+	json_decref(v);
 	/* loop wants a list, as Ansible's "requires a list" */
 	v = json_string("a");
 	assert_null(loop_shape(LOOP_LIST, v, &cause));
