@@ -281,9 +281,12 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 {
 	const char *word, *c;
 
-	/* a loop's items say it all unless it failed */
-	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED)
+	/* a loop's items say it all unless it failed, then its diff */
+	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED) {
+		if (tr->diff != NULL && o->opts->diff)
+			print_diff(o, tr->diff);
 		return;
+	}
 
 	switch (tr->status) {
 	case RESULT_OK: word = "ok"; c = C_GREEN; break;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/util.h"
 #include "base/xalloc.h"
 #include "playbook/loop.h"
@@ -120,6 +121,7 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
     const struct task *t, json_t *vars, struct module_result *res)
 {
 	struct module_result	 item;
+	struct strbuf		 diff;
 	json_t			*items, *results, *one;
 	char			*cause = NULL, *label;
 	size_t			 i, n, failed = 0, changed = 0, skipped = 0;
@@ -144,6 +146,7 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 	}
 	n = json_array_size(items);
 	results = json_array();
+	strbuf_init(&diff);
 	for (i = 0; i < n; i++) {
 		memset(&item, 0, sizeof item);
 		loop_set_item(&t->loop, vars, items, i);
@@ -162,6 +165,9 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 		    item.status == RESULT_UNREACHABLE;
 		changed += item.status == RESULT_CHANGED;
 		skipped += item.status == RESULT_SKIPPED;
+		/* --diff shows every item's */
+		if (item.diff != NULL)
+			strbuf_addstr(&diff, item.diff);
 		module_result_clear(&item);
 	}
 	json_object_del(vars, t->loop.loop_var);
@@ -175,6 +181,9 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 	} else
 		res->status = changed > 0 ? RESULT_CHANGED : RESULT_OK;
 	res->data = json_pack("{s:o}", "results", results);
+	if (diff.len > 0)
+		res->diff = strbuf_detach(&diff, NULL);
+	strbuf_release(&diff);
 	json_decref(items);
 }
 
