@@ -66,7 +66,8 @@ lint_playbook(const char *path, const struct inventory *inv, json_t *out)
 			 * holders of the tree */
 			for (j = 0; j < pb->plays[i].ntasks; j++)
 				ntasks += pb->plays[i].tasks[j].kind ==
-				    TASK_MODULE;
+				    TASK_MODULE || pb->plays[i].tasks[j].kind ==
+				    TASK_INCLUDE;
 		}
 		if (out == NULL)
 			printf("%s: ok (%zu play%s, %zu task%s)\n", path,

@@ -15,6 +15,8 @@ enum task_kind {
 				 * at the end of each section */
 	TASK_NOOP,		/* holds the place of an empty block part
 				 * (never shown, never reported) */
+	TASK_INCLUDE,		/* include_tasks: a file read per host when
+				 * the task runs (playbook_load_include) */
 };
 
 enum block_part {

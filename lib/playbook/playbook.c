@@ -717,6 +717,8 @@ task_clear(struct task *t)
 	loop_clear(&t->loop);
 	free_tags(t->notify, t->nnotify);
 	free_tags(t->listen, t->nlisten);
+	free(t->include);
+	free(t->include_dir);
 }
 
 void

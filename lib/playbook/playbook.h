@@ -66,6 +66,9 @@ struct task {
 	char			**listen;	/* a handler's topics */
 	size_t			 nlisten;
 	const struct role	*role;		/* NULL: none */
+	char			*include;	/* TASK_INCLUDE: the file, as
+						 * written (a template) */
+	char			*include_dir;	/* relative to which */
 	const struct block	*parent;	/* its innermost block; NULL
 						 * in a play made by hand: a
 						 * list of tasks */
@@ -157,6 +160,16 @@ json_t		*playbook_task_vars(const struct play *p, const struct task *t,
 		     const json_t *inventory_vars, const json_t *registered,
 		     const json_t *extra_vars, const json_t *facts,
 		     const char *inventory_hostname, const json_t *groups);
+
+/* include_tasks task inc of play p for one host: file (rendered) read
+ * now, its tasks a tree of their own, once per item of items (an array of
+ * the loop's items, NULL: no loop; the loop variable set in each copy's
+ * vars), each with inc's role and vars. Returns a playbook of one play
+ * holding that tree (its tasks' names and nodes live as long as it), or
+ * NULL with *cause (every error, file:line:col each). */
+struct playbook	*playbook_load_include(const struct play *p,
+		     const struct task *inc, const char *file,
+		     const json_t *items, char **cause);
 
 /* Whether handler hd answers a notify of name: its name (a role's
  * handler with or without "role : "), or a topic it listens to. */

@@ -137,9 +137,17 @@ play_steps(const struct play *p, const char *tags, const char *skip_tags,
 
 		/* a flush of the handlers or an empty part: no step of its
 		 * own (handlers are not listed, as in Ansible) */
-		if (t->kind != TASK_MODULE || in_rescue_or_always(t) ||
+		if ((t->kind != TASK_MODULE && t->kind != TASK_INCLUDE) ||
+		    in_rescue_or_always(t) ||
 		    !task_selected(p, t, tags, skip_tags))
 			continue;
+		if (t->kind == TASK_INCLUDE) {
+			/* listed, as Ansible does; its tasks are read when
+			 * it runs */
+			add_step(out, &n, PLAY_STEP_TASK, t, t->name,
+			    "include_tasks");
+			continue;
+		}
 		/* the runner flushes before a task of another stager */
 		if (pending != NULL && t->module->stager != pending) {
 			add_apply(out, &n, pending);

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "base/xalloc.h"
 #include "playbook/loader.h"
+#include "playbook/loop.h"
 #include "playbook/playbook.h"
 #include "template/template.h"
 
@@ -352,6 +353,84 @@ load_import_tasks(struct loader *ld, const struct ynode *n, const char *key,
 	scope_release(&in);
 }
 
+static const char *const include_keys[] = { "name", "when", "tags",
+	"vars", "loop", "with_items", "with_list", "with_dict",
+	"with_indexed_items", "with_together", "with_nested", "with_sequence",
+	"loop_control", "ignore_errors", NULL };
+
+/* include_tasks: a task whose file is read per host when it runs
+ * (playbook_load_include); an untemplated file is read now too, so that
+ * lint finds its errors. */
+static void
+load_include(struct loader *ld, const struct ynode *n, const char *key,
+    const struct scope *sc)
+{
+	const struct ynode	*file = ynode_get(n, key), *root;
+	struct task		*t;
+	struct ypos		 pos;
+	char			*path;
+
+	check_keys(ld, n, include_keys, key, "include_tasks");
+	if (file->type == YNODE_MAP)
+		file = ynode_get(file, "file");
+	if (file == NULL || file->type != YNODE_SCALAR ||
+	    ynode_is_null(file)) {
+		type_error(ld, file != NULL ? file : n, key, "a file name");
+		return;
+	}
+	if (sc->handlers) {
+		diag_add(ld->d, &n->pos, "include_tasks among handlers is not "
+		    "supported");
+		return;
+	}
+	t = new_task(ld, sc);
+	t->kind = TASK_INCLUDE;
+	t->pos = n->pos;
+	t->include = xstrdup(file->value);
+	t->include_dir = xstrdup(sc->dir);
+	get_string(ld, ynode_get(n, "name"), "name", &t->name);
+	if (t->name == NULL)
+		t->name = xstrdup(key);
+	if ((t->when = get_when(ld, ynode_get(n, "when"))) != NULL)
+		t->when_pos = ynode_get(n, "when")->pos;
+	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
+	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
+	    &t->ignore_errors);
+	if (ynode_get(n, "vars") != NULL && !ynode_is_null(ynode_get(n,
+	    "vars"))) {
+		t->vars = json_object();
+		load_vars_into(ld, ynode_get(n, "vars"), t->vars);
+	}
+	loop_load(&t->loop, n, ld->d);
+	pos = file->pos;
+	inherit(sc, t);
+	if (template_has(file->value) || ld->depth >= LOADER_MAX_DEPTH)
+		return;
+	/* lint: the file as it stands (not kept in the tree) */
+	path = file->value[0] == '/' ? xstrdup(file->value) :
+	    xprintf("%s/%s", sc->dir, file->value);
+	if ((root = loader_read(ld, path, &pos)) != NULL &&
+	    !ynode_is_null(root)) {
+		struct play	 shadow, *real = ld->play;
+		struct scope	 in = *sc;
+
+		memset(&shadow, 0, sizeof shadow);
+		shadow.handlers = real->handlers;
+		shadow.nhandlers = real->nhandlers;
+		ld->play = &shadow;
+		in.block = tree_open(ld, sc, &n->pos, "include_tasks");
+		in.part = PART_BLOCK;
+		ld->depth++;
+		tree_load_list(ld, root, &in, "tasks");
+		ld->depth--;
+		ld->play = real;
+		shadow.handlers = NULL;
+		shadow.nhandlers = 0;
+		play_free_tree(&shadow);
+	}
+	free(path);
+}
+
 static void
 load_meta(struct loader *ld, const struct ynode *n, const char *key,
     const struct scope *sc)
@@ -391,14 +470,14 @@ tree_load_list(struct loader *ld, const struct ynode *n,
 			load_import_tasks(ld, item, key, sc);
 		else if ((key = keyword(item, "import_role", &at)) != NULL)
 			role_load_import(ld, item, key, sc);
-		else if ((key = keyword(item, "include_tasks", &at)) != NULL ||
-		    (key = keyword(item, "include_role", &at)) != NULL ||
+		else if ((key = keyword(item, "include_tasks", &at)) != NULL)
+			load_include(ld, item, key, sc);
+		else if ((key = keyword(item, "include_role", &at)) != NULL ||
 		    (key = keyword(item, "include", &at)) != NULL ||
 		    (key = keyword(item, "import_playbook", &at)) != NULL)
 			diag_add(ld->d, &item->keys[at]->pos, "'%s' is not "
-			    "supported yet (import_tasks and import_role "
-			    "are: they are read when the playbook loads)",
-			    key);
+			    "supported yet (include_tasks, import_tasks and "
+			    "import_role are)", key);
 		else if ((key = keyword(item, "meta", &at)) != NULL)
 			load_meta(ld, item, key, sc);
 		else {
@@ -552,4 +631,86 @@ play_free_tree(struct play *p)
 	free(p->roles);
 	json_decref(p->role_defaults);
 	json_decref(p->role_vars);
+}
+
+struct playbook *
+playbook_load_include(const struct play *p, const struct task *inc,
+    const char *file, const json_t *items, char **cause)
+{
+	struct playbook		*pb = xcalloc(1, sizeof *pb);
+	struct play		*fp;
+	struct diag		 d = DIAG_INIT;
+	struct loader		 ld;
+	struct scope		 sc, in;
+	struct block		*root;
+	const struct ynode	*node;
+	struct strbuf		 sb;
+	size_t			 i, n = items != NULL ? json_array_size(items) : 1;
+	int			 part;
+
+	pb->path = file[0] == '/' ? xstrdup(file) : xprintf("%s/%s",
+	    inc->include_dir, file);
+	pb->plays = fp = xcalloc(1, sizeof *fp);
+	pb->nplays = 1;
+	fp->name = xstrdup(p->name);
+	fp->hosts = xstrdup(p->hosts != NULL ? p->hosts : "");
+	fp->vars = json_object();
+	fp->max_fail_percentage = -1;
+	fp->become = -1;
+	memset(&ld, 0, sizeof ld);
+	ld.pb = pb;
+	ld.d = &d;
+	ld.play = fp;
+	memset(&sc, 0, sizeof sc);
+	sc.ignore_errors = -1;
+	sc.role = inc->role;
+	sc.dir = inc->role != NULL ? xprintf("%s/tasks", inc->role->path) :
+	    dir_of(pb->path);
+	root = tree_open(&ld, &sc, &inc->pos, "include_tasks");
+	sc.block = root;
+	sc.part = PART_BLOCK;
+	node = loader_read(&ld, pb->path, &inc->pos);
+	for (i = 0; node != NULL && !ynode_is_null(node) && i < n; i++) {
+		/* each item's copy: the include's vars and the item */
+		in = sc;
+		in.vars = inc->vars != NULL ? json_deep_copy(inc->vars) :
+		    json_object();
+		if (items != NULL)
+			loop_set_item(&inc->loop, in.vars, items, i);
+		in.block = tree_open(&ld, &sc, &inc->pos, "include_tasks");
+		tree_load_list(&ld, node, &in, "tasks");
+		for (part = 0; part < NPARTS; part++) {
+			if (part != PART_BLOCK)
+				in.block->first[part] = fp->ntasks;
+			in.block->end[part] = fp->ntasks;
+		}
+		json_decref(in.vars);
+	}
+	for (part = 0; part < NPARTS; part++) {
+		root->first[part] = part == PART_BLOCK ? 0 : fp->ntasks;
+		root->end[part] = fp->ntasks;
+	}
+	free(sc.dir);
+	/* a notify names the play's handlers */
+	{
+		struct play *real = ld.play;
+
+		real->handlers = p->handlers;
+		real->nhandlers = p->nhandlers;
+		for (i = 0; i < fp->ntasks; i++)
+			check_notify(&ld, &fp->tasks[i]);
+		real->handlers = NULL;
+		real->nhandlers = 0;
+	}
+	if (diag_count(&d) == 0) {
+		diag_clear(&d);
+		return pb;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < diag_count(&d); i++)
+		strbuf_addf(&sb, "%s%s", i > 0 ? "; " : "", diag_get(&d, i));
+	*cause = strbuf_detach(&sb, NULL);
+	diag_clear(&d);
+	playbook_free(pb);
+	return NULL;
 }

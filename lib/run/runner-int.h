@@ -25,6 +25,13 @@ struct task_result *runner_record(struct host_state *h, size_t play_index,
  * res failed, naming the task's position and the parameter. */
 int	 runner_gate_args(const struct task *t, const json_t *args,
 	    const json_t *vars, struct module_result *res);
+/* task-exec.c: include_tasks t on host h (its when, its loop's items, the
+ * file rendered), recorded as one result per item; the tree it read
+ * (shared by every host including the same file with the same items,
+ * numbered *seq in the run), or NULL when there is nothing to enter. */
+const struct play *runner_include(struct runner *r, struct host_state *h,
+	    const struct play *play, size_t play_index, const struct task *t,
+	    json_t *vars, size_t *seq);
 /* task-exec.c: task t on host h, its loop's items each, recorded as one
  * result; registered, and its handlers notified when it changed. */
 void	 runner_run_task(struct runner *r, struct host_state *h,

@@ -1,5 +1,6 @@
 #include "run/runner.h"
 #include "run/runner-int.h"
+#include "run/cursor.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -233,6 +234,12 @@ runner_free(struct runner *r)
 		host_state_free(r->hosts[i]);
 	free(r->hosts);
 	conn_pool_free(&r->pool);
+	for (i = 0; i < r->nincludes; i++) {
+		playbook_free(r->includes[i]);
+		free(r->include_keys[i]);
+	}
+	free(r->includes);
+	free(r->include_keys);
 	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
@@ -465,13 +472,11 @@ struct batch {
 	size_t			  play_index;
 	struct host_state	**hosts;
 	size_t			  n;
-	size_t			 *cursor;	/* per host: its next task */
-	int			 *failing;	/* per host: carrying a failure
-						 * through an always part */
+	struct cursor		 *cursor;	/* per host: its place */
+	struct cursor		  at;		/* the step's place */
 	int			  gathering;	/* the step gathers facts */
 	int			  at_end;	/* the step is the final apply */
 	const struct task	 *task;		/* the step's task, or NULL */
-	size_t			  pos;		/* its index in play->tasks */
 	long			  handler;	/* its handler index, or -1 */
 	int			  flushing;	/* the step only applies what
 						 * was staged before it */
@@ -528,6 +533,8 @@ needs_flush(const struct batch *b, const struct host_state *h)
 		return 0;
 	if (b->at_end || b->task == NULL)
 		return 1;
+	if (b->task->kind == TASK_INCLUDE || b->task->kind == TASK_NOOP)
+		return 0;
 	/* before handlers run, only on a host that has one to run: a play
 	 * still writes its drop-in once */
 	if (b->task->kind == TASK_FLUSH_HANDLERS) {
@@ -548,11 +555,11 @@ takes_step(const struct batch *b, size_t i)
 	if (h->failed || h->unreachable)
 		return 0;
 	if (b->flushing)
-		return (b->at_end || b->cursor[i] == b->pos) &&
-		    needs_flush(b, h);
+		return (b->at_end || cursor_cmp(&b->cursor[i], &b->at) ==
+		    0) && needs_flush(b, h);
 	if (b->gathering)
 		return 1;
-	if (b->at_end || b->cursor[i] != b->pos)
+	if (b->at_end || cursor_cmp(&b->cursor[i], &b->at) != 0)
 		return 0;
 	return b->handler < 0 || h->notified[b->handler];
 }
@@ -879,9 +886,10 @@ run_step(struct batch *b, unsigned char *took)
 	return 0;
 }
 
-/* After task b->pos ran: each host that took it moves on along the tree;
- * a failure no rescue catches fails the host. A rescued failure counts as
- * rescued, not failed, as in Ansible's recap. */
+/* After the step's task ran: each host that took it moves on along the
+ * tree (run/cursor.h); a failure no rescue catches fails the host. A
+ * rescued failure counts as rescued, not failed, as in Ansible's recap. A
+ * host that entered an included file (took 2) is at its first task. */
 static void
 advance(struct batch *b, const unsigned char *took, int ran)
 {
@@ -892,22 +900,18 @@ advance(struct batch *b, const unsigned char *took, int ran)
 
 	for (i = 0; i < b->n; i++) {
 		h = b->hosts[i];
-		if (b->cursor[i] != b->pos || h->failed || h->unreachable ||
-		    (ran && !took[i]))
+		if (cursor_cmp(&b->cursor[i], &b->at) != 0 || h->failed ||
+		    h->unreachable || (ran && !took[i]) || took[i] == 2)
 			continue;
 		failed = 0;
 		if (ran && h->nresults > 0) {
 			last = &h->results[h->nresults - 1];
 			failed = last->status == RESULT_FAILED && !last->ignored;
 		}
-		b->cursor[i] = play_walk_next(b->play, b->pos, failed,
-		    &b->failing[i], &rescued);
-		if (rescued) {
-			h->stats.failed--;
-			h->stats.rescued++;
-		}
-		if (b->failing[i] && b->cursor[i] >= b->play->ntasks)
+		if (cursor_next(&b->cursor[i], failed, &rescued))
 			h->failed = 1;
+		h->stats.failed -= rescued;
+		h->stats.rescued += rescued;
 	}
 }
 
@@ -940,7 +944,7 @@ run_handlers(struct batch *b, unsigned char *took)
 			break;
 	}
 	b->handler = -1;
-	b->task = &p->tasks[b->pos];
+	b->task = cursor_task(&b->at);
 	return fatal(b) ? -1 : 0;
 }
 
@@ -971,18 +975,64 @@ preflight_batch(struct batch *b)
 	}
 }
 
-/* The task the host furthest behind is at: the next step. */
+/* include_tasks at the step, on each host at it: in the main thread (no
+ * host is contacted: the file is read here), each host entering the tree
+ * it included. */
+static void
+run_includes(struct batch *b, unsigned char *took)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	struct module_result	 res;
+	struct host_state	*h;
+	const struct play	*tree;
+	size_t			 i, first, seq, total = 0;
+	json_t			*vars;
+
+	for (i = 0; i < b->n; i++)
+		total += (took[i] = (unsigned char)takes_step(b, i));
+	if (total > 0 && cfg->task_start != NULL)
+		cfg->task_start(cfg->cb_arg, b->play, b->task->name, total);
+	for (i = 0; i < b->n && !runner_interrupted; i++) {
+		if (!took[i])
+			continue;
+		h = b->hosts[i];
+		first = h->nresults;
+		unpark_facts(h);
+		vars = runner_host_vars(b->r, h, b->play, b->task, b->groups);
+		tree = runner_include(b->r, h, b->play, b->play_index, b->task,
+		    vars, &seq);
+		json_decref(vars);
+		park_facts(b->r, h, b->n);
+		if (tree != NULL && cursor_enter(&b->cursor[i], tree, seq) == 0)
+			took[i] = 2;
+		else if (tree != NULL) {
+			memset(&res, 0, sizeof res);
+			res.status = RESULT_FAILED;
+			res.msg = xprintf("include_tasks nested more than %d "
+			    "deep", CURSOR_DEPTH);
+			runner_record(h, b->play_index, b->task->name,
+			    "include_tasks", &res, 0, 0);
+		}
+		report_host(b, h, first);
+	}
+}
+
+/* The host furthest behind (in the run's order of tasks), whose place is
+ * the next step; n when every host is done. */
 static size_t
 lowest_cursor(const struct batch *b)
 {
-	size_t i, pos = b->play->ntasks;
+	size_t i, low = b->n;
 
 	for (i = 0; i < b->n; i++) {
-		if (!b->hosts[i]->failed && !b->hosts[i]->unreachable &&
-		    b->cursor[i] < pos)
-			pos = b->cursor[i];
+		if (b->hosts[i]->failed || b->hosts[i]->unreachable ||
+		    cursor_task(&b->cursor[i]) == NULL)
+			continue;
+		if (low == b->n || cursor_cmp(&b->cursor[i],
+		    &b->cursor[low]) < 0)
+			low = i;
 	}
-	return pos;
+	return low;
 }
 
 static void
@@ -1002,17 +1052,21 @@ run_batch(struct batch *b)
 		if (fatal(b))
 			goto out;
 	}
+	for (i = 0; i < b->n; i++)
+		cursor_start(&b->cursor[i], b->play);
 	while (!runner_interrupted) {
-		if ((b->pos = lowest_cursor(b)) >= b->play->ntasks) {
+		if ((i = lowest_cursor(b)) == b->n) {
 			/* the final apply of what was staged */
 			b->task = NULL;
 			b->at_end = b->flushing = 1;
 			run_step(b, took);
 			break;
 		}
-		t = b->task = &b->play->tasks[b->pos];
-		if (t->kind == TASK_NOOP || (t->kind == TASK_MODULE &&
+		b->at = b->cursor[i];
+		t = b->task = cursor_task(&b->at);
+		if (t->kind == TASK_NOOP || (t->kind != TASK_FLUSH_HANDLERS &&
 		    !task_selected(b->play, t, cfg->tags, cfg->skip_tags))) {
+			memset(took, 0, b->n);
 			advance(b, took, 0);
 			continue;
 		}
@@ -1024,7 +1078,15 @@ run_batch(struct batch *b)
 		if (t->kind == TASK_FLUSH_HANDLERS) {
 			if (run_handlers(b, took) != 0)
 				break;
+			memset(took, 0, b->n);
 			advance(b, took, 0);
+			continue;
+		}
+		if (t->kind == TASK_INCLUDE) {
+			run_includes(b, took);
+			advance(b, took, 1);
+			if (fatal(b))
+				break;
 			continue;
 		}
 		run_step(b, took);
@@ -1117,13 +1179,11 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	b.gather = play->gather_facts ? module_find_gatherer() : NULL;
 	b.since = xcalloc(k + 1, sizeof *b.since);
 	b.cursor = xcalloc(k + 1, sizeof *b.cursor);
-	b.failing = xcalloc(k + 1, sizeof *b.failing);
 	runner_cond_init(&b.wake);
 	run_batch(&b);
 	pthread_cond_destroy(&b.wake);
 	free(b.since);
 	free(b.cursor);
-	free(b.failing);
 	if (r->cfg->batch_done != NULL)
 		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
 	judge_batch(r, play, live, k, batch_index);

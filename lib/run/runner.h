@@ -180,6 +180,12 @@ struct runner {
 	json_t			 *schedule;	/* the running pairwise step's,
 						 * or NULL */
 	struct conn_pool	  pool;		/* the open connections */
+	struct playbook		**includes;	/* the trees include_tasks
+						 * read, each once per file
+						 * and items (task-exec.c);
+						 * kept for the results */
+	char			**include_keys;
+	size_t			  nincludes;
 	size_t			  park_above;	/* park idle hosts' facts
 						 * when a batch has more
 						 * hosts than this */

@@ -228,3 +228,154 @@ runner_run_task(struct runner *r, struct host_state *h,
 	    monotonic_seconds() - start);
 	module_result_clear(&res);
 }
+
+/* The tree of an include, read once per file and items in the run. */
+static const struct play *
+include_tree(struct runner *r, const struct play *play, const struct task *t,
+    const char *file, const json_t *items, size_t *seq, const char **path,
+    char **cause)
+{
+	struct playbook	*pb;
+	char		*dump = items != NULL ? json_dumps(items, JSON_COMPACT |
+			    JSON_ENCODE_ANY) : NULL, *key;
+	size_t		 i;
+
+	key = xprintf("%p\n%s\n%s", (const void *)t, file, dump != NULL ?
+	    dump : "");
+	free(dump);
+	for (i = 0; i < r->nincludes; i++) {
+		if (strcmp(r->include_keys[i], key) == 0) {
+			free(key);
+			*seq = i + 1;
+			*path = r->includes[i]->path;
+			return &r->includes[i]->plays[0];
+		}
+	}
+	if ((pb = playbook_load_include(play, t, file, items, cause)) ==
+	    NULL) {
+		free(key);
+		return NULL;
+	}
+	r->includes = xreallocarray(r->includes, r->nincludes + 1,
+	    sizeof *r->includes);
+	r->include_keys = xreallocarray(r->include_keys, r->nincludes + 1,
+	    sizeof *r->include_keys);
+	r->includes[r->nincludes] = pb;
+	r->include_keys[r->nincludes++] = key;
+	*seq = r->nincludes;
+	*path = pb->path;
+	return &pb->plays[0];
+}
+
+/* The items an include's loop keeps: those whose `when` holds (the
+ * include's when is per item, as a task's). */
+static json_t *
+include_items(const struct task *t, json_t *vars, int *skipped,
+    char **cause)
+{
+	json_t	*items, *kept;
+	size_t	 i;
+	int	 undefined, when = 1;
+
+	*skipped = 0;
+	if ((items = loop_items(&t->loop, vars, &undefined, cause)) == NULL) {
+		char *why = NULL;
+
+		if (undefined && t->when != NULL && template_eval_bool(t->when,
+		    vars, &t->when_pos, &when, &why) == 0 && !when) {
+			free(*cause);
+			*cause = NULL;
+			*skipped = 1;
+		}
+		free(why);
+		return NULL;
+	}
+	kept = json_array();
+	for (i = 0; i < json_array_size(items); i++) {
+		loop_set_item(&t->loop, vars, items, i);
+		if (t->when != NULL && template_eval_bool(t->when, vars,
+		    &t->when_pos, &when, cause) != 0) {
+			json_decref(kept);
+			kept = NULL;
+			break;
+		}
+		if (t->when == NULL || when)
+			json_array_append(kept, json_array_get(items, i));
+	}
+	json_object_del(vars, t->loop.loop_var);
+	json_decref(items);
+	if (kept != NULL && json_array_size(kept) == 0) {
+		json_decref(kept);
+		kept = NULL;
+		*skipped = 1;
+	}
+	return kept;
+}
+
+const struct play *
+runner_include(struct runner *r, struct host_state *h,
+    const struct play *play, size_t play_index, const struct task *t,
+    json_t *vars, size_t *seq)
+{
+	struct module_result	 res;
+	const struct play	*tree = NULL;
+	json_t			*items = NULL, *file = NULL;
+	const char		*path = NULL;
+	char			*cause = NULL, *label;
+	size_t			 i, n = 1;
+	int			 when = 1, skipped = 0;
+
+	memset(&res, 0, sizeof res);
+	if (t->loop.kind != LOOP_NONE) {
+		if ((items = include_items(t, vars, &skipped, &cause)) ==
+		    NULL && !skipped)
+			goto failed;
+	} else if (t->when != NULL && template_eval_bool(t->when, vars,
+	    &t->when_pos, &when, &cause) != 0)
+		goto failed;
+	if (skipped || !when) {
+		res.status = RESULT_SKIPPED;
+		res.msg = xstrdup("condition was false");
+		goto record;
+	}
+	if ((file = template_render_string(t->include, vars, &t->pos,
+	    &cause)) == NULL)
+		goto failed;
+	if (!json_is_string(file)) {
+		ypos_fail(&cause, &t->pos, "include_tasks: the file must be a "
+		    "string");
+		goto failed;
+	}
+	if ((tree = include_tree(r, play, t, json_string_value(file), items,
+	    seq, &path, &cause)) == NULL)
+		goto failed;
+	/* one result per item, as Ansible's "included: FILE for h" */
+	n = items != NULL ? json_array_size(items) : 1;
+	for (i = 0; i < n; i++) {
+		memset(&res, 0, sizeof res);
+		res.status = RESULT_OK;
+		if (items != NULL) {
+			label = loop_label(&t->loop, vars,
+			    json_array_get(items, i));
+			res.msg = xprintf("included: %s (item=%s)", path,
+			    label);
+			free(label);
+		} else
+			res.msg = xprintf("included: %s", path);
+		runner_record(h, play_index, t->name, "include_tasks", &res,
+		    0, 0);
+	}
+	goto out;
+failed:
+	res.status = RESULT_FAILED;
+	res.msg = cause;
+record:
+	runner_record(h, play_index, t->name, "include_tasks", &res,
+	    res.status == RESULT_FAILED && t->ignore_errors, 0);
+	module_result_clear(&res);
+	tree = NULL;
+out:
+	json_decref(items);
+	json_decref(file);
+	return tree != NULL && tree->ntasks > 0 ? tree : NULL;
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "playbook/loop.h"
+#include "run/cursor.h"
 #include "playbook/playbook.h"
 #include "yaml/diag.h"
 
@@ -216,7 +217,7 @@ test_errors(void **state)
 	    "  roles:\n"
 	    "    - no_such_role\n"
 	    "  tasks:\n"
-	    "    - include_tasks: x.yml\n"
+	    "    - include_role: {name: x}\n"
 	    "    - command: echo\n"
 	    "      notify: nobody\n"
 	    "    - command: echo\n"
@@ -232,12 +233,72 @@ test_errors(void **state)
 	assert_non_null(strstr(diag_get(&d, 0), "bad.yml:3:7: role "
 	    "'no_such_role' not found"));
 	assert_non_null(strstr(diag_get(&d, 1), "bad.yml:5:7: "
-	    "'include_tasks' is not supported yet"));
+	    "'include_role' is not supported yet"));
 	assert_non_null(strstr(diag_get(&d, 2), "bad.yml:10:22: unknown "
 	    "loop_control key 'loop_vr' (did you mean 'loop_var'?)"));
 	assert_non_null(strstr(diag_get(&d, 3), "bad.yml:6:7: notify names "
 	    "no handler: 'nobody'"));
 	diag_clear(&d);
+}
+
+/* include_tasks: the file read for a host as a tree of its own, once per
+ * item, entered and left by the host's cursor in the run's order. */
+static void
+test_include(void **state)
+{
+	struct playbook	*pb = load_site(), *inc;
+	const struct play *p = &pb->plays[0], *tree;
+	const struct task *t = &p->tasks[find(p, "net_tune : per key")];
+	struct cursor	 a, b;
+	json_t		*items = json_pack("[{s:s},{s:s}]", "key", "k1", "key",
+			    "k2"), *v;
+	char		*cause = NULL;
+	int		 rescued;
+
+	(void)state;
+	assert_int_equal(t->kind, TASK_INCLUDE);
+	inc = playbook_load_include(p, t, "per-key.yml", items, &cause);
+	if (inc == NULL)
+		fail_msg("%s", cause);
+	tree = &inc->plays[0];
+	assert_int_equal(tree->ntasks, 2);	/* one per item */
+	assert_string_equal(tree->tasks[0].name, "net_tune : one key");
+	/* each copy has its item and the include's vars, and the role */
+	v = playbook_task_vars(p, &tree->tasks[1], NULL, NULL, NULL, NULL,
+	    "h", NULL);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+	    v, "tune_key"), "key")), "k2");
+	assert_string_equal(json_string_value(json_object_get(v,
+	    "key_note")), "from-include-vars");
+	assert_string_equal(json_string_value(json_object_get(v,
+	    "only_in_defaults")), "d");
+	json_decref(v);
+	/* a host inside the include comes before one past it */
+	cursor_start(&a, p);
+	cursor_start(&b, p);
+	a.f[0].pos = b.f[0].pos = (size_t)(t - p->tasks);
+	assert_int_equal(cursor_enter(&a, tree, 1), 0);
+	assert_int_equal(cursor_next(&b, 0, &rescued), 0);
+	assert_true(cursor_cmp(&a, &b) < 0);
+	assert_ptr_equal(cursor_task(&a), &tree->tasks[0]);
+	assert_int_equal(cursor_next(&a, 0, &rescued), 0);
+	assert_ptr_equal(cursor_task(&a), &tree->tasks[1]);
+	/* the included tree's end is the include's: both at the next task */
+	assert_int_equal(cursor_next(&a, 0, &rescued), 0);
+	assert_int_equal(a.depth, 0);
+	assert_int_equal(cursor_cmp(&a, &b), 0);
+	/* a failure inside, outside any block: the host has failed */
+	cursor_start(&a, p);
+	a.f[0].pos = (size_t)(t - p->tasks);
+	cursor_enter(&a, tree, 1);
+	assert_int_equal(cursor_next(&a, 1, &rescued), 1);
+	playbook_free(inc);
+	json_decref(items);
+	/* a file that is not there: the include's position */
+	assert_null(playbook_load_include(p, t, "none.yml", NULL, &cause));
+	assert_non_null(strstr(cause, "cannot read"));
+	free(cause);
+	playbook_free(pb);
 }
 
 int
@@ -249,6 +310,7 @@ main(void)
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_loop_shapes),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_include),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
