@@ -604,8 +604,11 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	    &p->any_errors_fatal);
 	get_bool(ld, ynode_get(n, "gather_facts"), "gather_facts",
 	    &p->gather_facts);
-	get_bool(ld, ynode_get(n, "force_handlers"), "force_handlers",
-	    &p->force_handlers);
+	if (get_bool(ld, ynode_get(n, "force_handlers"), "force_handlers",
+	    &p->force_handlers) == 0 && p->force_handlers)
+		diag_add(ld->d, &ynode_get(n, "force_handlers")->pos,
+		    "'force_handlers: true' is not supported yet (handlers "
+		    "run only on hosts that have not failed)");
 
 	if ((v = ynode_get(n, "serial")) != NULL) {
 		j = ynode_to_json(v);

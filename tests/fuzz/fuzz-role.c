@@ -112,6 +112,22 @@ walk_task(const struct play *p, size_t i, const json_t *inv)
 	if (t->when != NULL)
 		template_eval_bool(t->when, vars, &t->when_pos, &truth, &cause);
 	free(cause);
+	cause = NULL;
+	/* an include's file, read as the runner would */
+	if (t->kind == TASK_INCLUDE && !template_has(t->include)) {
+		struct playbook *inc = playbook_load_include(p, t, t->include,
+		    NULL, &cause);
+
+		if (inc != NULL) {
+			for (k = 0; k < inc->plays[0].ntasks; k++) {
+				failing = 0;
+				play_walk_next(&inc->plays[0], k, 1, &failing,
+				    &rescued);
+			}
+		}
+		playbook_free(inc);
+		free(cause);
+	}
 	json_decref(vars);
 }
 

@@ -241,6 +241,41 @@ test_errors(void **state)
 	diag_clear(&d);
 }
 
+/* A broken role: every error at its own file:line:col, the role's files
+ * named; a module that does not exist keeps its "unknown module". */
+static void
+test_role_errors(void **state)
+{
+	static const char *const want[] = {
+		"tests/data/lang/bad/play.yml:5:19: 'force_handlers: true' "
+		    "is not supported yet",
+		"tests/data/lang/bad/roles/broken/defaults/main.yml:2:1: "
+		    "defaults/main must be a mapping, got list",
+		"tests/data/lang/bad/roles/broken/meta/main.yml:2:15: "
+		    "'dependencies' must be a list of roles",
+		"tests/data/lang/bad/roles/broken/tasks/main.yml:4:3: unknown "
+		    "task key 'whn' (did you mean 'when'?)",
+		"tests/data/lang/bad/roles/broken/tasks/main.yml:5:17: cannot "
+		    "read 'tests/data/lang/bad/roles/broken/tasks/missing.yml'",
+		"tests/data/lang/bad/roles/broken/tasks/main.yml:7:3: unknown "
+		    "module 'template'",
+	};
+	struct playbook	*pb = NULL;
+	struct diag	 d = DIAG_INIT;
+	size_t		 i;
+
+	(void)state;
+	assert_int_equal(playbook_load("tests/data/lang/bad/play.yml", &pb,
+	    &d), -1);
+	assert_int_equal(diag_count(&d), sizeof want / sizeof want[0]);
+	for (i = 0; i < diag_count(&d); i++) {
+		if (strncmp(diag_get(&d, i), want[i], strlen(want[i])) != 0)
+			fail_msg("error %zu: '%s', want '%s...'", i,
+			    diag_get(&d, i), want[i]);
+	}
+	diag_clear(&d);
+}
+
 /* include_tasks: the file read for a host as a tree of its own, once per
  * item, entered and left by the host's cursor in the run's order. */
 static void
@@ -311,6 +346,7 @@ main(void)
 		cmocka_unit_test(test_loop_shapes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_include),
+		cmocka_unit_test(test_role_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
