@@ -16,6 +16,8 @@ struct loader {
 	struct playbook	*pb;
 	struct diag	*d;
 	struct play	*play;		/* the play being loaded */
+	const char	*file;		/* the playbook file it is in (an
+					 * imported one's): relative paths */
 	int		 depth;		/* imports and roles inside each other */
 };
 

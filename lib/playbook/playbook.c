@@ -477,7 +477,7 @@ load_vars_file(struct loader *ld, const struct ynode *item, struct play *p)
 		    "not supported");
 		return;
 	}
-	path = vars_file_path(ld->pb->path, item->value);
+	path = vars_file_path(ld->file, item->value);
 	if (access(path, R_OK) != 0) {
 		diag_add(ld->d, &item->pos, "cannot read vars file '%s': %s",
 		    path, strerror(errno));
@@ -530,6 +530,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	size_t			 i;
 
 	p->pos = n->pos;
+	p->hosts_node = ynode_get(n, "hosts");
 	p->become = -1;
 	p->max_fail_percentage = -1;
 	p->gather_facts = 1;
@@ -646,11 +647,107 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	ld->play = NULL;
 }
 
+static void	load_plays(struct loader *, const struct ynode *, char **,
+		    size_t);
+
+/* import_playbook: the plays of another playbook, read now, in place;
+ * its tags on each of them. */
+static void
+load_import_playbook(struct loader *ld, const struct ynode *n,
+    const char *key, char **tags, size_t ntags)
+{
+	const struct ynode	*file = ynode_get(n, key), *root;
+	const char		*saved = ld->file;
+	char			*path, **more = NULL;
+	size_t			 i, nmore = 0;
+
+	for (i = 0; i < n->n; i++) {
+		const char *k = ynode_key(n, i);
+
+		if (strcmp(k, key) != 0 && strcmp(k, "name") != 0 &&
+		    strcmp(k, "tags") != 0)
+			diag_add(ld->d, &n->keys[i]->pos, "'%s' is not "
+			    "supported on import_playbook", k);
+	}
+	if (file->type != YNODE_SCALAR || ynode_is_null(file) ||
+	    template_has(file->value)) {
+		type_error(ld, file, key, "a file name (not templated)");
+		return;
+	}
+	if (ld->depth >= LOADER_MAX_DEPTH) {
+		diag_add(ld->d, &file->pos, "import_playbook nested more than "
+		    "%d deep", LOADER_MAX_DEPTH);
+		return;
+	}
+	path = vars_file_path(ld->file, file->value);
+	if ((root = loader_read(ld, path, &file->pos)) == NULL) {
+		free(path);
+		return;
+	}
+	if (ynode_is_null(root) || root->type != YNODE_SEQ) {
+		diag_add(ld->d, &root->pos, "playbook must be a list of plays");
+		free(path);
+		return;
+	}
+	for (i = 0; i < ntags; i++) {
+		more = xreallocarray(more, nmore + 1, sizeof *more);
+		more[nmore++] = xstrdup(tags[i]);
+	}
+	get_tags(ld, ynode_get(n, "tags"), &more, &nmore);
+	/* the imported playbook's own paths are relative to it; its file
+	 * name lives in the kept document */
+	ld->file = ydoc_file(ld->pb->docs[ld->pb->ndocs - 1]);
+	ld->depth++;
+	load_plays(ld, root, more, nmore);
+	ld->depth--;
+	ld->file = saved;
+	free_tags(more, nmore);
+	free(path);
+}
+
+/* The plays of list root, and those import_playbook brings, each with
+ * tags[0..ntags) added. */
+static void
+load_plays(struct loader *ld, const struct ynode *root, char **tags,
+    size_t ntags)
+{
+	struct playbook	*pb = ld->pb;
+	const char	*key;
+	struct play	*p;
+	size_t		 i, j;
+
+	for (i = 0; i < root->n; i++) {
+		const struct ynode *n = root->items[i];
+
+		key = NULL;
+		for (j = 0; n->type == YNODE_MAP && j < n->n; j++) {
+			if (strcmp(ynode_key(n, j), "import_playbook") == 0 ||
+			    strcmp(ynode_key(n, j),
+			    "ansible.builtin.import_playbook") == 0)
+				key = ynode_key(n, j);
+		}
+		if (key != NULL) {
+			load_import_playbook(ld, n, key, tags, ntags);
+			continue;
+		}
+		pb->plays = xreallocarray(pb->plays, pb->nplays + 1,
+		    sizeof *pb->plays);
+		p = &pb->plays[pb->nplays++];
+		memset(p, 0, sizeof *p);
+		load_play(ld, n, p);
+		for (j = 0; j < ntags; j++) {
+			p->tags = xreallocarray(p->tags, p->ntags + 1,
+			    sizeof *p->tags);
+			p->tags[p->ntags++] = xstrdup(tags[j]);
+		}
+	}
+}
+
 /* Load the plays of a playbook whose document is in pb->doc. */
 static int
 load_doc(struct playbook *pb, struct diag *d)
 {
-	struct loader	 ld = { pb, d, NULL, 0 };
+	struct loader	 ld = { pb, d, NULL, pb->path, 0 };
 	struct ynode	*root;
 	struct ypos	 top;
 	size_t		 before = diag_count(d), i;
@@ -665,9 +762,8 @@ load_doc(struct playbook *pb, struct diag *d)
 		    "plays, got %s", ynode_type_name(root));
 	if (root->n == 0)
 		return diag_add(d, &root->pos, "playbook has no plays");
-	pb->plays = xcalloc(root->n, sizeof *pb->plays);
-	for (i = 0; i < root->n; i++)
-		load_play(&ld, root->items[i], &pb->plays[pb->nplays++]);
+	(void)i;
+	load_plays(&ld, root, NULL, 0);
 	return diag_count(d) != before ? -1 : 0;
 }
 

@@ -83,6 +83,7 @@ struct play {
 	struct ypos		 pos;
 	char			*name;		/* "" when not given */
 	char			*hosts;		/* a list is joined with ',' */
+	const struct ynode	*hosts_node;	/* as written */
 	json_t			*vars;		/* vars, then vars_files over
 						 * them, in order */
 	int			 become;	/* -1 unset */

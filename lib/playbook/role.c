@@ -72,9 +72,9 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 	char		*pbdir, *cand, *dir, *found = NULL, *ns, *coll;
 	char		*tried;
 
-	p = strrchr(ld->pb->path, '/');
-	pbdir = p != NULL ? xstrndup(ld->pb->path, (size_t)(p -
-	    ld->pb->path)) : xstrdup(".");
+	p = strrchr(ld->file, '/');
+	pbdir = p != NULL ? xstrndup(ld->file, (size_t)(p - ld->file)) :
+	    xstrdup(".");
 	tried = xstrdup("");
 	if (strchr(name, '/') != NULL) {
 		cand = name[0] == '/' ? xstrdup(name) : xprintf("%s/%s",

@@ -166,13 +166,10 @@ size_t
 playbook_play_patterns(const struct playbook *pb, size_t i,
     const char ***out)
 {
-	const struct ynode	*root = ydoc_root(pb->doc), *hosts = NULL;
+	const struct ynode	*hosts = pb->plays[i].hosts_node;
 	size_t			 n = 0, j;
 
 	*out = NULL;
-	if (root != NULL && root->type == YNODE_SEQ && i < root->n &&
-	    root->items[i]->type == YNODE_MAP)
-		hosts = ynode_get(root->items[i], "hosts");
 	if (hosts != NULL && hosts->type == YNODE_SEQ) {
 		*out = xcalloc(hosts->n + 1, sizeof **out);
 		for (j = 0; j < hosts->n; j++) {

@@ -576,7 +576,7 @@ tree_load_play(struct loader *ld, const struct ynode *n)
 
 	memset(&sc, 0, sizeof sc);
 	sc.ignore_errors = -1;
-	sc.dir = dir_of(ld->pb->path);
+	sc.dir = dir_of(ld->file);
 	root = tree_open(ld, &sc, &n->pos, "play");
 	sc.block = root;
 	sc.part = PART_BLOCK;
@@ -661,6 +661,7 @@ playbook_load_include(const struct play *p, const struct task *inc,
 	ld.pb = pb;
 	ld.d = &d;
 	ld.play = fp;
+	ld.file = pb->path;
 	memset(&sc, 0, sizeof sc);
 	sc.ignore_errors = -1;
 	sc.role = inc->role;

@@ -11,7 +11,8 @@
 # status and every command's output (which prints the variables each
 # precedence level sets) must be the same, and so must the recap counts
 # (changed, failed, skipped, rescued, unreachable);
-# --list-tasks with and without --tags/--skip-tags prints the same text.
+# --list-tasks with and without --tags/--skip-tags prints the same text,
+# for site.yml and all.yml (import_playbook).
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -56,14 +57,19 @@ tcptune_lines() {
 
 # The listing: role tasks as "role : name", rescue and always parts not
 # listed, tags inherited from role entries and imports.
-for sel in "" "--tags tune" "--skip-tags tune" "--tags shared,untagged"; do
-	# shellcheck disable=SC2086
-	ansible-playbook -i "$LAB_INVENTORY" site.yml --list-tasks $sel \
-	    >"$E2E_TMP/theirs" 2>&1
-	# shellcheck disable=SC2086
-	tt play site.yml --list-tasks $sel >"$E2E_TMP/ours" 2>&1
-	assert_eq "--list-tasks $sel: the same text" "$(cat "$E2E_TMP/theirs")" \
-	    "$(cat "$E2E_TMP/ours")"
+# all.yml: import_playbook with tags, an imported playbook's roles and
+# vars_files relative to it.
+for pb in site.yml all.yml; do
+	for sel in "" "--tags tune" "--skip-tags tune" "--tags shared,untagged" \
+	    "--tags more" "--skip-tags inner"; do
+		# shellcheck disable=SC2086
+		ansible-playbook -i "$LAB_INVENTORY" "$pb" --list-tasks $sel \
+		    >"$E2E_TMP/theirs" 2>&1
+		# shellcheck disable=SC2086
+		tt play "$pb" --list-tasks $sel >"$E2E_TMP/ours" 2>&1
+		assert_eq "$pb --list-tasks $sel: the same text" \
+		    "$(cat "$E2E_TMP/theirs")" "$(cat "$E2E_TMP/ours")"
+	done
 done
 export ANSIBLE_STDOUT_CALLBACK=json
 

@@ -276,6 +276,37 @@ test_role_errors(void **state)
 	diag_clear(&d);
 }
 
+/* import_playbook: the plays in place, the entry's tags on each, the
+ * imported playbook's roles and vars_files relative to it. */
+static void
+test_import_playbook(void **state)
+{
+	struct playbook	*pb = NULL;
+	struct diag	 d = DIAG_INIT;
+	const struct play *p;
+	size_t		 i;
+	int		 tagged = 0;
+
+	(void)state;
+	playbook_set_roles_path("tests/data/lang/shared-roles");
+	if (playbook_load("tests/data/lang/all.yml", &pb, &d) != 0)
+		fail_msg("%s", diag_get(&d, 0));
+	assert_int_equal(pb->nplays, 3);
+	p = &pb->plays[1];
+	assert_string_equal(p->name, "imported");
+	for (i = 0; i < p->ntags; i++)
+		tagged |= strcmp(p->tags[i], "more") == 0;
+	assert_true(tagged);
+	assert_string_equal(json_string_value(json_object_get(p->vars,
+	    "more_value")), "from-vars-file");
+	assert_string_equal(p->tasks[0].name,
+	    "local_role : next to the imported playbook");
+	assert_string_equal(pb->plays[2].name,
+	    "roles, loops, handlers and blocks");
+	playbook_free(pb);
+	diag_clear(&d);
+}
+
 /* include_tasks: the file read for a host as a tree of its own, once per
  * item, entered and left by the host's cursor in the run's order. */
 static void
@@ -347,6 +378,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_role_errors),
+		cmocka_unit_test(test_import_playbook),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
