@@ -159,18 +159,59 @@ reveal_vault(struct runner *r, char **cause)
 }
 
 static int
-reveal_play_vars(const struct play *play, char **cause)
+reveal_one(json_t *vars, const struct ypos *pos, const char *what,
+    char **cause)
 {
 	char	*owner;
 	int	 rc;
 
-	if (play->vars == NULL)
+	if (vars == NULL)
 		return 0;
-	owner = xprintf("%s:%d: play '%s'", play->pos.file, play->pos.line,
-	    play->name != NULL ? play->name : play->hosts);
-	rc = vault_reveal_vars(play->vars, owner, cause);
+	owner = xprintf("%s:%d: %s", pos->file, pos->line, what);
+	rc = vault_reveal_vars(vars, owner, cause);
 	free(owner);
 	return rc;
+}
+
+/* The play's vars, and its roles' defaults, vars and parameters and its
+ * tasks' vars, which may hold inline vault values too. */
+static int
+reveal_play_vars(const struct play *play, char **cause)
+{
+	const struct role	*role;
+	char			*what;
+	size_t			 i;
+	int			 rc;
+
+	/* as docs/vault.md shows it: "site.yml:1: play 'tune': ..." */
+	what = xprintf("play '%s'", play->name != NULL && *play->name !=
+	    '\0' ? play->name : play->hosts);
+	rc = reveal_one(play->vars, &play->pos, what, cause);
+	free(what);
+	if (rc != 0 ||
+	    reveal_one(play->role_defaults, &play->pos, "role defaults",
+	    cause) != 0 || reveal_one(play->role_vars, &play->pos,
+	    "role vars", cause) != 0)
+		return -1;
+	for (i = 0; i < play->nroles; i++) {
+		role = play->roles[i];
+		if (reveal_one(role->all_defaults, &role->pos, "role defaults",
+		    cause) != 0 || reveal_one(role->all_vars, &role->pos,
+		    "role vars", cause) != 0 || reveal_one(role->all_params,
+		    &role->pos, "role parameters", cause) != 0)
+			return -1;
+	}
+	for (i = 0; i < play->ntasks; i++) {
+		if (reveal_one(play->tasks[i].vars, &play->tasks[i].pos,
+		    "task vars", cause) != 0)
+			return -1;
+	}
+	for (i = 0; i < play->nhandlers; i++) {
+		if (reveal_one(play->handlers[i].vars, &play->handlers[i].pos,
+		    "handler vars", cause) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* The pool's hook: close h's connection unless someone is using it. */

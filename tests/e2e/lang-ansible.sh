@@ -9,7 +9,8 @@
 # both on the same two lab hosts, once as it is and once with -e: for each
 # host, every task in order with its status, each loop item with its
 # status and every command's output (which prints the variables each
-# precedence level sets) must be the same, and so must the recap counts
+# precedence level sets; a vaulted role default; registered stdout) must be
+# the same, and so must the recap counts
 # (changed, failed, skipped, rescued, unreachable);
 # --list-tasks with and without --tags/--skip-tags prints the same text,
 # for site.yml and all.yml (import_playbook).
@@ -25,6 +26,8 @@ cd "$E2E_SRC/tests/data/lang" || exit 1
 export ANSIBLE_LOCAL_TEMP=$E2E_TMP/ansible-tmp ANSIBLE_HOME=$E2E_TMP/ansible-home
 export ANSIBLE_NOCOLOR=1 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
 export ANSIBLE_RETRY_FILES_ENABLED=0
+# a role default is an inline vault value: both get the password
+VAULT=(--vault-password-file "$E2E_SRC/tests/data/vault/default.pass")
 
 # host <TAB> task <TAB> status <TAB> output, or each item's
 # item=status:output; a host's lines in the order its tasks ran.
@@ -63,10 +66,12 @@ for pb in site.yml all.yml; do
 	for sel in "" "--tags tune" "--skip-tags tune" "--tags shared,untagged" \
 	    "--tags more" "--skip-tags inner"; do
 		# shellcheck disable=SC2086
-		ansible-playbook -i "$LAB_INVENTORY" "$pb" --list-tasks $sel \
+		ansible-playbook -i "$LAB_INVENTORY" "${VAULT[@]}" "$pb" \
+		    --list-tasks $sel \
 		    >"$E2E_TMP/theirs" 2>&1
 		# shellcheck disable=SC2086
-		tt play "$pb" --list-tasks $sel >"$E2E_TMP/ours" 2>&1
+		tt play "$pb" "${VAULT[@]}" --list-tasks $sel \
+		    >"$E2E_TMP/ours" 2>&1
 		assert_eq "$pb --list-tasks $sel: the same text" \
 		    "$(cat "$E2E_TMP/theirs")" "$(cat "$E2E_TMP/ours")"
 	done
@@ -76,14 +81,15 @@ export ANSIBLE_STDOUT_CALLBACK=json
 for extra in "" "tune_param=from-extra tune_level=extra"; do
 	args=()
 	[[ -n $extra ]] && args=(-e "$extra")
-	e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" "${args[@]}" site.yml
+	e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" "${VAULT[@]}" \
+	    "${args[@]}" site.yml
 	ansible_rc=$RUN_RC
 	ansible_lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
 	# the recap's counts that mean the same in both (Ansible's ok counts
 	# changed ones too, tcptune's does not)
 	jq -S '.stats | map_values({changed, failed: .failures, skipped,
 	    rescued, unreachable})' <<<"$RUN_OUT" >"$E2E_TMP/ansible-stats"
-	e2e_run 120 tt play site.yml "${args[@]}" --format json
+	e2e_run 120 tt play site.yml "${VAULT[@]}" "${args[@]}" --format json
 	assert_eq "[-e '$extra'] the same exit status" "$ansible_rc" "$RUN_RC"
 	tcptune_lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
 	assert_eq "[-e '$extra'] the same recap counts" \
@@ -102,8 +108,8 @@ assert_match "a role from roles_path, import vars over its defaults" \
 assert_match "extra vars are over role params and play vars" \
     "level=extra rv=from-role-vars pvr=role-vars-win d=d p=from-extra" \
     "$(cat "$E2E_TMP/tcptune")"
-e2e_run 120 tt play site.yml
+e2e_run 120 tt play site.yml "${VAULT[@]}"
 assert_match "the text recap counts the rescue" \
-    "${HOSTS[0]} +: ok=2 +changed=17 +unreachable=0 +failed=0 +skipped=2 +rescued=1" \
+    "${HOSTS[0]} +: ok=2 +changed=20 +unreachable=0 +failed=0 +skipped=2 +rescued=1" \
     "$RUN_OUT"
 e2e_finish
