@@ -20,7 +20,7 @@ static const char *const play_keys[] = { "name", "hosts", "vars",
 	"roles", "post_tasks", "handlers", "force_handlers", NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
-	"loop", "loop_control", NULL };
+	"loop", "loop_control", "changed_when", "failed_when", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path", NULL };
 
@@ -396,6 +396,12 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	check_templates(ld, ynode_get(n, "name"));
 	if ((t->when = get_when(ld, ynode_get(n, "when"))) != NULL)
 		t->when_pos = ynode_get(n, "when")->pos;
+	if ((t->changed_when = get_when(ld, ynode_get(n, "changed_when"))) !=
+	    NULL)
+		t->changed_when_pos = ynode_get(n, "changed_when")->pos;
+	if ((t->failed_when = get_when(ld, ynode_get(n, "failed_when"))) !=
+	    NULL)
+		t->failed_when_pos = ynode_get(n, "failed_when")->pos;
 	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
 	if (get_string(ld, ynode_get(n, "register"), "register",
 	    &t->register_as) == 0 && t->register_as != NULL &&
@@ -812,6 +818,8 @@ task_clear(struct task *t)
 	free(t->when);
 	free_tags(t->tags, t->ntags);
 	free(t->register_as);
+	free(t->changed_when);
+	free(t->failed_when);
 	json_decref(t->vars);
 	loop_clear(&t->loop);
 	free_tags(t->notify, t->nnotify);

@@ -54,6 +54,10 @@ struct task {
 	char			**tags;		/* its own and inherited */
 	size_t			 ntags;
 	char			*register_as;	/* NULL: none */
+	char			*changed_when;	/* NULL: the module's word */
+	struct ypos		 changed_when_pos;
+	char			*failed_when;	/* NULL: the module's word */
+	struct ypos		 failed_when_pos;
 	int			 ignore_errors;
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */

@@ -16,6 +16,9 @@
 #include "run/runner-int.h"
 #include "template/template.h"
 
+static json_t	*result_var(const struct module_result *);
+static void	 judge(const struct task *, json_t *, struct module_result *);
+
 int
 runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
     struct module_result *res)
@@ -69,8 +72,53 @@ call_module(struct runner *r, struct host_state *h, const struct play *play,
 			if (res->msg == NULL)
 				res->msg = xstrdup("module failed");
 		}
+		judge(t, vars, res);
 	}
 	json_decref(args);
+}
+
+/* changed_when, then failed_when, as Ansible's TaskExecutor: each sees
+ * the task's own result under its register name; failed_when decides
+ * failure either way (a failed command whose failed_when is false is not
+ * failed). */
+static void
+judge(const struct task *t, json_t *vars, struct module_result *res)
+{
+	char	*cause = NULL;
+	int	 changed = res->status == RESULT_CHANGED, failed, truth;
+
+	if ((t->changed_when == NULL && t->failed_when == NULL) ||
+	    res->status == RESULT_SKIPPED || res->status == RESULT_UNREACHABLE)
+		return;
+	failed = res->status == RESULT_FAILED;
+	if (t->register_as != NULL)
+		json_object_set_new(vars, t->register_as, result_var(res));
+	if (t->changed_when != NULL) {
+		if (template_eval_bool(t->changed_when, vars,
+		    &t->changed_when_pos, &truth, &cause) != 0)
+			goto bad;
+		changed = truth;
+	}
+	if (t->failed_when != NULL) {
+		if (template_eval_bool(t->failed_when, vars,
+		    &t->failed_when_pos, &truth, &cause) != 0)
+			goto bad;
+		if (truth && !failed) {
+			free(res->msg);
+			res->msg = xstrdup("failed_when condition was true");
+		}
+		failed = truth;
+	}
+	res->status = failed ? RESULT_FAILED : changed ? RESULT_CHANGED :
+	    RESULT_OK;
+	goto out;
+bad:
+	res->status = RESULT_FAILED;
+	free(res->msg);
+	res->msg = cause;
+out:
+	if (t->register_as != NULL)
+		json_object_del(vars, t->register_as);
 }
 
 /* A result as the registered variable sees it, Ansible's keys: changed,

@@ -9,7 +9,8 @@
 # both on the same two lab hosts, once as it is and once with -e: for each
 # host, every task in order with its status, each loop item with its
 # status and every command's output (which prints the variables each
-# precedence level sets; a vaulted role default; registered stdout) must be
+# precedence level sets; a vaulted role default; registered stdout;
+# changed_when and failed_when, per loop item too) must be
 # the same, and so must the recap counts
 # (changed, failed, skipped, rescued, unreachable);
 # --list-tasks with and without --tags/--skip-tags prints the same text,
@@ -110,6 +111,6 @@ assert_match "extra vars are over role params and play vars" \
     "$(cat "$E2E_TMP/tcptune")"
 e2e_run 120 tt play site.yml "${VAULT[@]}"
 assert_match "the text recap counts the rescue" \
-    "${HOSTS[0]} +: ok=2 +changed=20 +unreachable=0 +failed=0 +skipped=2 +rescued=1" \
+    "${HOSTS[0]} +: ok=4 +changed=21 +unreachable=0 +failed=0 +skipped=2 +rescued=2" \
     "$RUN_OUT"
 e2e_finish
