@@ -35,3 +35,24 @@ add_test(NAME e2e/modprobe-lab
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/modprobe-lab PROPERTIES
   LABELS "e2e;tune" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The playbook language (issue 22): roles, loops, handlers, blocks and
+# imports run by ansible-playbook and by tcptune on the same two lab hosts:
+# the same tasks, statuses, loop items and outputs. Lab hlg, 198.18.60.0/24.
+add_test(NAME e2e/lang-ansible
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/lang-ansible.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/lang-ansible PROPERTIES
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# A sysctl role (issue 22) applied by ansible-playbook and tcptune: the
+# same drop-in, live values and recap; reruns change nothing; --check
+# --diff changes nothing. Lab hlg, 198.18.60.0/24 (as e2e/lang-ansible).
+add_test(NAME e2e/lang-sysctl-role
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/lang-sysctl-role.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/lang-sysctl-role PROPERTIES
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK lab-hlg)
+set_tests_properties(e2e/lang-ansible PROPERTIES RESOURCE_LOCK lab-hlg)

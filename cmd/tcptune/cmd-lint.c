@@ -59,8 +59,16 @@ lint_playbook(const char *path, const struct inventory *inv, json_t *out)
 		json_array_append_new(errors, json_string(diag_get(&d, i)));
 	}
 	if (nerr == 0 && pb != NULL) {
-		for (i = 0; i < pb->nplays; i++)
-			ntasks += pb->plays[i].ntasks;
+		for (i = 0; i < pb->nplays; i++) {
+			size_t j;
+
+			/* the tasks written: not the flushes and place
+			 * holders of the tree */
+			for (j = 0; j < pb->plays[i].ntasks; j++)
+				ntasks += pb->plays[i].tasks[j].kind ==
+				    TASK_MODULE || pb->plays[i].tasks[j].kind ==
+				    TASK_INCLUDE;
+		}
 		if (out == NULL)
 			printf("%s: ok (%zu play%s, %zu task%s)\n", path,
 			    pb->nplays, pb->nplays == 1 ? "" : "s", ntasks,

@@ -73,6 +73,7 @@ struct options {
 	int			  cfg_become;	/* become */
 	int			  cfg_nocolor;	/* nocolor, ANSIBLE_NOCOLOR */
 	int			  cfg_force_color; /* force_color */
+	const char		 *roles_path;	/* roles_path, ':'-separated */
 	const struct settings	 *settings;	/* what was resolved, and from
 						   where (tcptune config) */
 	char			**args;		/* positional arguments */

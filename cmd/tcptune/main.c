@@ -9,6 +9,7 @@
 #include "help.h"
 #include "runlog.h"
 #include "say.h"
+#include "playbook/playbook.h"
 #include "settings.h"
 #include "base/xalloc.h"
 #include "report/message.h"
@@ -496,6 +497,7 @@ resolve_settings(const struct cmd_entry *cmd, struct options *opts,
 	}
 	if (settings->warning != NULL)
 		say_warning(NULL, "%s", settings->warning);
+	playbook_set_roles_path(opts->roles_path);
 	return 0;
 }
 

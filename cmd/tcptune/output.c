@@ -249,10 +249,56 @@ print_diff(const struct output *o, const char *diff)
 	strbuf_release(&sb);
 }
 
+/* " rescued=N" in the recap, only where a rescue caught a failure (the
+ * recap's columns stay as they were for every play without one). */
+static const char *
+rescued(const struct host_state *h)
+{
+	static char buf[32];
+
+	if (h->stats.rescued == 0)
+		return "";
+	snprintf(buf, sizeof buf, " rescued=%-4d", h->stats.rescued);
+	return buf;
+}
+
+/* A loop's items, one line each as Ansible prints them: "changed: [h]
+ * => (item=label)". Returns how many were printed. */
+static size_t
+print_items(struct output *o, const char *host, const struct task_result *tr)
+{
+	const json_t	*results = json_object_get(tr->data, "results"), *it;
+	const char	*st, *c;
+	size_t		 i;
+
+	if (!json_is_array(results) || json_array_size(results) == 0)
+		return 0;
+	json_array_foreach(results, i, it) {
+		st = json_string_value(json_object_get(it, "status"));
+		if (st == NULL)
+			return i;
+		c = strcmp(st, "changed") == 0 ? C_YELLOW : strcmp(st, "ok") ==
+		    0 ? C_GREEN : strcmp(st, "skipped") == 0 ? C_CYAN : C_RED;
+		printf("%s%s: [%s] => (item=%s)%s\n", color(o, c),
+		    strcmp(st, "skipped") == 0 ? "skipping" : strcmp(st,
+		    "failed") == 0 ? "failed" : st, host,
+		    json_string_value(json_object_get(it, "_label")),
+		    color(o, C_RESET));
+	}
+	return i;
+}
+
 static void
 print_result(struct output *o, const char *host, const struct task_result *tr)
 {
 	const char *word, *c;
+
+	/* a loop's items say it all unless it failed, then its diff */
+	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED) {
+		if (tr->diff != NULL && o->opts->diff)
+			print_diff(o, tr->diff);
+		return;
+	}
 
 	switch (tr->status) {
 	case RESULT_OK: word = "ok"; c = C_GREEN; break;
@@ -513,9 +559,10 @@ output_finish(struct output *o, const struct runner *r)
 		else if (h->stats.changed)
 			c = C_YELLOW;
 		printf("%s%-26s%s : ok=%-4d changed=%-4d unreachable=%-4d "
-		    "failed=%-4d skipped=%-4d\n", color(o, c), h->name,
+		    "failed=%-4d skipped=%-4d%s\n", color(o, c), h->name,
 		    color(o, C_RESET), h->stats.ok, h->stats.changed,
-		    h->stats.unreachable, h->stats.failed, h->stats.skipped);
+		    h->stats.unreachable, h->stats.failed, h->stats.skipped,
+		    rescued(h));
 	}
 	printf("\n(%.1fs)\n", monotonic_seconds() - o->start);
 }

@@ -22,7 +22,8 @@
 #define NO_FIELD	((size_t)-1)
 #define AT(f)		offsetof(struct options, f)
 
-enum stype { ST_INT, ST_BOOL, ST_STR, ST_PATH };
+/* ST_PATHSPEC: Ansible's pathspec, paths split on ':' (roles_path). */
+enum stype { ST_INT, ST_BOOL, ST_STR, ST_PATH, ST_PATHSPEC };
 
 struct ini_key {
 	const char	*section;
@@ -106,7 +107,43 @@ static const struct setting_def setting_defs[] = {
 	  .ini = { { "defaults", "force_color" } },
 	  .env = { "ANSIBLE_FORCE_COLOR" },
 	  .cli = NO_FIELD, .target = AT(cfg_force_color), .def = "no" },
+	/* Where roles are looked for after the playbook's roles/
+	 * (playbook_set_roles_path). */
+	{ .name = "roles_path", .type = ST_PATHSPEC,
+	  .ini = { { "defaults", "roles_path" } },
+	  .env = { "ANSIBLE_ROLES_PATH" },
+	  .cli = NO_FIELD, .target = AT(roles_path),
+	  .def = "~/.ansible/roles:/usr/share/ansible/roles:"
+	      "/etc/ansible/roles" },
 };
+
+/* A pathspec: each ':'-separated path resolved as acfg_to_path does,
+ * joined again with ':'; empty ones dropped. */
+static int
+to_pathspec(const char *value, const char *basedir, char **out, char **cause)
+{
+	struct strbuf	 sb;
+	const char	*p = value, *colon;
+	char		*one, *path;
+
+	strbuf_init(&sb);
+	for (; *p != '\0'; p = *colon != '\0' ? colon + 1 : colon) {
+		colon = strchrnul(p, ':');
+		if (colon == p)
+			continue;
+		one = xstrndup(p, (size_t)(colon - p));
+		if (acfg_to_path(one, basedir, &path, cause) != 0) {
+			free(one);
+			strbuf_release(&sb);
+			return -1;
+		}
+		free(one);
+		strbuf_addf(&sb, "%s%s", sb.len > 0 ? ":" : "", path);
+		free(path);
+	}
+	*out = strbuf_detach(&sb, NULL);
+	return 0;
+}
 
 /* A raw value and where it was found. */
 struct raw {
@@ -272,6 +309,8 @@ convert(struct settings *s, const struct setting_def *d, struct raw *r,
 		rc = acfg_to_bool(r->value, &b, &why);
 	else if (d->type == ST_STR)
 		rc = acfg_to_string(r->value, &str, &why);
+	else if (d->type == ST_PATHSPEC)
+		rc = to_pathspec(r->value, r->basedir, &str, &why);
 	else
 		rc = acfg_to_path(r->value, r->basedir, &str, &why);
 	if (rc == 0 && d->choice != NULL && strcmp(str, d->choice) != 0) {

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "playbook/bind.h"
+#include "playbook/loader.h"
+#include "playbook/loop.h"
 #include "base/strbuf.h"
 #include "template/template.h"
 #include "base/xalloc.h"
@@ -14,19 +16,16 @@
 
 static const char *const play_keys[] = { "name", "hosts", "vars",
 	"vars_files", "become", "serial", "max_fail_percentage",
-	"any_errors_fatal", "gather_facts", "tasks", "tags", NULL };
+	"any_errors_fatal", "gather_facts", "tasks", "tags", "pre_tasks",
+	"roles", "post_tasks", "handlers", "force_handlers", NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
-	"ignore_errors", "check_mode", "diff", NULL };
+	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
+	"loop", "loop_control", "changed_when", "failed_when", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
-	"inventory_hostname", "hostvars", NULL };
+	"inventory_hostname", "hostvars", "role_name", "role_path", NULL };
 
-struct loader {
-	struct playbook	*pb;
-	struct diag	*d;
-};
-
-static size_t
-count(const char *const *words)
+size_t
+count_words(const char *const *words)
 {
 	size_t n = 0;
 
@@ -35,7 +34,7 @@ count(const char *const *words)
 	return n;
 }
 
-static int
+int
 in_list(const char *word, const char *const *words)
 {
 	for (; *words != NULL; words++) {
@@ -67,7 +66,7 @@ describe(const struct ynode *n)
 	return xprintf("string '%s'", n->value);
 }
 
-static void
+void
 type_error(struct loader *ld, const struct ynode *n, const char *key,
     const char *expected)
 {
@@ -92,7 +91,7 @@ check_duplicates(struct loader *ld, const struct ynode *map, const char *what)
 	}
 }
 
-static int
+int
 get_bool(struct loader *ld, const struct ynode *n, const char *key, int *out)
 {
 	json_t *v;
@@ -110,7 +109,7 @@ get_bool(struct loader *ld, const struct ynode *n, const char *key, int *out)
 	return 0;
 }
 
-static int
+int
 get_string(struct loader *ld, const struct ynode *n, const char *key,
     char **out)
 {
@@ -174,7 +173,7 @@ add_tags_csv(char ***tags, size_t *ntags, const char *s)
 	add_tag(tags, ntags, s, strlen(s));
 }
 
-static void
+void
 get_tags(struct loader *ld, const struct ynode *n, char ***tags,
     size_t *ntags)
 {
@@ -201,7 +200,7 @@ get_tags(struct loader *ld, const struct ynode *n, char ***tags,
 	}
 }
 
-static void
+void
 free_tags(char **tags, size_t ntags)
 {
 	size_t i;
@@ -212,8 +211,8 @@ free_tags(char **tags, size_t ntags)
 }
 
 /* `when`: a string, a list of strings ANDed, or a bool. */
-static void
-get_when(struct loader *ld, const struct ynode *n, struct task *t)
+char *
+get_when(struct loader *ld, const struct ynode *n)
 {
 	struct strbuf	 sb;
 	const struct ynode *item;
@@ -221,12 +220,11 @@ get_when(struct loader *ld, const struct ynode *n, struct task *t)
 	size_t		 i;
 
 	if (n == NULL || ynode_is_null(n))
-		return;
-	t->when_pos = n->pos;
+		return NULL;
 	if (n->type == YNODE_MAP) {
 		type_error(ld, n, "when", "a string, a list of strings or a "
 		    "bool");
-		return;
+		return NULL;
 	}
 	strbuf_init(&sb);
 	for (i = 0; i < (n->type == YNODE_SEQ ? n->n : 1); i++) {
@@ -249,8 +247,39 @@ get_when(struct loader *ld, const struct ynode *n, struct task *t)
 			strbuf_addstr(&sb, item->value);
 	}
 	if (sb.len > 0)
-		t->when = strbuf_detach(&sb, NULL);
+		return strbuf_detach(&sb, NULL);
 	strbuf_release(&sb);
+	return NULL;
+}
+
+/* notify: a name or a list of names; listen the same. */
+static void
+get_names(struct loader *ld, const struct ynode *n, const char *key,
+    char ***out, size_t *nout)
+{
+	size_t i;
+
+	if (n == NULL || ynode_is_null(n))
+		return;
+	if (n->type == YNODE_SCALAR) {
+		*out = xreallocarray(*out, *nout + 1, sizeof **out);
+		(*out)[(*nout)++] = xstrdup(n->value);
+		return;
+	}
+	if (n->type != YNODE_SEQ) {
+		type_error(ld, n, key, "a string or a list of strings");
+		return;
+	}
+	for (i = 0; i < n->n; i++) {
+		if (n->items[i]->type != YNODE_SCALAR ||
+		    ynode_is_null(n->items[i])) {
+			type_error(ld, n->items[i], key, "a string or a list "
+			    "of strings");
+			continue;
+		}
+		*out = xreallocarray(*out, *nout + 1, sizeof **out);
+		(*out)[(*nout)++] = xstrdup(n->items[i]->value);
+	}
 }
 
 const char *
@@ -298,7 +327,7 @@ task_module(const char *key, const struct ynode *params)
 	return m;
 }
 
-static void
+void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
 	const struct module	*m;
@@ -322,7 +351,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	}
 	for (i = 0; i < n->n; i++) {
 		key = ynode_key(n, i);
-		if (in_list(key, task_keys))
+		if (in_list(key, task_keys) || loop_is_keyword(key))
 			continue;
 		if ((m = task_module(key, n->items[i])) != NULL) {
 			if (t->module != NULL && t->module != m) {
@@ -339,7 +368,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 			continue;
 		}
 		reported = 1;
-		if ((sugg = did_you_mean(key, task_keys, count(task_keys))) !=
+		if ((sugg = did_you_mean(key, task_keys, count_words(task_keys))) !=
 		    NULL)
 			diag_add(ld->d, &n->keys[i]->pos, "unknown task key "
 			    "'%s' (did you mean '%s'?)", key, sugg);
@@ -365,7 +394,14 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		    &t->args, ld->d);
 	get_string(ld, ynode_get(n, "name"), "name", &t->name);
 	check_templates(ld, ynode_get(n, "name"));
-	get_when(ld, ynode_get(n, "when"), t);
+	if ((t->when = get_when(ld, ynode_get(n, "when"))) != NULL)
+		t->when_pos = ynode_get(n, "when")->pos;
+	if ((t->changed_when = get_when(ld, ynode_get(n, "changed_when"))) !=
+	    NULL)
+		t->changed_when_pos = ynode_get(n, "changed_when")->pos;
+	if ((t->failed_when = get_when(ld, ynode_get(n, "failed_when"))) !=
+	    NULL)
+		t->failed_when_pos = ynode_get(n, "failed_when")->pos;
 	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
 	if (get_string(ld, ynode_get(n, "register"), "register",
 	    &t->register_as) == 0 && t->register_as != NULL &&
@@ -378,6 +414,17 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	    &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "check_mode"), "check_mode", &t->check_mode);
 	get_bool(ld, ynode_get(n, "diff"), "diff", &t->diff);
+	if (ynode_get(n, "vars") != NULL && !ynode_is_null(ynode_get(n,
+	    "vars"))) {
+		t->vars = json_object();
+		load_vars_into(ld, ynode_get(n, "vars"), t->vars);
+	}
+	loop_load(&t->loop, n, ld->d);
+	check_templates(ld, ynode_get(n, "loop"));
+	get_names(ld, ynode_get(n, "notify"), "notify", &t->notify,
+	    &t->nnotify);
+	get_names(ld, ynode_get(n, "listen"), "listen", &t->listen,
+	    &t->nlisten);
 	/* As ansible-playbook: the module as the task wrote it. */
 	if (t->module != NULL && t->name == NULL)
 		t->name = xstrdup(module_key);
@@ -393,8 +440,8 @@ vars_file_path(const char *playbook, const char *file)
 	return xprintf("%.*s/%s", (int)(slash - playbook), playbook, file);
 }
 
-static void
-load_vars(struct loader *ld, const struct ynode *n, struct play *p)
+void
+load_vars_into(struct loader *ld, const struct ynode *n, json_t *into)
 {
 	json_t	*v;
 	size_t	 i;
@@ -416,7 +463,7 @@ load_vars(struct loader *ld, const struct ynode *n, struct play *p)
 	}
 	check_templates(ld, n);
 	v = ynode_to_json(n);
-	json_object_update(p->vars, v);
+	json_object_update(into, v);
 	json_decref(v);
 }
 
@@ -436,7 +483,7 @@ load_vars_file(struct loader *ld, const struct ynode *item, struct play *p)
 		    "not supported");
 		return;
 	}
-	path = vars_file_path(ld->pb->path, item->value);
+	path = vars_file_path(ld->file, item->value);
 	if (access(path, R_OK) != 0) {
 		diag_add(ld->d, &item->pos, "cannot read vars file '%s': %s",
 		    path, strerror(errno));
@@ -453,9 +500,30 @@ load_vars_file(struct loader *ld, const struct ynode *item, struct play *p)
 		diag_add(ld->d, &root->pos, "vars file must be a mapping, got "
 		    "%s", ynode_type_name(root));
 	else if (root != NULL)
-		load_vars(ld, root, p);
+		load_vars_into(ld, root, p->vars);
 	ydoc_free(doc);
 	free(path);
+}
+
+struct ynode *
+loader_read(struct loader *ld, const char *path, const struct ypos *at)
+{
+	struct ydoc	*doc;
+	char		*cause = NULL;
+
+	if (access(path, R_OK) != 0) {
+		diag_add(ld->d, at, "cannot read '%s': %s", path,
+		    strerror(errno));
+		return NULL;
+	}
+	if ((doc = ydoc_load_file(path, &cause)) == NULL) {
+		diag_take(ld->d, cause);
+		return NULL;
+	}
+	ld->pb->docs = xreallocarray(ld->pb->docs, ld->pb->ndocs + 1,
+	    sizeof *ld->pb->docs);
+	ld->pb->docs[ld->pb->ndocs++] = doc;
+	return ydoc_root(doc);
 }
 
 static void
@@ -468,6 +536,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	size_t			 i;
 
 	p->pos = n->pos;
+	p->hosts_node = ynode_get(n, "hosts");
 	p->become = -1;
 	p->max_fail_percentage = -1;
 	p->gather_facts = 1;
@@ -483,7 +552,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 		key = ynode_key(n, i);
 		if (in_list(key, play_keys))
 			continue;
-		if ((sugg = did_you_mean(key, play_keys, count(play_keys))) !=
+		if ((sugg = did_you_mean(key, play_keys, count_words(play_keys))) !=
 		    NULL)
 			diag_add(ld->d, &n->keys[i]->pos, "unknown play key "
 			    "'%s' (did you mean '%s'?)", key, sugg);
@@ -498,7 +567,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 		/* unless a typo of it was already reported */
 		for (i = 0; i < n->n; i++) {
 			key = ynode_key(n, i);
-			sugg = did_you_mean(key, play_keys, count(play_keys));
+			sugg = did_you_mean(key, play_keys, count_words(play_keys));
 			if (!in_list(key, play_keys) && sugg != NULL &&
 			    strcmp(sugg, "hosts") == 0)
 				break;
@@ -527,7 +596,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	if (p->hosts != NULL && *p->hosts == '\0')
 		diag_add(ld->d, &v->pos, "'hosts' must not be empty");
 
-	load_vars(ld, ynode_get(n, "vars"), p);
+	load_vars_into(ld, ynode_get(n, "vars"), p->vars);
 	if ((v = ynode_get(n, "vars_files")) != NULL && !ynode_is_null(v)) {
 		if (v->type == YNODE_SEQ) {
 			for (i = 0; i < v->n; i++)
@@ -542,6 +611,11 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	    &p->any_errors_fatal);
 	get_bool(ld, ynode_get(n, "gather_facts"), "gather_facts",
 	    &p->gather_facts);
+	if (get_bool(ld, ynode_get(n, "force_handlers"), "force_handlers",
+	    &p->force_handlers) == 0 && p->force_handlers)
+		diag_add(ld->d, &ynode_get(n, "force_handlers")->pos,
+		    "'force_handlers: true' is not supported yet (handlers "
+		    "run only on hosts that have not failed)");
 
 	if ((v = ynode_get(n, "serial")) != NULL) {
 		j = ynode_to_json(v);
@@ -574,23 +648,112 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	}
 	get_tags(ld, ynode_get(n, "tags"), &p->tags, &p->ntags);
 
-	v = ynode_get(n, "tasks");
-	if (v == NULL || ynode_is_null(v))
-		return;
-	if (v->type != YNODE_SEQ) {
-		type_error(ld, v, "tasks", "a list");
+	ld->play = p;
+	tree_load_play(ld, n);
+	ld->play = NULL;
+}
+
+static void	load_plays(struct loader *, const struct ynode *, char **,
+		    size_t);
+
+/* import_playbook: the plays of another playbook, read now, in place;
+ * its tags on each of them. */
+static void
+load_import_playbook(struct loader *ld, const struct ynode *n,
+    const char *key, char **tags, size_t ntags)
+{
+	const struct ynode	*file = ynode_get(n, key), *root;
+	const char		*saved = ld->file;
+	char			*path, **more = NULL;
+	size_t			 i, nmore = 0;
+
+	for (i = 0; i < n->n; i++) {
+		const char *k = ynode_key(n, i);
+
+		if (strcmp(k, key) != 0 && strcmp(k, "name") != 0 &&
+		    strcmp(k, "tags") != 0)
+			diag_add(ld->d, &n->keys[i]->pos, "'%s' is not "
+			    "supported on import_playbook", k);
+	}
+	if (file->type != YNODE_SCALAR || ynode_is_null(file) ||
+	    template_has(file->value)) {
+		type_error(ld, file, key, "a file name (not templated)");
 		return;
 	}
-	p->tasks = xcalloc(v->n, sizeof *p->tasks);
-	for (i = 0; i < v->n; i++)
-		load_task(ld, v->items[i], &p->tasks[p->ntasks++]);
+	if (ld->depth >= LOADER_MAX_DEPTH) {
+		diag_add(ld->d, &file->pos, "import_playbook nested more than "
+		    "%d deep", LOADER_MAX_DEPTH);
+		return;
+	}
+	path = vars_file_path(ld->file, file->value);
+	if ((root = loader_read(ld, path, &file->pos)) == NULL) {
+		free(path);
+		return;
+	}
+	if (ynode_is_null(root) || root->type != YNODE_SEQ) {
+		diag_add(ld->d, &root->pos, "playbook must be a list of plays");
+		free(path);
+		return;
+	}
+	for (i = 0; i < ntags; i++) {
+		more = xreallocarray(more, nmore + 1, sizeof *more);
+		more[nmore++] = xstrdup(tags[i]);
+	}
+	get_tags(ld, ynode_get(n, "tags"), &more, &nmore);
+	/* the imported playbook's own paths are relative to it; its file
+	 * name lives in the kept document */
+	ld->file = ydoc_file(ld->pb->docs[ld->pb->ndocs - 1]);
+	ld->depth++;
+	load_plays(ld, root, more, nmore);
+	ld->depth--;
+	ld->file = saved;
+	free_tags(more, nmore);
+	free(path);
+}
+
+/* The plays of list root, and those import_playbook brings, each with
+ * tags[0..ntags) added. */
+static void
+load_plays(struct loader *ld, const struct ynode *root, char **tags,
+    size_t ntags)
+{
+	struct playbook	*pb = ld->pb;
+	const char	*key;
+	struct play	*p;
+	size_t		 i, j;
+
+	for (i = 0; i < root->n; i++) {
+		const struct ynode *n = root->items[i];
+
+		key = NULL;
+		for (j = 0; n->type == YNODE_MAP && j < n->n; j++) {
+			if (strcmp(ynode_key(n, j), "import_playbook") == 0 ||
+			    strcmp(ynode_key(n, j),
+			    "ansible.builtin.import_playbook") == 0)
+				key = ynode_key(n, j);
+		}
+		if (key != NULL) {
+			load_import_playbook(ld, n, key, tags, ntags);
+			continue;
+		}
+		pb->plays = xreallocarray(pb->plays, pb->nplays + 1,
+		    sizeof *pb->plays);
+		p = &pb->plays[pb->nplays++];
+		memset(p, 0, sizeof *p);
+		load_play(ld, n, p);
+		for (j = 0; j < ntags; j++) {
+			p->tags = xreallocarray(p->tags, p->ntags + 1,
+			    sizeof *p->tags);
+			p->tags[p->ntags++] = xstrdup(tags[j]);
+		}
+	}
 }
 
 /* Load the plays of a playbook whose document is in pb->doc. */
 static int
 load_doc(struct playbook *pb, struct diag *d)
 {
-	struct loader	 ld = { pb, d };
+	struct loader	 ld = { pb, d, NULL, pb->path, 0 };
 	struct ynode	*root;
 	struct ypos	 top;
 	size_t		 before = diag_count(d), i;
@@ -605,9 +768,8 @@ load_doc(struct playbook *pb, struct diag *d)
 		    "plays, got %s", ynode_type_name(root));
 	if (root->n == 0)
 		return diag_add(d, &root->pos, "playbook has no plays");
-	pb->plays = xcalloc(root->n, sizeof *pb->plays);
-	for (i = 0; i < root->n; i++)
-		load_play(&ld, root->items[i], &pb->plays[pb->nplays++]);
+	(void)i;
+	load_plays(&ld, root, NULL, 0);
 	return diag_count(d) != before ? -1 : 0;
 }
 
@@ -648,7 +810,7 @@ playbook_load_buffer(const char *name, const char *buf, size_t len,
 	return load_playbook(name, buf, len, out, d);
 }
 
-static void
+void
 task_clear(struct task *t)
 {
 	free(t->name);
@@ -656,13 +818,21 @@ task_clear(struct task *t)
 	free(t->when);
 	free_tags(t->tags, t->ntags);
 	free(t->register_as);
+	free(t->changed_when);
+	free(t->failed_when);
+	json_decref(t->vars);
+	loop_clear(&t->loop);
+	free_tags(t->notify, t->nnotify);
+	free_tags(t->listen, t->nlisten);
+	free(t->include);
+	free(t->include_dir);
 }
 
 void
 playbook_free(struct playbook *pb)
 {
 	struct play	*p;
-	size_t		 i, j;
+	size_t		 i;
 
 	if (pb == NULL)
 		return;
@@ -673,11 +843,12 @@ playbook_free(struct playbook *pb)
 		json_decref(p->vars);
 		serial_free(&p->serial);
 		free_tags(p->tags, p->ntags);
-		for (j = 0; j < p->ntasks; j++)
-			task_clear(&p->tasks[j]);
-		free(p->tasks);
+		play_free_tree(p);
 	}
 	free(pb->plays);
+	for (i = 0; i < pb->ndocs; i++)
+		ydoc_free(pb->docs[i]);
+	free(pb->docs);
 	ydoc_free(pb->doc);
 	free(pb->path);
 	free(pb);
@@ -689,8 +860,8 @@ playbook_play_vars(const struct play *p)
 	return p->vars != NULL ? json_deep_copy(p->vars) : json_object();
 }
 
-static void
-merge(json_t *into, const json_t *from)
+void
+vars_merge(json_t *into, const json_t *from)
 {
 	json_t *copy;
 
@@ -702,27 +873,52 @@ merge(json_t *into, const json_t *from)
 }
 
 json_t *
-playbook_host_vars(const struct play *p, const json_t *inventory_vars,
-    const json_t *registered, const json_t *extra_vars, const json_t *facts,
+playbook_task_vars(const struct play *p, const struct task *t,
+    const json_t *inventory_vars, const json_t *registered,
+    const json_t *extra_vars, const json_t *facts,
     const char *inventory_hostname, const json_t *groups)
 {
-	json_t *v = json_object();
+	const struct role	*role = t != NULL ? t->role : NULL;
+	json_t			*v = json_object();
 
-	merge(v, inventory_vars);
-	merge(v, p->vars);
-	merge(v, registered);
-	merge(v, extra_vars);
+	vars_merge(v, p->role_defaults);
+	if (role != NULL)
+		vars_merge(v, role->all_defaults);
+	vars_merge(v, inventory_vars);
+	vars_merge(v, p->vars);
+	vars_merge(v, p->role_vars);
+	if (role != NULL)
+		vars_merge(v, role->all_vars);
+	if (t != NULL)
+		vars_merge(v, t->vars);
+	vars_merge(v, registered);
+	if (role != NULL)
+		vars_merge(v, role->all_params);
+	vars_merge(v, extra_vars);
 	json_object_set_new(v, "facts", facts != NULL ?
 	    json_deep_copy(facts) : json_object());
 	if (inventory_hostname != NULL)
 		json_object_set_new(v, "inventory_hostname",
 		    json_string(inventory_hostname));
+	if (role != NULL) {
+		json_object_set_new(v, "role_name", json_string(role->name));
+		json_object_set_new(v, "role_path", json_string(role->path));
+	}
 	/* Shared, not copied: it names every host of the inventory, and a
 	 * copy per host and step made a run's time and memory grow with the
 	 * square of the fleet. Templates only read it (as `hostvars`). */
 	json_object_set_new(v, "groups", groups != NULL ?
 	    json_incref((json_t *)groups) : json_object());
 	return v;
+}
+
+json_t *
+playbook_host_vars(const struct play *p, const json_t *inventory_vars,
+    const json_t *registered, const json_t *extra_vars, const json_t *facts,
+    const char *inventory_hostname, const json_t *groups)
+{
+	return playbook_task_vars(p, NULL, inventory_vars, registered,
+	    extra_vars, facts, inventory_hostname, groups);
 }
 
 json_t *

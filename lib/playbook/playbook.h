@@ -17,28 +17,67 @@
 #include <stddef.h>
 
 #include "yaml/diag.h"
+#include "playbook/loop.h"
 #include "playbook/module.h"
+#include "playbook/nodes.h"
 #include "playbook/serial.h"
 #include "yaml/ydoc.h"
 
+/*
+ * A play is a tree: its sections (pre_tasks, roles, tasks, post_tasks) hold
+ * blocks, a block holds tasks and blocks in three parts (block, rescue,
+ * always), and a role or a statically imported file is a block of the tasks
+ * it brings. Roles, their meta dependencies and import_tasks are expanded
+ * when the playbook loads, so every task keeps the file:line:col it was
+ * written at. The tree is kept in tree order in one array, the play's
+ * `tasks` (Ansible's iterator.all_tasks): a block's part is a range of it,
+ * and a task names its innermost block and its part there. What a task
+ * inherits from the blocks, roles and imports around it (when, tags, vars,
+ * ignore_errors, the role) is folded into the task at load time, so the
+ * runner reads one task, never its ancestors; where a host goes after a
+ * task (the next one, a rescue, an always) is play_walk_next (walk.c).
+ */
 struct task {
 	struct ypos		 pos;		/* the task's mapping */
+	enum task_kind		 kind;
 	char			*name;		/* "name:", else the module's */
-	const struct module	*module;
+	const struct module	*module;	/* TASK_MODULE, else NULL */
 	struct ypos		 module_pos;	/* the module key */
 	json_t			*args;		/* bound at load: typed, with
 						 * defaults; templated values
 						 * still strings */
 	const struct ynode	*args_node;	/* the module key's value */
-	char			*when;		/* NULL: always; a list is
-						 * joined "(a) and (b)" */
+	char			*when;		/* NULL: always; a list, and
+						 * the blocks' and roles' around
+						 * it, joined "(a) and (b)" */
 	struct ypos		 when_pos;
-	char			**tags;		/* the task's own tags */
+	char			**tags;		/* its own and inherited */
 	size_t			 ntags;
 	char			*register_as;	/* NULL: none */
+	char			*changed_when;	/* NULL: the module's word */
+	struct ypos		 changed_when_pos;
+	char			*failed_when;	/* NULL: the module's word */
+	struct ypos		 failed_when_pos;
 	int			 ignore_errors;
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
+	json_t			*vars;		/* the blocks' vars, then the
+						 * task's own; NULL: none */
+	struct task_loop	 loop;
+	char			**notify;	/* handler names or listen
+						 * topics */
+	size_t			 nnotify;
+	char			**listen;	/* a handler's topics */
+	size_t			 nlisten;
+	const struct role	*role;		/* NULL: none */
+	char			*include;	/* TASK_INCLUDE: the file, as
+						 * written (a template) */
+	char			*include_dir;	/* relative to which */
+	const struct block	*parent;	/* its innermost block; NULL
+						 * in a play made by hand: a
+						 * list of tasks */
+	enum block_part		 part;		/* and the part it is in */
+	int			 implicit;	/* a flush the play adds */
 	int			 before_start;	/* before the task the run
 						 * starts at: not run
 						 * (playbook_start_at) */
@@ -48,12 +87,14 @@ struct play {
 	struct ypos		 pos;
 	char			*name;		/* "" when not given */
 	char			*hosts;		/* a list is joined with ',' */
+	const struct ynode	*hosts_node;	/* as written */
 	json_t			*vars;		/* vars, then vars_files over
 						 * them, in order */
 	int			 become;	/* -1 unset */
 	struct serial_spec	 serial;
 	int			 max_fail_percentage; /* -1 unset */
 	int			 any_errors_fatal;
+	int			 force_handlers;
 	int			 gather_facts;	/* default 1: run probe first;
 						 * 0 too when before_start */
 	int			 before_start;	/* wholly before the task the
@@ -61,16 +102,35 @@ struct play {
 						 * not even fact gathering */
 	char			**tags;
 	size_t			 ntags;
-	struct task		*tasks;
+	struct task		*tasks;		/* the tree, in tree order */
 	size_t			 ntasks;
+	struct task		*handlers;	/* roles' first, then the
+						 * play's, in definition order */
+	size_t			 nhandlers;
+	struct block		**blocks;	/* every block, blocks[0] the
+						 * root */
+	size_t			 nblocks;
+	struct role		**roles;	/* every role the play uses */
+	size_t			 nroles;
+	json_t			*role_defaults;	/* every top role's defaults */
+	json_t			*role_vars;	/* and vars (exported) */
 };
 
 struct playbook {
 	char		*path;
 	struct ydoc	*doc;
+	struct ydoc	**docs;		/* the files its roles and imports
+					 * read: their nodes are the tasks' */
+	size_t		 ndocs;
 	struct play	*plays;
 	size_t		 nplays;
 };
+
+/* Where roles are looked for besides the playbook's roles/ directory and
+ * the playbook's own directory: a colon-separated list (ansible.cfg's
+ * roles_path, ANSIBLE_ROLES_PATH), NULL for Ansible's default. Set once by
+ * cmd/ before loading. */
+void		 playbook_set_roles_path(const char *paths);
 
 /* Load and check a playbook. Returns 0 with *out, or -1 with *out NULL and
  * every error found added to d. Relative vars_files are relative to the
@@ -97,6 +157,36 @@ json_t		*playbook_host_vars(const struct play *p,
 		     const json_t *inventory_vars, const json_t *registered,
 		     const json_t *extra_vars, const json_t *facts,
 		     const char *inventory_hostname, const json_t *groups);
+/* The same for task t of p (NULL: none), Ansible's order: every role's
+ * defaults, t's role's defaults, inventory vars, play vars and vars_files,
+ * every role's vars, t's role's vars, t's block and task vars, registered
+ * results, t's role params, extra vars; then the reserved names. */
+json_t		*playbook_task_vars(const struct play *p, const struct task *t,
+		     const json_t *inventory_vars, const json_t *registered,
+		     const json_t *extra_vars, const json_t *facts,
+		     const char *inventory_hostname, const json_t *groups);
+
+/* include_tasks task inc of play p for one host: file (rendered) read
+ * now, its tasks a tree of their own, once per item of items (an array of
+ * the loop's items, NULL: no loop; the loop variable set in each copy's
+ * vars), each with inc's role and vars. Returns a playbook of one play
+ * holding that tree (its tasks' names and nodes live as long as it), or
+ * NULL with *cause (every error, file:line:col each). */
+struct playbook	*playbook_load_include(const struct play *p,
+		     const struct task *inc, const char *file,
+		     const json_t *items, char **cause);
+
+/* Whether handler hd answers a notify of name: its name (a role's
+ * handler with or without "role : "), or a topic it listens to. */
+int		 handler_answers(const struct task *hd, const char *name);
+
+/* Where a host goes after tasks[i] of p (walk.c). failed: the task failed
+ * (not ignored). *failing: in, whether the host carries a failure through
+ * an always part; out, whether it does after this step. *rescued is set
+ * when a rescue caught the failure. Returns the next index, p->ntasks at
+ * the end (a host still failing then has failed the play). */
+size_t		 play_walk_next(const struct play *p, size_t i, int failed,
+		     int *failing, int *rescued);
 
 /* Render a task's arguments with a host's vars and bind them again
  * (bind_rendered_args): each error is reported at its parameter's

@@ -69,7 +69,8 @@ playbook_start_at(struct playbook *pb, const char *pattern, const char *tags,
 			return 0;
 		}
 		for (j = 0; j < p->ntasks; j++) {
-			if (task_selected(p, &p->tasks[j], tags, skip_tags) &&
+			if (p->tasks[j].kind == TASK_MODULE &&
+			    task_selected(p, &p->tasks[j], tags, skip_tags) &&
 			    name_matches(p->tasks[j].name, pattern)) {
 				mark_before(pb, i, j);
 				return 0;
@@ -104,6 +105,21 @@ add_apply(struct play_step **steps, size_t *n,
 	add_step(steps, n, PLAY_STEP_APPLY, NULL, sg->task_name, sg->name);
 }
 
+/* Whether t is in a rescue or always part: ansible-playbook --list-tasks
+ * lists only the block parts. */
+static int
+in_rescue_or_always(const struct task *t)
+{
+	const struct block	*b = t->parent;
+	enum block_part		 part = t->part;
+
+	for (; b != NULL; part = b->part, b = b->parent) {
+		if (part != PART_BLOCK)
+			return 1;
+	}
+	return 0;
+}
+
 size_t
 play_steps(const struct play *p, const char *tags, const char *skip_tags,
     struct play_step **out)
@@ -119,8 +135,19 @@ play_steps(const struct play *p, const char *tags, const char *skip_tags,
 	for (i = 0; i < p->ntasks; i++) {
 		const struct task *t = &p->tasks[i];
 
-		if (!task_selected(p, t, tags, skip_tags))
+		/* a flush of the handlers or an empty part: no step of its
+		 * own (handlers are not listed, as in Ansible) */
+		if ((t->kind != TASK_MODULE && t->kind != TASK_INCLUDE) ||
+		    in_rescue_or_always(t) ||
+		    !task_selected(p, t, tags, skip_tags))
 			continue;
+		if (t->kind == TASK_INCLUDE) {
+			/* listed, as Ansible does; its tasks are read when
+			 * it runs */
+			add_step(out, &n, PLAY_STEP_TASK, t, t->name,
+			    "include_tasks");
+			continue;
+		}
 		/* the runner flushes before a task of another stager */
 		if (pending != NULL && t->module->stager != pending) {
 			add_apply(out, &n, pending);
@@ -139,13 +166,10 @@ size_t
 playbook_play_patterns(const struct playbook *pb, size_t i,
     const char ***out)
 {
-	const struct ynode	*root = ydoc_root(pb->doc), *hosts = NULL;
+	const struct ynode	*hosts = pb->plays[i].hosts_node;
 	size_t			 n = 0, j;
 
 	*out = NULL;
-	if (root != NULL && root->type == YNODE_SEQ && i < root->n &&
-	    root->items[i]->type == YNODE_MAP)
-		hosts = ynode_get(root->items[i], "hosts");
 	if (hosts != NULL && hosts->type == YNODE_SEQ) {
 		*out = xcalloc(hosts->n + 1, sizeof **out);
 		for (j = 0; j < hosts->n; j++) {

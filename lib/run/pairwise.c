@@ -105,7 +105,7 @@ ask_peers(struct runner *r, const struct play *play, const struct task *t,
 	long long			 s = 0;
 	int				 when = 1;
 
-	ph->vars = runner_host_vars(r, ph->h, play, groups);
+	ph->vars = runner_host_vars(r, ph->h, play, t, groups);
 	if (t->when != NULL && (template_eval_bool(t->when, ph->vars,
 	    &t->when_pos, &when, &cause) != 0 || !when))
 		goto out;

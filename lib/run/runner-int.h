@@ -13,9 +13,30 @@ struct module_ctx;
 struct play;
 struct task;
 
-/* The variables a task on h sees (a new reference). */
+/* The variables task t (NULL: none) on h sees (a new reference). */
 json_t	*runner_host_vars(struct runner *r, struct host_state *h,
-	    const struct play *play, const json_t *groups);
+	    const struct play *play, const struct task *t,
+	    const json_t *groups);
+/* Keep res as the host's next result and count it; res is emptied. */
+struct task_result *runner_record(struct host_state *h, size_t play_index,
+	    const char *task_name, const char *module,
+	    struct module_result *res, int ignored, double secs);
+/* The gate over a task's rendered arguments (remote/hostline.h): -1 with
+ * res failed, naming the task's position and the parameter. */
+int	 runner_gate_args(const struct task *t, const json_t *args,
+	    const json_t *vars, struct module_result *res);
+/* task-exec.c: include_tasks t on host h (its when, its loop's items, the
+ * file rendered), recorded as one result per item; the tree it read
+ * (shared by every host including the same file with the same items,
+ * numbered *seq in the run), or NULL when there is nothing to enter. */
+const struct play *runner_include(struct runner *r, struct host_state *h,
+	    const struct play *play, size_t play_index, const struct task *t,
+	    json_t *vars, size_t *seq);
+/* task-exec.c: task t on host h, its loop's items each, recorded as one
+ * result; registered, and its handlers notified when it changed. */
+void	 runner_run_task(struct runner *r, struct host_state *h,
+	    const struct play *play, size_t play_index, const struct task *t,
+	    json_t *vars);
 /* The context a module (t) or a stager's flush (t NULL) runs with. */
 void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	    struct host_state *h, const struct play *play,

@@ -1,5 +1,6 @@
 #include "run/runner.h"
 #include "run/runner-int.h"
+#include "run/cursor.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -119,6 +120,7 @@ host_state_free(struct host_state *h)
 	json_decref(h->facts);
 	free(h->facts_parked);
 	json_decref(h->registered);
+	free(h->notified);
 	json_decref(h->memo);
 	drop_stage(h);
 	free(h->unreachable_msg);
@@ -157,18 +159,59 @@ reveal_vault(struct runner *r, char **cause)
 }
 
 static int
-reveal_play_vars(const struct play *play, char **cause)
+reveal_one(json_t *vars, const struct ypos *pos, const char *what,
+    char **cause)
 {
 	char	*owner;
 	int	 rc;
 
-	if (play->vars == NULL)
+	if (vars == NULL)
 		return 0;
-	owner = xprintf("%s:%d: play '%s'", play->pos.file, play->pos.line,
-	    play->name != NULL ? play->name : play->hosts);
-	rc = vault_reveal_vars(play->vars, owner, cause);
+	owner = xprintf("%s:%d: %s", pos->file, pos->line, what);
+	rc = vault_reveal_vars(vars, owner, cause);
 	free(owner);
 	return rc;
+}
+
+/* The play's vars, and its roles' defaults, vars and parameters and its
+ * tasks' vars, which may hold inline vault values too. */
+static int
+reveal_play_vars(const struct play *play, char **cause)
+{
+	const struct role	*role;
+	char			*what;
+	size_t			 i;
+	int			 rc;
+
+	/* as docs/vault.md shows it: "site.yml:1: play 'tune': ..." */
+	what = xprintf("play '%s'", play->name != NULL && *play->name !=
+	    '\0' ? play->name : play->hosts);
+	rc = reveal_one(play->vars, &play->pos, what, cause);
+	free(what);
+	if (rc != 0 ||
+	    reveal_one(play->role_defaults, &play->pos, "role defaults",
+	    cause) != 0 || reveal_one(play->role_vars, &play->pos,
+	    "role vars", cause) != 0)
+		return -1;
+	for (i = 0; i < play->nroles; i++) {
+		role = play->roles[i];
+		if (reveal_one(role->all_defaults, &role->pos, "role defaults",
+		    cause) != 0 || reveal_one(role->all_vars, &role->pos,
+		    "role vars", cause) != 0 || reveal_one(role->all_params,
+		    &role->pos, "role parameters", cause) != 0)
+			return -1;
+	}
+	for (i = 0; i < play->ntasks; i++) {
+		if (reveal_one(play->tasks[i].vars, &play->tasks[i].pos,
+		    "task vars", cause) != 0)
+			return -1;
+	}
+	for (i = 0; i < play->nhandlers; i++) {
+		if (reveal_one(play->handlers[i].vars, &play->handlers[i].pos,
+		    "handler vars", cause) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* The pool's hook: close h's connection unless someone is using it. */
@@ -232,6 +275,12 @@ runner_free(struct runner *r)
 		host_state_free(r->hosts[i]);
 	free(r->hosts);
 	conn_pool_free(&r->pool);
+	for (i = 0; i < r->nincludes; i++) {
+		playbook_free(r->includes[i]);
+		free(r->include_keys[i]);
+	}
+	free(r->includes);
+	free(r->include_keys);
 	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
@@ -303,13 +352,14 @@ runner_host_facts(struct host_state *h)
 /* The variables a task on this host sees (precedence in playbook.h). */
 json_t *
 runner_host_vars(struct runner *r, struct host_state *h,
-    const struct play *play, const json_t *groups)
+    const struct play *play, const struct task *t, const json_t *groups)
 {
 	/* The inventory's merge for this host was made once, for hostvars. */
 	json_t *vars;
 
-	vars = playbook_host_vars(play, json_object_get(r->hostvars, h->name),
-	    h->registered, r->cfg->extra_vars, h->facts, h->name, groups);
+	vars = playbook_task_vars(play, t, json_object_get(r->hostvars,
+	    h->name), h->registered, r->cfg->extra_vars, h->facts, h->name,
+	    groups);
 	json_object_set(vars, "hostvars", r->hostvars);
 	return vars;
 }
@@ -329,8 +379,8 @@ redacted(char *s)
 
 /* Keep res as the host's next result (a task's; the caller marks an
  * apply) and count it. */
-static struct task_result *
-record(struct host_state *h, size_t play_index, const char *task_name,
+struct task_result *
+runner_record(struct host_state *h, size_t play_index, const char *task_name,
     const char *module, struct module_result *res, int ignored, double secs)
 {
 	struct task_result *tr;
@@ -369,65 +419,64 @@ record(struct host_state *h, size_t play_index, const char *task_name,
 	return tr;
 }
 
-/* The gate (lib/remote/hostline.h) over a task's rendered arguments: a value
- * that would become a line on the host is refused with the task's
- * position and the parameter, before the module sees it. */
-static int
-gate_args(const struct task *t, const json_t *args, const json_t *vars,
-    struct module_result *res)
-{
-	char *why = NULL, *at;
-
-	if (hostline_check_args(t->module, args, vars, &why) == 0)
-		return 0;
-	at = ypos_str(&t->pos);
-	res->status = RESULT_FAILED;
-	res->msg = xprintf("%s: task '%s': %s; refused, nothing was written "
-	    "to this host", at, t->name, why);
-	free(at);
-	free(why);
-	return -1;
-}
-
 /* Before a host's first step of a play: every selected task whose `when`
  * holds now, rendered with the vars known now, through the gate. A refusal
  * fails the host before anything runs on it, so a hostile inventory value
  * never gets a partly applied play. Tasks that need values known only
  * later (registered results) are checked again when they run. */
-static void
-preflight(struct runner *r, struct host_state *h, const struct play *play,
-    size_t play_index, json_t *vars)
+static int
+preflight_tasks(struct runner *r, struct host_state *h,
+    const struct play *play, size_t play_index, const struct task *tasks,
+    size_t n, json_t *vars, const json_t *groups)
 {
 	struct module_result	res;
 	size_t			i;
 
-	for (i = 0; i < play->ntasks; i++) {
-		const struct task	*t = &play->tasks[i];
-		json_t			*args;
+	for (i = 0; i < n; i++) {
+		const struct task	*t = &tasks[i];
+		json_t			*args, *own = NULL, *v = vars;
 		char			*cause = NULL;
-		int			 when = 1;
+		int			 when = 1, refused;
 
-		if (!task_selected(play, t, r->cfg->tags, r->cfg->skip_tags))
+		if (t->kind != TASK_MODULE ||
+		    !task_selected(play, t, r->cfg->tags, r->cfg->skip_tags))
 			continue;
-		if (t->when != NULL && (template_eval_bool(t->when, vars,
+		/* a role's or a block's variables are the task's own */
+		if (t->role != NULL || t->vars != NULL)
+			v = own = runner_host_vars(r, h, play, t, groups);
+		if (t->when != NULL && (template_eval_bool(t->when, v,
 		    &t->when_pos, &when, &cause) != 0 || !when)) {
 			free(cause);
+			json_decref(own);
 			continue;
 		}
-		if ((args = task_render_args(t, vars, NULL, &cause)) == NULL) {
+		if ((args = task_render_args(t, v, NULL, &cause)) == NULL) {
 			free(cause);
+			json_decref(own);
 			continue;
 		}
 		memset(&res, 0, sizeof res);
-		if (gate_args(t, args, vars, &res) != 0) {
-			record(h, play_index, t->name, t->module->name, &res,
-			    0, 0);
-			h->failed = 1;
-			json_decref(args);
-			return;
-		}
+		refused = runner_gate_args(t, args, v, &res) != 0;
 		json_decref(args);
+		json_decref(own);
+		if (refused) {
+			runner_record(h, play_index, t->name, t->module->name,
+			    &res, 0, 0);
+			h->failed = 1;
+			return -1;
+		}
 	}
+	return 0;
+}
+
+static void
+preflight(struct runner *r, struct host_state *h, const struct play *play,
+    size_t play_index, json_t *vars, const json_t *groups)
+{
+	if (preflight_tasks(r, h, play, play_index, play->tasks,
+	    play->ntasks, vars, groups) == 0)
+		preflight_tasks(r, h, play, play_index, play->handlers,
+		    play->nhandlers, vars, groups);
 }
 
 /* The context a module (t) or a stager's flush (t NULL) runs with: the
@@ -448,83 +497,30 @@ runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	ctx->diff = t != NULL && t->diff >= 0 ? t->diff : r->cfg->diff;
 }
 
-/* register: the result as the variable name, for later tasks' templates. */
-static void
-register_result(struct host_state *h, const char *name,
-    const struct module_result *res)
-{
-	json_t *reg = json_pack("{s:s, s:b, s:b, s:b}",
-	    "status", result_status_name(res->status),
-	    "changed", res->status == RESULT_CHANGED,
-	    "failed", res->status == RESULT_FAILED,
-	    "skipped", res->status == RESULT_SKIPPED);
-
-	if (res->msg != NULL)
-		json_object_set_new(reg, "msg", json_string(res->msg));
-	if (res->data != NULL)
-		json_object_set(reg, "data", res->data);
-	json_object_set_new(h->registered, name, reg);
-}
-
-/* One task on one host: when, templating, binding, then the module. */
-static void
-run_task(struct runner *r, struct host_state *h, const struct play *play,
-    size_t play_index, const struct task *t, json_t *vars)
-{
-	struct module_result	 res;
-	struct module_ctx	 ctx;
-	json_t			*args = NULL;
-	uint64_t		 given = 0;
-	char			*cause = NULL;
-	int			 when = 1;
-	double			 start = monotonic_seconds();
-
-	memset(&res, 0, sizeof res);
-	if (t->when != NULL && template_eval_bool(t->when, vars, &t->when_pos,
-	    &when, &cause) != 0) {
-		res.status = RESULT_FAILED;
-		res.msg = cause;
-		goto done;
-	}
-	if (!when) {
-		res.status = RESULT_SKIPPED;
-		res.msg = xstrdup("condition was false");
-		goto done;
-	}
-	if ((args = task_render_args(t, vars, &given, &cause)) == NULL) {
-		res.status = RESULT_FAILED;
-		res.msg = cause;
-		goto done;
-	}
-	if (gate_args(t, args, vars, &res) != 0)
-		goto done;
-	runner_fill_ctx(&ctx, r, h, play, t, vars);
-	if (module_call(t->module, &ctx, args, given, &res) != 0 &&
-	    res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
-		res.status = RESULT_FAILED;
-		if (res.msg == NULL)
-			res.msg = xstrdup("module failed");
-	}
-done:
-	if (t->register_as != NULL)
-		register_result(h, t->register_as, &res);
-	record(h, play_index, t->name, t->module->name, &res,
-	    res.status == RESULT_FAILED && t->ignore_errors,
-	    monotonic_seconds() - start);
-	json_decref(args);
-	module_result_clear(&res);
-}
-
+/*
+ * A batch walks the play's tree (playbook.h) with one cursor per host, as
+ * Ansible's linear strategy does with its hosts' iterator states: the next
+ * step is the task, in tree order, that the host furthest behind is at;
+ * the hosts at it run it together, the others wait (a host whose path
+ * differs, through a rescue or an always, is ahead or behind). After the
+ * step each host's cursor moves by play_walk_next. A flush of the handlers
+ * runs, in definition order, each handler on the hosts at the flush that
+ * it was notified on, a step each.
+ */
 struct batch {
 	struct runner		 *r;
 	const struct play	 *play;
 	size_t			  play_index;
 	struct host_state	**hosts;
 	size_t			  n;
-	long			  step;		/* -1 gather, task index, ntasks
-						 * for the final apply */
+	struct cursor		 *cursor;	/* per host: its place */
+	struct cursor		  at;		/* the step's place */
+	int			  gathering;	/* the step gathers facts */
+	int			  at_end;	/* the step is the final apply */
+	const struct task	 *task;		/* the step's task, or NULL */
+	long			  handler;	/* its handler index, or -1 */
 	int			  flushing;	/* the step only applies what
-						 * was staged before `step` */
+						 * was staged before it */
 	json_t			 *groups;
 	const struct module	 *gather;	/* when gather_facts */
 	/* The running step, under r->lock: */
@@ -559,7 +555,7 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	runner_fill_ctx(&ctx, r, h, play, NULL, NULL);
 	sg->flush(&ctx, stage, &res);
 	sg->free(stage);
-	tr = record(h, play_index, sg->task_name, sg->name, &res, 0,
+	tr = runner_record(h, play_index, sg->task_name, sg->name, &res, 0,
 	    monotonic_seconds() - start);
 	tr->kind = RESULT_KIND_APPLY;
 	if (tr->status == RESULT_FAILED || tr->status == RESULT_UNREACHABLE)
@@ -572,30 +568,49 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 static int
 needs_flush(const struct batch *b, const struct host_state *h)
 {
-	if (h->stage == NULL || b->step < 0)
+	size_t k;
+
+	if (h->stage == NULL || b->gathering)
 		return 0;
-	if ((size_t)b->step == b->play->ntasks)
+	if (b->at_end || b->task == NULL)
 		return 1;
-	return b->play->tasks[b->step].module->stager != h->stager;
+	if (b->task->kind == TASK_INCLUDE || b->task->kind == TASK_NOOP)
+		return 0;
+	/* before handlers run, only on a host that has one to run: a play
+	 * still writes its drop-in once */
+	if (b->task->kind == TASK_FLUSH_HANDLERS) {
+		for (k = 0; k < b->play->nhandlers; k++) {
+			if (h->notified[k])
+				return 1;
+		}
+		return 0;
+	}
+	return b->task->module->stager != h->stager;
 }
 
 static int
-takes_step(const struct batch *b, const struct host_state *h)
+takes_step(const struct batch *b, size_t i)
 {
+	const struct host_state *h = b->hosts[i];
+
 	if (h->failed || h->unreachable)
 		return 0;
 	if (b->flushing)
-		return needs_flush(b, h);
-	return (size_t)b->step != b->play->ntasks;
+		return (b->at_end || cursor_cmp(&b->cursor[i], &b->at) ==
+		    0) && needs_flush(b, h);
+	if (b->gathering)
+		return 1;
+	if (b->at_end || cursor_cmp(&b->cursor[i], &b->at) != 0)
+		return 0;
+	return b->handler < 0 || h->notified[b->handler];
 }
 
 /*
- * One step of the play on one host. Steps run in lock-step over the batch,
- * like Ansible's linear strategy: gathering facts (step -1), then each task,
- * each preceded by the apply of what other modules staged when there is one
- * (flushing), then the final apply (step ntasks). So every host of a batch
- * has its baseline measured before any host of it is tuned, and the output
- * groups by task. A host that failed takes no further step.
+ * One step of the play on one host: gathering facts, a task (or a
+ * handler), or the apply of what tuning tasks staged, before the next task
+ * of another kind and at the end (flushing). So every host of a batch has
+ * its baseline measured before any host of it is tuned, and the output
+ * groups by task. Where the host goes next is the walk's (advance).
  */
 static void
 run_host_step(struct batch *b, struct host_state *h)
@@ -611,8 +626,8 @@ run_host_step(struct batch *b, struct host_state *h)
 		park_facts(r, h, b->n);
 		return;
 	}
-	vars = runner_host_vars(r, h, b->play, b->groups);
-	if (b->step < 0) {
+	vars = runner_host_vars(r, h, b->play, b->task, b->groups);
+	if (b->gathering) {
 		memset(&gather, 0, sizeof gather);
 		gather.name = (char *)b->name;
 		gather.module = b->gather;
@@ -620,16 +635,18 @@ run_host_step(struct batch *b, struct host_state *h)
 		gather.pos = b->play->pos;
 		gather.check_mode = -1;
 		gather.diff = -1;
-		run_task(r, h, b->play, b->play_index, &gather, vars);
+		runner_run_task(r, h, b->play, b->play_index, &gather, vars);
 		json_decref(gather.args);
 	} else
-		run_task(r, h, b->play, b->play_index,
-		    &b->play->tasks[b->step], vars);
+		runner_run_task(r, h, b->play, b->play_index, b->task, vars);
 	json_decref(vars);
 	park_facts(r, h, b->n);
 	last = &h->results[h->nresults - 1];
-	if ((last->status == RESULT_FAILED && !last->ignored) ||
-	    last->status == RESULT_UNREACHABLE)
+	/* a handler's failure, or facts not gathered, end the host's play;
+	 * a task's failure is the walk's to judge (a rescue may catch it) */
+	if (last->status == RESULT_UNREACHABLE || ((b->gathering ||
+	    b->handler >= 0) && last->status == RESULT_FAILED &&
+	    !last->ignored))
 		h->failed = 1;
 }
 
@@ -734,7 +751,7 @@ batch_worker(void *arg)
 	pthread_mutex_lock(&r->lock);
 	while ((i = b->next++) < b->n && !runner_interrupted) {
 		h = b->hosts[i];
-		if (!takes_step(b, h))
+		if (!takes_step(b, i))
 			continue;
 		b->since[i] = monotonic_seconds();
 		first = h->nresults;
@@ -849,12 +866,12 @@ step_name(const struct batch *b)
 {
 	size_t i;
 
-	if (b->step < 0)
+	if (b->gathering)
 		return "Gathering Facts";
 	if (!b->flushing)
-		return b->play->tasks[b->step].name;
+		return b->task->name;
 	for (i = 0; i < b->n; i++) {
-		if (needs_flush(b, b->hosts[i]))
+		if (takes_step(b, i))
 			return b->hosts[i]->stager->task_name;
 	}
 	return NULL;
@@ -869,33 +886,32 @@ pairwise_begin(struct batch *b)
 	size_t			  i, n = 0;
 
 	for (i = 0; i < b->n; i++) {
-		if (takes_step(b, b->hosts[i]))
+		if (takes_step(b, i))
 			hosts[n++] = b->hosts[i];
 	}
-	runner_pairwise_begin(b->r, b->play, &b->play->tasks[b->step], hosts,
-	    n, b->groups);
+	runner_pairwise_begin(b->r, b->play, b->task, hosts, n, b->groups);
 	free(hosts);
 }
 
 /* Run the current step (a task, or the apply before it when flushing) on
- * every host of the batch that takes it. Returns -1 when any_errors_fatal
- * ends the play for every host, before the next step starts. */
+ * every host of the batch that takes it; took[i] says which did. Returns
+ * -1 when any_errors_fatal ends the play for every host, before the next
+ * step starts. */
 static int
-run_step(struct batch *b)
+run_step(struct batch *b, unsigned char *took)
 {
 	const struct run_config	*cfg = b->r->cfg;
 	size_t			 i;
 	int			 pairwise;
 
-	pairwise = !b->flushing && b->step >= 0 &&
-	    (size_t)b->step < b->play->ntasks &&
-	    b->play->tasks[b->step].module->pairwise != NULL;
+	pairwise = !b->flushing && !b->gathering && b->task != NULL &&
+	    b->task->module->pairwise != NULL;
 	b->next = 0;
 	b->done = 0;
 	b->total = 0;
 	for (i = 0; i < b->n; i++) {
 		b->since[i] = 0;
-		b->total += takes_step(b, b->hosts[i]);
+		b->total += (took[i] = (unsigned char)takes_step(b, i));
 	}
 	if (b->total > 0) {
 		b->name = step_name(b);
@@ -908,7 +924,69 @@ run_step(struct batch *b)
 		if (pairwise)
 			runner_pairwise_end(b->r);
 	}
-	return b->play->any_errors_fatal && any_failed(b) ? -1 : 0;
+	return 0;
+}
+
+/* After the step's task ran: each host that took it moves on along the
+ * tree (run/cursor.h); a failure no rescue catches fails the host. A
+ * rescued failure counts as rescued, not failed, as in Ansible's recap. A
+ * host that entered an included file (took 2) is at its first task. */
+static void
+advance(struct batch *b, const unsigned char *took, int ran)
+{
+	struct host_state	*h;
+	struct task_result	*last;
+	size_t			 i;
+	int			 failed, rescued;
+
+	for (i = 0; i < b->n; i++) {
+		h = b->hosts[i];
+		if (cursor_cmp(&b->cursor[i], &b->at) != 0 || h->failed ||
+		    h->unreachable || (ran && !took[i]) || took[i] == 2)
+			continue;
+		failed = 0;
+		if (ran && h->nresults > 0) {
+			last = &h->results[h->nresults - 1];
+			failed = last->status == RESULT_FAILED && !last->ignored;
+		}
+		if (cursor_next(&b->cursor[i], failed, &rescued))
+			h->failed = 1;
+		h->stats.failed -= rescued;
+		h->stats.rescued += rescued;
+	}
+}
+
+static int
+fatal(const struct batch *b)
+{
+	return b->play->any_errors_fatal && any_failed(b);
+}
+
+/* meta: flush_handlers at b->pos: each handler, in definition order, on
+ * the hosts at the flush that were notified of it. */
+static int
+run_handlers(struct batch *b, unsigned char *took)
+{
+	const struct play	*p = b->play;
+	size_t			 k, i;
+
+	for (k = 0; k < p->nhandlers && !runner_interrupted; k++) {
+		b->handler = (long)k;
+		b->task = &p->handlers[k];
+		b->flushing = 1;
+		run_step(b, took);
+		b->flushing = 0;
+		run_step(b, took);
+		for (i = 0; i < b->n; i++) {
+			if (took[i])
+				b->hosts[i]->notified[k] = 0;
+		}
+		if (fatal(b))
+			break;
+	}
+	b->handler = -1;
+	b->task = cursor_task(&b->at);
+	return fatal(b) ? -1 : 0;
 }
 
 /* Before any step: the preflight gate on every host, its refusals
@@ -923,45 +1001,148 @@ preflight_batch(struct batch *b)
 	for (i = 0; i < b->n; i++) {
 		h = b->hosts[i];
 		h->failed = 0;
+		free(h->notified);
+		h->notified = xcalloc(b->play->nhandlers + 1,
+		    sizeof *h->notified);
 		if (h->unreachable)
 			continue;
 		first = h->nresults;
 		unpark_facts(h);
-		vars = runner_host_vars(b->r, h, b->play, b->groups);
-		preflight(b->r, h, b->play, b->play_index, vars);
+		vars = runner_host_vars(b->r, h, b->play, NULL, b->groups);
+		preflight(b->r, h, b->play, b->play_index, vars, b->groups);
 		json_decref(vars);
 		park_facts(b->r, h, b->n);
 		report_host(b, h, first);
 	}
 }
 
+/* include_tasks at the step, on each host at it: in the main thread (no
+ * host is contacted: the file is read here), each host entering the tree
+ * it included. */
+static void
+run_includes(struct batch *b, unsigned char *took)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	struct module_result	 res;
+	struct host_state	*h;
+	const struct play	*tree;
+	size_t			 i, first, seq, total = 0;
+	json_t			*vars;
+
+	for (i = 0; i < b->n; i++)
+		total += (took[i] = (unsigned char)takes_step(b, i));
+	if (total > 0 && cfg->task_start != NULL)
+		cfg->task_start(cfg->cb_arg, b->play, b->task->name, total);
+	for (i = 0; i < b->n && !runner_interrupted; i++) {
+		if (!took[i])
+			continue;
+		h = b->hosts[i];
+		first = h->nresults;
+		unpark_facts(h);
+		vars = runner_host_vars(b->r, h, b->play, b->task, b->groups);
+		tree = runner_include(b->r, h, b->play, b->play_index, b->task,
+		    vars, &seq);
+		json_decref(vars);
+		park_facts(b->r, h, b->n);
+		if (tree != NULL && cursor_enter(&b->cursor[i], tree, seq) == 0)
+			took[i] = 2;
+		else if (tree != NULL) {
+			memset(&res, 0, sizeof res);
+			res.status = RESULT_FAILED;
+			res.msg = xprintf("include_tasks nested more than %d "
+			    "deep", CURSOR_DEPTH);
+			runner_record(h, b->play_index, b->task->name,
+			    "include_tasks", &res, 0, 0);
+		}
+		report_host(b, h, first);
+	}
+}
+
+/* The host furthest behind (in the run's order of tasks), whose place is
+ * the next step; n when every host is done. */
+static size_t
+lowest_cursor(const struct batch *b)
+{
+	size_t i, low = b->n;
+
+	for (i = 0; i < b->n; i++) {
+		if (b->hosts[i]->failed || b->hosts[i]->unreachable ||
+		    cursor_task(&b->cursor[i]) == NULL)
+			continue;
+		if (low == b->n || cursor_cmp(&b->cursor[i],
+		    &b->cursor[low]) < 0)
+			low = i;
+	}
+	return low;
+}
+
 static void
 run_batch(struct batch *b)
 {
 	const struct run_config	*cfg = b->r->cfg;
+	const struct task	*t;
+	unsigned char		*took = xcalloc(b->n + 1, 1);
 	size_t			 i;
 
+	b->handler = -1;
 	preflight_batch(b);
-	for (b->step = b->gather != NULL ? -1 : 0;
-	    b->step <= (long)b->play->ntasks && !runner_interrupted;
-	    b->step++) {
-		if (b->step >= 0 && (size_t)b->step < b->play->ntasks &&
-		    !task_selected(b->play, &b->play->tasks[b->step],
-		    cfg->tags, cfg->skip_tags))
-			continue;
-		b->flushing = 1;
-		if (run_step(b) != 0)
+	if (b->gather != NULL && !runner_interrupted) {
+		b->gathering = 1;
+		run_step(b, took);
+		b->gathering = 0;
+		if (fatal(b))
+			goto out;
+	}
+	for (i = 0; i < b->n; i++)
+		cursor_start(&b->cursor[i], b->play);
+	while (!runner_interrupted) {
+		if ((i = lowest_cursor(b)) == b->n) {
+			/* the final apply of what was staged */
+			b->task = NULL;
+			b->at_end = b->flushing = 1;
+			run_step(b, took);
 			break;
+		}
+		b->at = b->cursor[i];
+		t = b->task = cursor_task(&b->at);
+		if (t->kind == TASK_NOOP || (t->kind != TASK_FLUSH_HANDLERS &&
+		    !task_selected(b->play, t, cfg->tags, cfg->skip_tags))) {
+			memset(took, 0, b->n);
+			advance(b, took, 0);
+			continue;
+		}
+		b->flushing = 1;
+		run_step(b, took);
 		b->flushing = 0;
-		if (b->step < (long)b->play->ntasks && run_step(b) != 0)
+		if (fatal(b))
+			break;
+		if (t->kind == TASK_FLUSH_HANDLERS) {
+			if (run_handlers(b, took) != 0)
+				break;
+			memset(took, 0, b->n);
+			advance(b, took, 0);
+			continue;
+		}
+		if (t->kind == TASK_INCLUDE) {
+			run_includes(b, took);
+			advance(b, took, 1);
+			if (fatal(b))
+				break;
+			continue;
+		}
+		run_step(b, took);
+		advance(b, took, 1);
+		if (fatal(b))
 			break;
 	}
+out:
 	for (i = 0; i < b->n; i++) {
 		drop_stage(b->hosts[i]);
 		/* A warning left by a peer's module after this host's last
 		 * step is still shown, once. */
 		report_host(b, b->hosts[i], b->hosts[i]->nresults);
 	}
+	free(took);
 }
 
 static json_t *
@@ -1038,10 +1219,12 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	b.groups = groups;
 	b.gather = play->gather_facts ? module_find_gatherer() : NULL;
 	b.since = xcalloc(k + 1, sizeof *b.since);
+	b.cursor = xcalloc(k + 1, sizeof *b.cursor);
 	runner_cond_init(&b.wake);
 	run_batch(&b);
 	pthread_cond_destroy(&b.wake);
 	free(b.since);
+	free(b.cursor);
 	if (r->cfg->batch_done != NULL)
 		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
 	judge_batch(r, play, live, k, batch_index);

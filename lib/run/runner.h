@@ -51,6 +51,7 @@ struct task_result {
 
 struct host_stats {
 	int	ok, changed, unreachable, failed, skipped;
+	int	rescued;	/* failures a rescue caught (not in failed) */
 	/* What the host cost: commands run on it (round trips: its own and
 	 * those a peer's module ran on it) and connections opened. Under
 	 * the host's lock. */
@@ -71,6 +72,8 @@ struct host_state {
 						 * may be parked instead: */
 	char			*facts_parked;	/* facts as compact JSON text */
 	json_t			*registered;	/* register: results */
+	unsigned char		*notified;	/* per handler of the play:
+						 * notified, not yet run */
 	json_t			*memo;		/* module state kept across
 						 * tasks (e.g. the iperf3
 						 * baseline); under lock */
@@ -177,6 +180,12 @@ struct runner {
 	json_t			 *schedule;	/* the running pairwise step's,
 						 * or NULL */
 	struct conn_pool	  pool;		/* the open connections */
+	struct playbook		**includes;	/* the trees include_tasks
+						 * read, each once per file
+						 * and items (task-exec.c);
+						 * kept for the results */
+	char			**include_keys;
+	size_t			  nincludes;
 	size_t			  park_above;	/* park idle hosts' facts
 						 * when a batch has more
 						 * hosts than this */

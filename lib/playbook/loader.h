@@ -1,0 +1,97 @@
+/* Private to lib/playbook/: what the play loader (playbook.c), the tree
+ * builder (tree.c) and the role loader (role.c) share. */
+#ifndef TCPTUNE_LOADER_H
+#define TCPTUNE_LOADER_H
+
+#include <jansson.h>
+
+#include "playbook/nodes.h"
+#include "yaml/diag.h"
+
+struct playbook;
+struct play;
+struct task;
+
+struct loader {
+	struct playbook	*pb;
+	struct diag	*d;
+	struct play	*play;		/* the play being loaded */
+	const char	*file;		/* the playbook file it is in (an
+					 * imported one's): relative paths */
+	int		 depth;		/* imports and roles inside each other */
+};
+
+/* What a task inherits from the blocks, roles and imports around it. */
+struct scope {
+	struct block		*block;		/* the innermost */
+	enum block_part		 part;
+	char			*when;		/* joined, or NULL */
+	struct ypos		 when_pos;
+	char			**tags;
+	size_t			 ntags;
+	json_t			*vars;		/* or NULL */
+	int			 ignore_errors;	/* -1 unset */
+	const struct role	*role;
+	char			*dir;		/* import_tasks is relative to */
+	int			 handlers;	/* loading a handlers list */
+};
+
+#define LOADER_MAX_DEPTH	32
+
+void	 type_error(struct loader *ld, const struct ynode *n, const char *key,
+	    const char *expected);
+int	 get_bool(struct loader *ld, const struct ynode *n, const char *key,
+	    int *out);
+int	 get_string(struct loader *ld, const struct ynode *n, const char *key,
+	    char **out);
+void	 get_tags(struct loader *ld, const struct ynode *n, char ***tags,
+	    size_t *ntags);
+void	 free_tags(char **tags, size_t ntags);
+/* `when` as written on n (a string, a list ANDed, a bool) joined. */
+char	*get_when(struct loader *ld, const struct ynode *n);
+/* A vars mapping n checked (names, templates) and merged into into. */
+void	 load_vars_into(struct loader *ld, const struct ynode *n,
+	    json_t *into);
+/* A YAML file of the play (an import, a role's file), kept for the run;
+ * NULL with the error in ld->d. */
+struct ynode *loader_read(struct loader *ld, const char *path,
+	    const struct ypos *at);
+/* The keys of a task mapping n, the module call and its parameters, into
+ * *t (its inherited keywords come after: tree.c). */
+void	 load_task(struct loader *ld, const struct ynode *n, struct task *t);
+void	 task_clear(struct task *t);
+/* A copy of from's keys over into's (from not an object: nothing). */
+void	 vars_merge(json_t *into, const json_t *from);
+int	 in_list(const char *word, const char *const *words);
+size_t	 count_words(const char *const *words);
+
+/* tree.c: the tasks of list n under scope sc, appended to the play's tree
+ * (or its handlers). */
+void	 tree_load_list(struct loader *ld, const struct ynode *n,
+	    const struct scope *sc, const char *what);
+/* A new block of kind `kind` in sc's part, starting at the next task;
+ * tree_close sets its parts' ends. */
+struct block *tree_open(struct loader *ld, const struct scope *sc,
+	    const struct ypos *pos, const char *kind);
+/* The play's sections, its handlers and its roles: the tree of play n. */
+void	 tree_load_play(struct loader *ld, const struct ynode *n);
+void	 play_free_tree(struct play *p);
+
+/* tree.c, for role.c: what mapping n sets over up (when, tags, vars,
+ * ignore_errors); released with scope_release. */
+void	 scope_derive(struct loader *ld, const struct scope *up,
+	    const struct ynode *n, struct scope *out);
+void	 scope_release(struct scope *s);
+/* The place of an empty block part, or a flush of the handlers. */
+void	 tree_add_meta(struct loader *ld, const struct scope *sc,
+	    enum task_kind kind, const struct ypos *pos);
+
+/* role.c: the play's `roles:` entry n, its dependencies first, as a block
+ * under sc; import_role's task n (key: the keyword) the same. */
+void	 role_load_entry(struct loader *ld, const struct ynode *n,
+	    const struct scope *sc);
+void	 role_load_import(struct loader *ld, const struct ynode *n,
+	    const char *key, const struct scope *sc);
+void	 role_free(struct role *r);
+
+#endif

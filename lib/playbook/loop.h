@@ -1,0 +1,66 @@
+/* A task's loop (task->loop, playbook.h): the keywords as written, checked
+ * at load, and its items for one host at run time, as Ansible's `loop` and
+ * its with_* lookups make them (plugins/lookup/items.py, dict.py, ...). */
+#ifndef TCPTUNE_LOOP_H
+#define TCPTUNE_LOOP_H
+
+#include <jansson.h>
+
+#include "yaml/diag.h"
+#include "yaml/ydoc.h"
+
+/* The loops of loop.c: `loop` and the with_* lookups it knows. */
+enum loop_kind {
+	LOOP_NONE = 0,
+	LOOP_LIST,		/* loop, with_list */
+	LOOP_ITEMS,		/* with_items: flattened one level */
+	LOOP_DICT,		/* with_dict: {key, value} per entry */
+	LOOP_INDEXED,		/* with_indexed_items: [index, item] */
+	LOOP_TOGETHER,		/* with_together: zipped, short ones null */
+	LOOP_NESTED,		/* with_nested: the product of the lists */
+	LOOP_SEQUENCE,		/* with_sequence: start end stride format */
+};
+
+struct task_loop {
+	enum loop_kind		 kind;
+	json_t			*value;		/* as written: a template or a
+						 * list (of templates) */
+	struct ypos		 pos;
+	char			*loop_var;	/* "item" */
+	char			*index_var;	/* NULL: none */
+	char			*label;		/* template; NULL: the item */
+	int			 extended;	/* ansible_loop */
+};
+
+
+/* The loop keyword of a task's mapping (loop, with_items, ...), or NULL. */
+const char	*loop_keyword(const struct ynode *task, size_t *index);
+/* Whether key is a loop keyword tcptune knows (loop, with_items, ...). */
+int		 loop_is_keyword(const char *key);
+/* Load the loop keywords of task mapping n into *l: the keyword, its value
+ * and loop_control; errors go to d. */
+void		 loop_load(struct task_loop *l, const struct ynode *n,
+		     struct diag *d);
+void		 loop_clear(struct task_loop *l);
+
+/* The items of l for the given vars: the value rendered, then shaped as
+ * the keyword does. Returns a new array, or NULL with *cause; *undefined
+ * is set when the cause is an undefined variable (a task whose `when` is
+ * false is skipped then, not failed, as in Ansible). */
+json_t		*loop_items(const struct task_loop *l, const json_t *vars,
+		     int *undefined, char **cause);
+/* Shape an already rendered value as kind does (for loop_items and the
+ * unit tests). */
+json_t		*loop_shape(enum loop_kind kind, const json_t *value,
+		     char **cause);
+
+/* The variables of item i of n: loop_var, index_var and, when extended,
+ * ansible_loop; set in vars (which is changed). */
+void		 loop_set_item(const struct task_loop *l, json_t *vars,
+		     const json_t *items, size_t i);
+/* The label an item shows in output: label rendered, else the item as
+ * Ansible prints it (a string as is, else JSON). Allocated. */
+char		*loop_label(const struct task_loop *l, const json_t *vars,
+		     const json_t *item);
+
+#endif

@@ -1,0 +1,441 @@
+/* One task on one host (runner-int.h, runner_run_task): its `when`, its
+ * loop's items (playbook/loop.h) each with their own `when`, arguments
+ * and module call, then one recorded result, the register variable and
+ * the handlers it notifies. The runner's walk of the play's tree decides
+ * which task; this file decides what running it means. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/util.h"
+#include "base/xalloc.h"
+#include "playbook/loop.h"
+#include "playbook/playbook.h"
+#include "remote/hostline.h"
+#include "run/runner.h"
+#include "run/runner-int.h"
+#include "template/template.h"
+
+static json_t	*result_var(const struct module_result *);
+static void	 judge(const struct task *, json_t *, struct module_result *);
+
+int
+runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
+    struct module_result *res)
+{
+	char *why = NULL, *at;
+
+	if (hostline_check_args(t->module, args, vars, &why) == 0)
+		return 0;
+	at = ypos_str(&t->pos);
+	res->status = RESULT_FAILED;
+	res->msg = xprintf("%s: task '%s': %s; refused, nothing was written "
+	    "to this host", at, t->name, why);
+	free(at);
+	free(why);
+	return -1;
+}
+
+/* when, templating, binding, the gate, then the module: one call. */
+static void
+call_module(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, struct module_result *res)
+{
+	struct module_ctx	 ctx;
+	json_t			*args = NULL;
+	uint64_t		 given = 0;
+	char			*cause = NULL;
+	int			 when = 1;
+
+	if (t->when != NULL && template_eval_bool(t->when, vars, &t->when_pos,
+	    &when, &cause) != 0) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return;
+	}
+	if (!when) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup("condition was false");
+		return;
+	}
+	if ((args = task_render_args(t, vars, &given, &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return;
+	}
+	if (runner_gate_args(t, args, vars, res) == 0) {
+		runner_fill_ctx(&ctx, r, h, play, t, vars);
+		if (module_call(t->module, &ctx, args, given, res) != 0 &&
+		    res->status != RESULT_FAILED &&
+		    res->status != RESULT_UNREACHABLE) {
+			res->status = RESULT_FAILED;
+			if (res->msg == NULL)
+				res->msg = xstrdup("module failed");
+		}
+		judge(t, vars, res);
+	}
+	json_decref(args);
+}
+
+/* changed_when, then failed_when, as Ansible's TaskExecutor: each sees
+ * the task's own result under its register name; failed_when decides
+ * failure either way (a failed command whose failed_when is false is not
+ * failed). */
+static void
+judge(const struct task *t, json_t *vars, struct module_result *res)
+{
+	char	*cause = NULL;
+	int	 changed = res->status == RESULT_CHANGED, failed, truth;
+
+	if ((t->changed_when == NULL && t->failed_when == NULL) ||
+	    res->status == RESULT_SKIPPED || res->status == RESULT_UNREACHABLE)
+		return;
+	failed = res->status == RESULT_FAILED;
+	if (t->register_as != NULL)
+		json_object_set_new(vars, t->register_as, result_var(res));
+	if (t->changed_when != NULL) {
+		if (template_eval_bool(t->changed_when, vars,
+		    &t->changed_when_pos, &truth, &cause) != 0)
+			goto bad;
+		changed = truth;
+	}
+	if (t->failed_when != NULL) {
+		if (template_eval_bool(t->failed_when, vars,
+		    &t->failed_when_pos, &truth, &cause) != 0)
+			goto bad;
+		if (truth && !failed) {
+			free(res->msg);
+			res->msg = xstrdup("failed_when condition was true");
+		}
+		failed = truth;
+	}
+	res->status = failed ? RESULT_FAILED : changed ? RESULT_CHANGED :
+	    RESULT_OK;
+	goto out;
+bad:
+	res->status = RESULT_FAILED;
+	free(res->msg);
+	res->msg = cause;
+out:
+	if (t->register_as != NULL)
+		json_object_del(vars, t->register_as);
+}
+
+/* A result as the registered variable sees it, Ansible's keys: changed,
+ * failed, skipped, msg, and the module's data (rc, stdout, ...) at the
+ * top, with stdout_lines; also tcptune's status and data. */
+static json_t *
+result_var(const struct module_result *res)
+{
+	json_t		*reg = json_pack("{s:s, s:b, s:b, s:b}",
+	    "status", result_status_name(res->status),
+	    "changed", res->status == RESULT_CHANGED,
+	    "failed", res->status == RESULT_FAILED ||
+	    res->status == RESULT_UNREACHABLE,
+	    "skipped", res->status == RESULT_SKIPPED);
+	const char	*key, *out;
+	json_t		*v, *lines;
+
+	if (res->msg != NULL)
+		json_object_set_new(reg, "msg", json_string(res->msg));
+	if (res->data == NULL)
+		return reg;
+	json_object_set(reg, "data", res->data);
+	json_object_foreach(res->data, key, v) {
+		if (json_object_get(reg, key) != NULL)
+			continue;
+		/* Ansible's command module strips the output's trailing
+		 * newlines: `when: out.stdout == "x"` holds as there */
+		if ((strcmp(key, "stdout") == 0 || strcmp(key, "stderr") == 0) &&
+		    json_is_string(v)) {
+			const char	*t = json_string_value(v);
+			size_t		 n = json_string_length(v);
+
+			while (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r'))
+				n--;
+			json_object_set_new(reg, key, json_stringn(t, n));
+		} else
+			json_object_set(reg, key, v);
+	}
+	if ((out = json_string_value(json_object_get(reg, "stdout"))) !=
+	    NULL && json_object_get(reg, "stdout_lines") == NULL) {
+		const char *nl;
+
+		lines = json_array();
+		while (*out != '\0') {
+			nl = strchrnul(out, '\n');
+			json_array_append_new(lines, json_stringn(out,
+			    (size_t)(nl - out)));
+			out = *nl != '\0' ? nl + 1 : nl;
+		}
+		json_object_set_new(reg, "stdout_lines", lines);
+	}
+	return reg;
+}
+
+/* The loop: every item, even after one failed (as Ansible), then one
+ * result: failed if any item failed, changed if any changed, skipped if
+ * every item was, else ok; data.results holds each item's. */
+static void
+run_loop(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, struct module_result *res)
+{
+	struct module_result	 item;
+	struct strbuf		 diff;
+	json_t			*items, *results, *one;
+	char			*cause = NULL, *label;
+	size_t			 i, n, failed = 0, changed = 0, skipped = 0;
+	int			 undefined, when = 1;
+
+	if ((items = loop_items(&t->loop, vars, &undefined, &cause)) ==
+	    NULL) {
+		/* an undefined loop under a false when is skipped */
+		char *why = NULL;
+
+		if (undefined && t->when != NULL && template_eval_bool(t->when,
+		    vars, &t->when_pos, &when, &why) == 0 && !when) {
+			free(cause);
+			res->status = RESULT_SKIPPED;
+			res->msg = xstrdup("condition was false");
+			return;
+		}
+		free(why);
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return;
+	}
+	n = json_array_size(items);
+	results = json_array();
+	strbuf_init(&diff);
+	for (i = 0; i < n; i++) {
+		memset(&item, 0, sizeof item);
+		loop_set_item(&t->loop, vars, items, i);
+		call_module(r, h, play, t, vars, &item);
+		one = result_var(&item);
+		json_object_set(one, t->loop.loop_var, json_array_get(items,
+		    i));
+		if (strcmp(t->loop.loop_var, "item") != 0)
+			json_object_set_new(one, "ansible_loop_var",
+			    json_string(t->loop.loop_var));
+		label = loop_label(&t->loop, vars, json_array_get(items, i));
+		json_object_set_new(one, "_label", json_string(label));
+		free(label);
+		json_array_append_new(results, one);
+		failed += item.status == RESULT_FAILED ||
+		    item.status == RESULT_UNREACHABLE;
+		changed += item.status == RESULT_CHANGED;
+		skipped += item.status == RESULT_SKIPPED;
+		/* --diff shows every item's */
+		if (item.diff != NULL)
+			strbuf_addstr(&diff, item.diff);
+		module_result_clear(&item);
+	}
+	json_object_del(vars, t->loop.loop_var);
+	if (failed > 0) {
+		res->status = RESULT_FAILED;
+		res->msg = xstrdup("One or more items failed");
+	} else if (n == 0 || skipped == n) {
+		res->status = RESULT_SKIPPED;
+		res->msg = xstrdup(n == 0 ? "No items in the list" :
+		    "All items skipped");
+	} else
+		res->status = changed > 0 ? RESULT_CHANGED : RESULT_OK;
+	res->data = json_pack("{s:o}", "results", results);
+	if (diff.len > 0)
+		res->diff = strbuf_detach(&diff, NULL);
+	strbuf_release(&diff);
+	json_decref(items);
+}
+
+/* notify: every handler named so, and every one listening to the name. */
+static void
+notify(const struct play *play, struct host_state *h, const struct task *t)
+{
+	size_t i, j;
+
+	if (h->notified == NULL)
+		return;
+	for (i = 0; i < t->nnotify; i++) {
+		for (j = 0; j < play->nhandlers; j++) {
+			if (handler_answers(&play->handlers[j], t->notify[i]))
+				h->notified[j] = 1;
+		}
+	}
+}
+
+void
+runner_run_task(struct runner *r, struct host_state *h,
+    const struct play *play, size_t play_index, const struct task *t,
+    json_t *vars)
+{
+	struct module_result	 res;
+	double			 start = monotonic_seconds();
+
+	memset(&res, 0, sizeof res);
+	if (t->loop.kind != LOOP_NONE)
+		run_loop(r, h, play, t, vars, &res);
+	else
+		call_module(r, h, play, t, vars, &res);
+	if (t->register_as != NULL) {
+		json_t *reg = result_var(&res);
+
+		json_object_set_new(h->registered, t->register_as, reg);
+	}
+	if (res.status == RESULT_CHANGED)
+		notify(play, h, t);
+	runner_record(h, play_index, t->name, t->module->name, &res,
+	    res.status == RESULT_FAILED && t->ignore_errors,
+	    monotonic_seconds() - start);
+	module_result_clear(&res);
+}
+
+/* The tree of an include, read once per file and items in the run. */
+static const struct play *
+include_tree(struct runner *r, const struct play *play, const struct task *t,
+    const char *file, const json_t *items, size_t *seq, const char **path,
+    char **cause)
+{
+	struct playbook	*pb;
+	char		*dump = items != NULL ? json_dumps(items, JSON_COMPACT |
+			    JSON_ENCODE_ANY) : NULL, *key;
+	size_t		 i;
+
+	key = xprintf("%p\n%s\n%s", (const void *)t, file, dump != NULL ?
+	    dump : "");
+	free(dump);
+	for (i = 0; i < r->nincludes; i++) {
+		if (strcmp(r->include_keys[i], key) == 0) {
+			free(key);
+			*seq = i + 1;
+			*path = r->includes[i]->path;
+			return &r->includes[i]->plays[0];
+		}
+	}
+	if ((pb = playbook_load_include(play, t, file, items, cause)) ==
+	    NULL) {
+		free(key);
+		return NULL;
+	}
+	r->includes = xreallocarray(r->includes, r->nincludes + 1,
+	    sizeof *r->includes);
+	r->include_keys = xreallocarray(r->include_keys, r->nincludes + 1,
+	    sizeof *r->include_keys);
+	r->includes[r->nincludes] = pb;
+	r->include_keys[r->nincludes++] = key;
+	*seq = r->nincludes;
+	*path = pb->path;
+	return &pb->plays[0];
+}
+
+/* The items an include's loop keeps: those whose `when` holds (the
+ * include's when is per item, as a task's). */
+static json_t *
+include_items(const struct task *t, json_t *vars, int *skipped,
+    char **cause)
+{
+	json_t	*items, *kept;
+	size_t	 i;
+	int	 undefined, when = 1;
+
+	*skipped = 0;
+	if ((items = loop_items(&t->loop, vars, &undefined, cause)) == NULL) {
+		char *why = NULL;
+
+		if (undefined && t->when != NULL && template_eval_bool(t->when,
+		    vars, &t->when_pos, &when, &why) == 0 && !when) {
+			free(*cause);
+			*cause = NULL;
+			*skipped = 1;
+		}
+		free(why);
+		return NULL;
+	}
+	kept = json_array();
+	for (i = 0; i < json_array_size(items); i++) {
+		loop_set_item(&t->loop, vars, items, i);
+		if (t->when != NULL && template_eval_bool(t->when, vars,
+		    &t->when_pos, &when, cause) != 0) {
+			json_decref(kept);
+			kept = NULL;
+			break;
+		}
+		if (t->when == NULL || when)
+			json_array_append(kept, json_array_get(items, i));
+	}
+	json_object_del(vars, t->loop.loop_var);
+	json_decref(items);
+	if (kept != NULL && json_array_size(kept) == 0) {
+		json_decref(kept);
+		kept = NULL;
+		*skipped = 1;
+	}
+	return kept;
+}
+
+const struct play *
+runner_include(struct runner *r, struct host_state *h,
+    const struct play *play, size_t play_index, const struct task *t,
+    json_t *vars, size_t *seq)
+{
+	struct module_result	 res;
+	const struct play	*tree = NULL;
+	json_t			*items = NULL, *file = NULL;
+	const char		*path = NULL;
+	char			*cause = NULL, *label;
+	size_t			 i, n = 1;
+	int			 when = 1, skipped = 0;
+
+	memset(&res, 0, sizeof res);
+	if (t->loop.kind != LOOP_NONE) {
+		if ((items = include_items(t, vars, &skipped, &cause)) ==
+		    NULL && !skipped)
+			goto failed;
+	} else if (t->when != NULL && template_eval_bool(t->when, vars,
+	    &t->when_pos, &when, &cause) != 0)
+		goto failed;
+	if (skipped || !when) {
+		res.status = RESULT_SKIPPED;
+		res.msg = xstrdup("condition was false");
+		goto record;
+	}
+	if ((file = template_render_string(t->include, vars, &t->pos,
+	    &cause)) == NULL)
+		goto failed;
+	if (!json_is_string(file)) {
+		ypos_fail(&cause, &t->pos, "include_tasks: the file must be a "
+		    "string");
+		goto failed;
+	}
+	if ((tree = include_tree(r, play, t, json_string_value(file), items,
+	    seq, &path, &cause)) == NULL)
+		goto failed;
+	/* one result per item, as Ansible's "included: FILE for h" */
+	n = items != NULL ? json_array_size(items) : 1;
+	for (i = 0; i < n; i++) {
+		memset(&res, 0, sizeof res);
+		res.status = RESULT_OK;
+		if (items != NULL) {
+			label = loop_label(&t->loop, vars,
+			    json_array_get(items, i));
+			res.msg = xprintf("included: %s (item=%s)", path,
+			    label);
+			free(label);
+		} else
+			res.msg = xprintf("included: %s", path);
+		runner_record(h, play_index, t->name, "include_tasks", &res,
+		    0, 0);
+	}
+	goto out;
+failed:
+	res.status = RESULT_FAILED;
+	res.msg = cause;
+record:
+	runner_record(h, play_index, t->name, "include_tasks", &res,
+	    res.status == RESULT_FAILED && t->ignore_errors, 0);
+	module_result_clear(&res);
+	tree = NULL;
+out:
+	json_decref(items);
+	json_decref(file);
+	return tree != NULL && tree->ntasks > 0 ? tree : NULL;
+}
