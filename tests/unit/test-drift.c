@@ -173,6 +173,7 @@ test_missing_edited_qdisc_module(void **state)
 	    "net.ipv4.tcp_congestion_control = bbr\n");
 	set_keys(&ar, "4096 131072 1048576", "bbr");
 	st->qdisc = strdup("fq");
+	qdisc_plan_compute(f, "fq", &st->qplan);
 	st->modules = strdup("tcp_bbr");
 	items = tune_drift_items(st, &ar, f);
 	assert_int_equal(json_array_size(items), 3);
@@ -214,6 +215,7 @@ test_route_and_mq(void **state)
 	ar.old_text = strdup(rendered);
 	set_keys(&ar, "4096 131072 4194304", "bbr");
 	st->qdisc = strdup("fq");
+	qdisc_plan_compute(f, "fq", &st->qplan);
 	st->route_opts = strdup("initcwnd 20 initrwnd 20");
 	st->route_changed = 1;
 	items = tune_drift_items(st, &ar, f);
