@@ -46,10 +46,9 @@ for arg in "$@"; do
 	*) echo "demo.sh: unknown argument '$arg'" >&2; usage >&2; exit 1 ;;
 	esac
 done
-if [ "$(id -u)" -ne 0 ]; then
-	echo "demo.sh: run as root (it installs packages and creates network namespaces)" >&2
-	exit 1
-fi
+# shellcheck source=scripts/as-root.sh
+. scripts/as-root.sh
+as_root "it installs packages and creates network namespaces" "$@"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 

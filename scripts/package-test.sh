@@ -16,10 +16,9 @@ failed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
 not_ok() { echo "FAIL: $1"; failed=$((failed + 1)); }
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "package-test.sh: run as root (it installs and removes the package)" >&2
-	exit 1
-fi
+# shellcheck source=scripts/as-root.sh
+. scripts/as-root.sh
+as_root "it installs and removes the package" "$@"
 if dpkg-query -W -f='${Status}' tcptune 2>/dev/null | grep -q 'ok installed'; then
 	echo "package-test.sh: a tcptune package is installed already; remove" \
 	    "it first (apt-get remove tcptune): this test would replace it" >&2

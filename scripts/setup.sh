@@ -2,10 +2,10 @@
 # Install everything tcptune needs to build, test and run its lab, from
 # Debian's packages. Idempotent; run as root on Debian 12 / Ubuntu 22.04+.
 set -euo pipefail
-if [ "$(id -u)" -ne 0 ]; then
-	echo "setup.sh: run as root (it installs packages with apt-get)" >&2
-	exit 1
-fi
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/as-root.sh
+. scripts/as-root.sh
+as_root "it installs packages with apt-get" "$@"
 export DEBIAN_FRONTEND=noninteractive
 packages=(
 	build-essential cmake pkg-config

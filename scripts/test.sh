@@ -7,6 +7,9 @@
 # (that is the long tier, scripts/fuzz.sh --seconds 600: tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/as-root.sh
+. scripts/as-root.sh
+as_root "the lab tests create network namespaces and guests" "$@"
 ./scripts/build.sh
 ctest --test-dir build --output-on-failure
 # the .deb: build, apt-get install, check, remove (about 30 s)

@@ -5,7 +5,7 @@
 # byte-identical and is reported as failed (tests/shell/). They run as any
 # user; as root they also fill a small tmpfs and use read-only bind mounts,
 # and never touch this machine's /etc or /proc/sys. Skip (77) without dash.
-foreach(t apply-failures apply-conf probe-ping)
+foreach(t apply-failures apply-conf probe-ping as-root)
   add_test(NAME shell/${t}
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/shell/${t}.sh)
   set_tests_properties(shell/${t} PROPERTIES
@@ -13,12 +13,12 @@ foreach(t apply-failures apply-conf probe-ping)
 endforeach()
 
 # shellcheck: the host scripts (every lib/remote/*.sh) as POSIX sh, and these
-# tests (bash). Skip (77)
+# tests and scripts/ (bash). Skip (77)
 # where shellcheck is not installed.
 add_test(NAME lint/shellcheck
   COMMAND sh -c "command -v shellcheck >/dev/null || exit 77
                  shellcheck -s sh lib/remote/*.sh &&
-                 shellcheck -x tests/shell/*.sh"
+                 shellcheck -x tests/shell/*.sh scripts/*.sh"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(lint/shellcheck PROPERTIES
   LABELS lint SKIP_RETURN_CODE 77)
