@@ -36,9 +36,11 @@ figure() {
 	e2e_log "figure: $1: $RUN_SECS s"
 }
 
-# guests_up N PREFIX NET : the cached image (built if needed), then N
-# guests in GDIR; sources their lab.env and fills HOSTS and ADDRS. Exits
-# the test with FAIL and the reason when any step fails.
+# guests_up N PREFIX NET [UP-OPTION...] : the cached image (built if
+# needed), then N guests in GDIR (with guests.sh up's other options:
+# --no-default-route, --private NET2); sources their lab.env and fills
+# HOSTS and ADDRS. Exits the test with FAIL and the reason when any step
+# fails.
 guests_up() {
 	local out
 	if ! out=$("$GUESTS" check 2>&1); then
@@ -52,7 +54,7 @@ guests_up() {
 		exit 1
 	fi
 	figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
-	e2e_run 600 "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3"
+	e2e_run 600 "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3" "${@:4}"
 	if [[ $RUN_RC != 0 ]]; then
 		echo "FAIL: guests.sh up -n $1 failed:"
 		e2e_show_run

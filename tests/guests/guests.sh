@@ -23,6 +23,7 @@ BOOT_SECS=${GUESTS_BOOT_SECS:-240}	# boot (or reboot) to sshd, under load
 LAB_USER=tcptune
 UML=${GUESTS_UML:-/usr/bin/linux.uml}
 UML_MODULES=/usr/lib/uml/modules
+PRIVATE_IF=vec1		# the guests' NIC on the --private bridge
 
 die() {
 	echo "$PROG: $*" >&2
@@ -46,7 +47,7 @@ usage: $PROG up [-n N] [-d DIR] [-p PREFIX] [-a NET] [--no-default-route] [--pri
        $PROG check            can User-mode Linux run here? (exit 1 with the reason)
 defaults: N=$DEFAULT_N DIR=\${GUESTS_DIR:-$DEFAULT_DIR} PREFIX=$DEFAULT_PREFIX NET=$DEFAULT_NET
 --no-default-route: the guests get no default route (only NET's own)
---private NET2: a second NIC (eth1, NET2.11...) on a second bridge that this
+--private NET2: a second NIC ($PRIVATE_IF, NET2.11...) on a second bridge that this
     machine has no address on, the guests' iperf_address in the inventory
 EOF
 	exit 2
@@ -303,34 +304,32 @@ kill_orphans() {
 # driver's raw transport survives a guest reboot; tap does not), VETH is
 # on the bridge.
 make_net() {
-	local i batch
-	batch="link add $LAB_BRIDGE type bridge"$'\n'
-	batch+="link set $LAB_BRIDGE addrgenmode none"$'\n'
-	batch+="addr add $LAB_GW/24 dev $LAB_BRIDGE"$'\n'
-	batch+="link set $LAB_BRIDGE up"$'\n'
-	for i in "${!HOSTS[@]}"; do
-		batch+="link add ${VETHS[$i]} type veth peer name ${VETHS[$i]}u"$'\n'
-		batch+="link set ${VETHS[$i]} addrgenmode none"$'\n'
-		batch+="link set ${VETHS[$i]}u addrgenmode none"$'\n'
-		batch+="link set ${VETHS[$i]} master $LAB_BRIDGE up"$'\n'
-		batch+="link set ${VETHS[$i]}u up"$'\n'
-	done
+	local batch
+	batch=$(bridge_batch "$LAB_BRIDGE" "$LAB_GW/24" "${VETHS[@]}")
 	# The private network: a bridge with no address here, so that only
 	# the guests reach each other over it (the second NIC of a cloud VM:
 	# an OVH vRack, a GCP VPC of its own).
-	if [[ -n $LAB_PBRIDGE ]]; then
-		batch+="link add $LAB_PBRIDGE type bridge"$'\n'
-		batch+="link set $LAB_PBRIDGE addrgenmode none"$'\n'
-		batch+="link set $LAB_PBRIDGE up"$'\n'
-		for i in "${!HOSTS[@]}"; do
-			batch+="link add ${PVETHS[$i]} type veth peer name ${PVETHS[$i]}u"$'\n'
-			batch+="link set ${PVETHS[$i]} addrgenmode none"$'\n'
-			batch+="link set ${PVETHS[$i]}u addrgenmode none"$'\n'
-			batch+="link set ${PVETHS[$i]} master $LAB_PBRIDGE up"$'\n'
-			batch+="link set ${PVETHS[$i]}u up"$'\n'
-		done
-	fi
+	[[ -z $LAB_PBRIDGE ]] ||
+		batch+=$'\n'$(bridge_batch "$LAB_PBRIDGE" "" "${PVETHS[@]}")
 	ip -batch - <<<"$batch" || die "could not create the guests' network"
+}
+
+# The `ip -batch` lines of bridge $1 (address $2 here, "" for none) with
+# a veth pair per name that follows: NAME on the bridge, NAMEu for a guest.
+bridge_batch() {
+	local br=$1 addr=$2 v
+	shift 2
+	echo "link add $br type bridge"
+	echo "link set $br addrgenmode none"
+	[[ -z $addr ]] || echo "addr add $addr dev $br"
+	echo "link set $br up"
+	for v in "$@"; do
+		echo "link add $v type veth peer name ${v}u"
+		echo "link set $v addrgenmode none"
+		echo "link set ${v}u addrgenmode none"
+		echo "link set $v master $br up"
+		echo "link set ${v}u up"
+	done
 }
 
 remove_net() {
@@ -443,6 +442,7 @@ EOF
 		q LAB_NODEFAULT "$LAB_NODEFAULT"
 		q LAB_PRIVATE "$LAB_PRIVATE"
 		q LAB_PRIVATE_BRIDGE "$LAB_PBRIDGE"
+		q LAB_PRIVATE_IF "${LAB_PRIVATE:+$PRIVATE_IF}"
 		q LAB_PRIVATE_ADDRS "${PADDRS[*]}"
 		q LAB_USER "$LAB_USER"
 		q LAB_KEY "$DIR/id_ed25519"
@@ -464,8 +464,9 @@ EOF
 # into networkd config), a default route via the bridge address (the
 # controller does not forward: it only gives tcptune's probe a
 # default-route interface) unless --no-default-route, and with --private
-# a second NIC, eth1, with an address on the private bridge and no route
-# but its own network's.
+# a second NIC with an address on the private bridge and no route but its
+# own network's: vec1, the kernel's name (the image renames only vec0, to
+# eth0: a second .link would change the image for every lab).
 uml_cmdline() {
 	local i=$1 g gw=$LAB_GW
 	g=$(gdir "${HOSTS[$i]}")
@@ -482,7 +483,7 @@ uml_cmdline() {
 	    "sysctl.net.core.default_qdisc=fq_codel"
 	if [[ -n $LAB_PRIVATE ]]; then
 		printf '%s\n' "vec1:transport=raw,ifname=${PVETHS[$i]}u" \
-		    "ip=${PADDRS[$i]}:::255.255.255.0::eth1:off"
+		    "ip=${PADDRS[$i]}:::255.255.255.0::$PRIVATE_IF:off"
 	fi
 }
 
