@@ -865,6 +865,8 @@ probe_route_get_parse(const char *line, json_t *r)
 	for (i = 0; i + 1 < n; i++) {
 		const char *k = strcmp(w[i], "dev") == 0 ? "interface" :
 		    strcmp(w[i], "src") == 0 ? "source" :
+		    /* the second lookup's line, made from the source */
+		    strcmp(w[i], "from") == 0 ? "source" :
 		    strcmp(w[i], "via") == 0 ? "gateway" :
 		    strcmp(w[i], "table") == 0 ? "table" : NULL;
 

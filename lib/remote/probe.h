@@ -38,7 +38,8 @@ const char	*probe_stdin(size_t *len);
  * new string. */
 char		*probe_program(int sysctl_only, const char *links);
 
-/* Fill r from one `ip -o route get` line: interface, source, gateway,
+/* Fill r from one `ip -o route get` line: interface, source (src, or the
+ * from of a lookup made from it), gateway,
  * table (null where the line has none) and type ("unicast" unless the line
  * starts with local, broadcast, ...). Pure. */
 void		 probe_route_get_parse(const char *line, json_t *r);

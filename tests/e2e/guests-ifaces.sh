@@ -163,8 +163,7 @@ figure "plan (two NICs)"
 assert_rc "plan exits 0" 0
 for i in 0 1; do
 	h=${HOSTS[$i]} peer=${HOSTS[1 - i]}
-	tbl=$(awk -v h="$h" '/^(ok|changed|failed|skipping): \[/ {
-	    on = index($0, "[" h "]") > 0 } on' <<<"$RUN_OUT")
+	tbl=$(host_block "$h")
 	assert_match "$h: plan: $P: fq_codel -> fq (carries traffic to $peer)" \
 	    "  $P: fq_codel -> fq \\(carries traffic to $peer\\)" "$tbl"
 	assert_match "$h: plan: eth0: fq_codel -> fq (the default route)" \

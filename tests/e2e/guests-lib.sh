@@ -31,6 +31,13 @@ guest() {
 	"$GUESTS" exec -d "$GDIR" "$@"
 }
 
+# host_block HOST : HOST's lines of the last run's output (its task lines
+# and what follows each: a plan's diff and live-values table).
+host_block() {
+	awk -v h="$1" '/^(ok|changed|failed|skipping): \[/ {
+	    on = index($0, "[" h "]") > 0 } on' <<<"$RUN_OUT"
+}
+
 # figure WHAT : log the last run's wall time.
 figure() {
 	e2e_log "figure: $1: $RUN_SECS s"

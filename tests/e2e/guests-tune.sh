@@ -171,9 +171,7 @@ assert_eq "plan: no live qdisc 'left as is'" "" \
     "$(grep -i 'left as is' <<<"$RUN_OUT$RUN_ERR")"
 declare -A PLANNED_RMEM PLANNED_WMEM
 for h in "${HOSTS[@]}"; do
-	# The host's block of the plan's live-values table.
-	tbl=$(awk -v h="$h" '/^(ok|changed|failed|skipping): \[/ {
-	    on = index($0, "[" h "]") > 0 } on' <<<"$RUN_OUT")
+	tbl=$(host_block "$h")
 	assert_match "$h: plan: default_qdisc fq_codel -> fq" \
 	    'net\.core\.default_qdisc +fq_codel -> fq ' "$tbl"
 	assert_match "$h: plan: cubic -> bbr" \

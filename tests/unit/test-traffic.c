@@ -75,7 +75,8 @@ test_route_get_lines(void **state)
 	    "198.19.220.1");
 	assert_string_equal(json_string_value(json_object_get(r, "table")),
 	    "100");
-	assert_true(json_is_null(json_object_get(r, "source")));
+	assert_string_equal(json_string_value(json_object_get(r, "source")),
+	    "198.19.220.11");
 	assert_string_equal(json_string_value(json_object_get(r, "type")),
 	    "unicast");
 	probe_route_get_parse("local 198.18.220.11 dev lo table local src "
