@@ -14,7 +14,7 @@
 #   ifaces  the interfaces that carry the traffic: two NICs (peers on a
 #           private bridge), no default route, no interface at all: fq on
 #           the peers' interface, drift per interface, the task failing
-#           with the reason (two labs one after the other, ~6 min)
+#           with the reason (one lab, ~4 min on a quiet machine)
 foreach(t smoke tune verify timer ifaces)
   add_test(NAME e2e/guests-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-${t}.sh
@@ -23,5 +23,5 @@ foreach(t smoke tune verify timer ifaces)
   set_tests_properties(e2e/guests-${t} PROPERTIES
     LABELS guests RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
-# Two labs booted one after the other: more time than the others.
+# Slow guests on a loaded machine: more time than the others.
 set_tests_properties(e2e/guests-ifaces PROPERTIES TIMEOUT 1800)

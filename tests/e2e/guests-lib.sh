@@ -61,7 +61,9 @@ guests_up() {
 		exit 1
 	fi
 	figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
-	e2e_run 600 "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3" "${@:4}"
+	# Each guest may take GUESTS_BOOT_SECS to reach sshd (guests.sh).
+	e2e_run $((${GUESTS_BOOT_SECS:-240} + 360)) "$GUESTS" up -n "$1" \
+	    -d "$GDIR" -p "$2" -a "$3" "${@:4}"
 	if [[ $RUN_RC != 0 ]]; then
 		echo "FAIL: guests.sh up -n $1 failed:"
 		e2e_show_run
