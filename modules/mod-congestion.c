@@ -34,7 +34,8 @@ static const struct module_param congestion_params[] = {
 	  .help = "tcp_congestion_control to use where the kernel has it" },
 	{ .name = "qdisc", .type = PARAM_CHOICE, .offset = AT(qdisc),
 	  .def = "fq", .choices = congestion_qdiscs,
-	  .help = "default_qdisc and live root qdisc (only where it exists)" },
+	  .help = "default_qdisc, and the live qdisc of every interface that "
+		  "carries the traffic (only where the kernel has it)" },
 	{ .name = "load_module", .type = PARAM_BOOL, .offset = AT(load_module),
 	  .def = "true",
 	  .help = "modprobe a modular algorithm and persist it in "
