@@ -346,6 +346,10 @@ set_qdisc_on() {
 		kv error "$QDEV: tc not installed"
 		return 1
 	fi
+	if ! backup_qdisc_of; then
+		kv error "$QDEV: cannot save its qdiscs in $(backup_dir): $ERR"
+		return 1
+	fi
 	if [ -n "$1" ] && [ "$1" -gt 1 ] 2>/dev/null; then
 		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
 		if ! mq_root; then
@@ -363,6 +367,20 @@ set_qdisc_on() {
 		return 1
 	fi
 	show_qdisc
+}
+
+# An interface the first backup does not have (a peer routed out of it
+# since, a default route added): its qdiscs as they are before tcptune
+# first changes them, beside the others, so that a rollback gives them
+# back too. Returns 1 with ERR set.
+backup_qdisc_of() {
+	qb=$(backup_dir)
+	[ -d "$qb" ] && [ ! -e "$qb/qdisc@$QDEV" ] || return 0
+	# A backup of a tcptune before the per-interface ones names its one.
+	[ "$(cat "$qb/qdisc-dev" 2>/dev/null)" != "$QDEV" ] || return 0
+	tb=$(tc qdisc show dev "$QDEV" 2>/dev/null)
+	try write_text "$qb/.qdisc@$QDEV.tmp" "$tb${tb:+$NL}" &&
+	    try mv "$qb/.qdisc@$QDEV.tmp" "$qb/qdisc@$QDEV"
 }
 
 # Put back the live qdiscs recorded in $1 (tc's lines for QDEV). A root
