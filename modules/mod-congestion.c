@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "remote/qdisc.h"
+#include "remote/qdisc-plan.h"
 #include "tune/congestion.h"
 #include "tune/sizing.h"
 #include "base/strbuf.h"
@@ -34,7 +34,8 @@ static const struct module_param congestion_params[] = {
 	  .help = "tcp_congestion_control to use where the kernel has it" },
 	{ .name = "qdisc", .type = PARAM_CHOICE, .offset = AT(qdisc),
 	  .def = "fq", .choices = congestion_qdiscs,
-	  .help = "default_qdisc and live root qdisc (only where it exists)" },
+	  .help = "default_qdisc, and the live qdisc of every interface that "
+		  "carries the traffic (only where the kernel has it)" },
 	{ .name = "load_module", .type = PARAM_BOOL, .offset = AT(load_module),
 	  .def = "true",
 	  .help = "modprobe a modular algorithm and persist it in "
@@ -93,19 +94,45 @@ add_module(struct stage *st, const char *m)
 	st->modules = n;
 }
 
+/* Where the live qdisc is left as it is (the kernel has no such qdisc,
+ * or it is not the default): a note for each interface, and each
+ * interface of ours left alone as a warning. */
+static void
+live_notes(struct stage *st, const struct cc_input *in, enum kconfig kq,
+    const char *want_q, int set_live)
+{
+	size_t i;
+
+	for (i = 0; i < st->qplan.nwarnings; i++)
+		stage_note(st, "warning: %s", st->qplan.warnings[i]);
+	for (i = 0; !set_live && i < st->qplan.n; i++) {
+		const struct qdisc_plan_if *pi = &st->qplan.ifs[i];
+
+		if (in->have_default_qdisc)
+			stage_note(st, "live qdisc on %s left as %s, as "
+			    "default_qdisc is", pi->dev, pi->live);
+		else
+			stage_note(st, "live qdisc on %s left as %s: %s %s",
+			    pi->dev, pi->live, kq == KCONFIG_ABSENT ?
+			    "this kernel has no" : "no kernel config tells "
+			    "whether this kernel has", want_q);
+	}
+}
+
 static int
 congestion_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
 	const struct congestion_conf *conf = vconf;
 	const json_t	*facts = module_ctx_facts(ctx);
-	const json_t	*rt = json_object_get(facts, "default_route");
 	struct cc_input	 in;
 	struct cc_plan	 plan;
 	struct stage	*st;
-	const char	*want_q, *cur_cc, *live_q, *v;
+	struct qdisc_plan qp;
+	const char	*want_q, *cur_cc, *v;
 	char		*avail, *cause = NULL;
-	int		 set_live;
+	int		 set_live, keep;
+	size_t		 i;
 	const char	*release;
 	enum kconfig	 kq;
 
@@ -140,11 +167,36 @@ congestion_run(struct module_ctx *ctx, const void *vconf,
 	cc_plan_compute(&in, &plan);
 	free(avail);
 
+	/* The live qdisc: read off each interface that carries the traffic
+	 * (the default route's, and the one the kernel routes each peer out
+	 * of), not the config (seed 003), and decided as the default is:
+	 * where the plan sets default_qdisc (built in, modular, or unknown
+	 * and tried by modprobe) the live one follows, so the interfaces use
+	 * now what the setting says; the apply checks that they did. A
+	 * network namespace has no default_qdisc: there the kernel config
+	 * alone decides. */
+	keep = strcmp(want_q, "keep") == 0;
+	set_live = !keep && (plan.qdisc != NULL || (!in.have_default_qdisc &&
+	    (kq == KCONFIG_BUILTIN || kq == KCONFIG_MODULE)));
+	memset(&qp, 0, sizeof qp);
+	if (!keep)
+		qdisc_plan_compute(facts, set_live ? want_q : NULL, &qp);
+	if (qp.error != NULL) {
+		/* Never "nothing to do": the traffic leaves by an interface
+		 * no one looked at. */
+		res->status = RESULT_FAILED;
+		res->msg = xprintf("cannot tell which interface carries the "
+		    "traffic: %s; nothing was changed", qp.error);
+		qdisc_plan_clear(&qp);
+		cc_plan_clear(&plan);
+		return 0;
+	}
 	if ((st = tune_stage(ctx, tune_file(ctx, conf->sysctl_file,
 	    module_conf_given(congestion_params, conf, AT(sysctl_file))),
 	    &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
+		qdisc_plan_clear(&qp);
 		cc_plan_clear(&plan);
 		return 0;
 	}
@@ -155,32 +207,12 @@ congestion_run(struct module_ctx *ctx, const void *vconf,
 		stage_note(st, "%s", plan.reason_cc);
 	if (plan.qdisc_skipped)
 		stage_note(st, "%s", plan.reason_qdisc);
-	/* The live qdisc: read off the interface, not the config (seed 003),
-	 * and decided as the default is: where the plan sets default_qdisc
-	 * (built in, modular, or unknown and tried by modprobe) the live one
-	 * follows, so the interface uses now what the setting says; the apply
-	 * checks that it did. A network namespace has no default_qdisc: there
-	 * the kernel config alone decides. */
-	live_q = qdisc_effective(json_object_get(rt, "qdisc"));
-	set_live = strcmp(want_q, "keep") != 0 && (plan.qdisc != NULL ||
-	    (!in.have_default_qdisc && (kq == KCONFIG_BUILTIN ||
-	    kq == KCONFIG_MODULE)));
-	if (set_live && json_string_value(json_object_get(rt, "interface")) !=
-	    NULL && (live_q == NULL || strcmp(live_q, want_q) != 0)) {
+	if (!keep) {
 		free(st->qdisc);
-		st->qdisc = xstrdup(want_q);
-	} else if (strcmp(want_q, "keep") != 0 && !set_live) {
-		char *d = qdisc_describe(json_object_get(rt, "qdisc"));
-
-		if (in.have_default_qdisc)
-			stage_note(st, "live qdisc left as %s, as "
-			    "default_qdisc is", d);
-		else
-			stage_note(st, "live qdisc left as %s: %s %s", d,
-			    kq == KCONFIG_ABSENT ? "this kernel has no" :
-			    "no kernel config tells whether this kernel has",
-			    want_q);
-		free(d);
+		st->qdisc = qp.devs != NULL ? xstrdup(want_q) : NULL;
+		qdisc_plan_clear(&st->qplan);
+		st->qplan = qp;
+		live_notes(st, &in, kq, want_q, set_live);
 	}
 	res->status = RESULT_OK;
 	res->msg = xprintf("%s%s%s", plan.cc != NULL ? plan.cc :
@@ -189,6 +221,13 @@ congestion_run(struct module_ctx *ctx, const void *vconf,
 	if (plan.qdisc_skipped || plan.cc_skipped) {
 		char *m = xprintf("%s; %s", res->msg, plan.qdisc_skipped ?
 		    plan.reason_qdisc : plan.reason_cc);
+
+		free(res->msg);
+		res->msg = m;
+	}
+	for (i = 0; !keep && i < st->qplan.nwarnings; i++) {
+		char *m = xprintf("%s; warning: %s", res->msg,
+		    st->qplan.warnings[i]);
 
 		free(res->msg);
 		res->msg = m;

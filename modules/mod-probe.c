@@ -8,7 +8,7 @@
 #include "modules/tune-facts.h"
 #include "remote/hostline.h"
 #include "remote/probe.h"
-#include "remote/qdisc.h"
+#include "remote/qdisc-plan.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -153,27 +153,42 @@ check_read_file(const struct module_ctx *ctx)
 	return file;
 }
 
+/* "eth0 qdisc fq_codel, eth1 qdisc fq_codel": each interface that carries
+ * the traffic (lib/remote/traffic.h). */
+static void
+add_interfaces(struct strbuf *sb, const struct qdisc_plan *qp)
+{
+	size_t i;
+
+	for (i = 0; i < qp->n; i++)
+		strbuf_addf(sb, "%s%s qdisc %s", i > 0 ? ", " : "",
+		    qp->ifs[i].dev, qp->ifs[i].live);
+	if (qp->n == 0)
+		strbuf_addstr(sb, "no traffic interface");
+}
+
 static char *
 summary(const json_t *f, const char *peers_cause)
 {
 	const json_t *k = json_object_get(f, "kernel");
 	const json_t *cc = json_object_get(f, "congestion");
-	const json_t *rt = json_object_get(f, "default_route");
-	const json_t *q = json_object_get(rt, "qdisc");
 	const json_t *rmem = json_object_get(json_object_get(f, "sysctl"),
 	    "net.ipv4.tcp_rmem");
-	char *qd = qdisc_describe(q), *s;
+	struct qdisc_plan qp;
 	struct strbuf sb;
 
-	s = xprintf("kernel %s, cc %s, %s qdisc %s, tcp_rmem %s",
-	    json_string_value(json_object_get(k, "release")) ?: "?",
-	    json_string_value(json_object_get(cc, "current")) ?: "?",
-	    json_string_value(json_object_get(rt, "interface")) ?: "(no route)",
-	    qd, json_string_value(json_object_get(rmem, "value")) ?: "?");
-	free(qd);
+	qdisc_plan_compute(f, NULL, &qp);
 	strbuf_init(&sb);
-	strbuf_addstr(&sb, s);
-	free(s);
+	strbuf_addf(&sb, "kernel %s, cc %s, ",
+	    json_string_value(json_object_get(k, "release")) ?: "?",
+	    json_string_value(json_object_get(cc, "current")) ?: "?");
+	add_interfaces(&sb, &qp);
+	strbuf_addf(&sb, ", tcp_rmem %s",
+	    json_string_value(json_object_get(rmem, "value")) ?: "?");
+	/* Said where the probe is read, not only where a task needs it. */
+	if (qp.error != NULL)
+		strbuf_addf(&sb, "; warning: %s", qp.error);
+	qdisc_plan_clear(&qp);
 	add_peer_rtts(&sb, f);
 	if (peers_cause != NULL)
 		strbuf_addf(&sb, "; warning: no RTT to the peers: %s",

@@ -23,6 +23,7 @@ stage_free(struct stage *st)
 	free(st->file);
 	dropin_free(&st->dropin);
 	free(st->qdisc);
+	qdisc_plan_clear(&st->qplan);
 	free(st->modules);
 	free(st->route_opts);
 	for (i = 0; i < st->nnotes; i++)
@@ -158,13 +159,13 @@ fill_request(struct apply_request *req, const struct module_ctx *ctx,
 	memset(req, 0, sizeof *req);
 	req->file = st != NULL ? st->file : NULL;
 	req->state_dir = TUNE_STATE_DIR;
+	/* Without a stage (a rollback), the backup names its interfaces;
+	 * the default route's is for a backup that does not. */
 	req->dev = json_string_value(json_object_get(rt, "interface"));
-	req->tx_queues = (int)json_integer_value(json_object_get(rt,
-	    "tx_queues"));
-	if (!json_is_true(json_object_get(json_object_get(rt, "qdisc"),
-	    "mq")))
-		req->tx_queues = 0;
 	if (st != NULL) {
+		req->dev = st->qplan.devs;
+		req->tx_queues = st->qplan.txqs;
+		req->links = st->qplan.links;
 		req->qdisc = st->qdisc;
 		req->modules = st->modules;
 		req->route_opts = st->route_opts;
@@ -194,10 +195,13 @@ request_check(const struct apply_request *req, char **cause)
 	if (req->qdisc != NULL && hostline_word(req->qdisc, "qdisc",
 	    cause) != 0)
 		return -1;
-	if (req->qdisc != NULL && (req->dev == NULL ||
-	    hostline_word(req->dev, "interface", cause) != 0))
-		return req->dev == NULL ? fail(cause, "no default-route "
-		    "interface to set the qdisc on") : -1;
+	if (req->qdisc != NULL && req->dev == NULL)
+		return fail(cause, "no interface to set the qdisc on");
+	if ((req->dev != NULL && hostline_words(req->dev, "interface",
+	    cause) != 0) || (req->links != NULL && hostline_words(req->links,
+	    "interface", cause) != 0) || (req->tx_queues != NULL &&
+	    hostline_words(req->tx_queues, "tx queue count", cause) != 0))
+		return -1;
 	if (req->modules != NULL && hostline_words(req->modules, "module",
 	    cause) != 0)
 		return -1;
@@ -344,34 +348,41 @@ add_error(struct strbuf *errors, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* After an apply, the interface must use the qdisc the plan set (tc can
- * succeed and leave another, e.g. an mq leaf it did not reach): read from
- * the probe that ran after it in the same round trip. */
+/* After an apply, each interface set must use the qdisc the plan set (tc
+ * can succeed and leave another, e.g. an mq leaf it did not reach): read
+ * from the probe that ran after it in the same round trip. */
 static void
-check_live_qdisc(const struct stage *st, const struct apply_request *req,
-    const json_t *facts, struct strbuf *errors)
+check_live_qdisc(const struct stage *st, const json_t *facts,
+    struct strbuf *errors)
 {
 	const json_t	*q;
 	const char	*kind;
 	char		*live;
+	size_t		 i;
 
 	if (st->qdisc == NULL || facts == NULL)
 		return;
-	q = json_object_get(json_object_get(facts, "default_route"), "qdisc");
-	kind = qdisc_effective(q);
-	if (kind != NULL && strcmp(kind, st->qdisc) == 0)
-		return;
-	live = qdisc_describe(q);
-	add_error(errors, "the live qdisc on %s is %s after the apply, not %s",
-	    req->dev != NULL ? req->dev : "?", live, st->qdisc);
-	free(live);
+	for (i = 0; i < st->qplan.n; i++) {
+		const struct qdisc_plan_if *pi = &st->qplan.ifs[i];
+
+		if (!pi->set)
+			continue;
+		q = qdisc_plan_live(facts, pi->dev);
+		kind = qdisc_effective(q);
+		if (kind != NULL && strcmp(kind, st->qdisc) == 0)
+			continue;
+		live = qdisc_describe(q);
+		add_error(errors, "the live qdisc on %s is %s after the apply, "
+		    "not %s", pi->dev, live, st->qdisc);
+		free(live);
+	}
 }
 
 /* What the probe after an apply does not measure (it pings no one): the
  * RTTs and the peers they were measured to stay the play's probe's, so a
  * tcp_buffers task after an apply in the same play still finds them. */
 static const char *const measured_facts[] = { "rtt", "peers",
-	"peers_not_probed", NULL };
+	"peers_not_probed", "routes", NULL };
 
 void
 tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
@@ -565,13 +576,15 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 	if (ar->old_exists && n_keys == 0 && !same_file_values(ar, st))
 		add_item(items, st->file, "as rendered", "differs",
 		    "file edited", NULL);
-	if (st->qdisc != NULL) {
-		const json_t *rt = json_object_get(facts, "default_route");
-		char *live = qdisc_describe(json_object_get(rt, "qdisc"));
+	for (i = 0; st->qdisc != NULL && i < st->qplan.n; i++) {
+		const struct qdisc_plan_if *pi = &st->qplan.ifs[i];
+		char *live;
 
+		if (!pi->set)
+			continue;
+		live = qdisc_describe(qdisc_plan_live(facts, pi->dev));
 		add_item(items, "qdisc", st->qdisc, live,
-		    "qdisc differs from the config",
-		    json_string_value(json_object_get(rt, "interface")));
+		    "qdisc differs from the config", pi->dev);
 		free(live);
 	}
 	if (st->route_opts != NULL && st->route_changed) {
@@ -709,20 +722,21 @@ interpret_keys(struct flush *f)
 static void
 interpret_live(struct flush *f)
 {
-	const struct stage *st = f->st;
+	const struct stage	*st = f->st;
+	size_t			 i;
 
-	if (st->qdisc != NULL) {
-		const json_t *q = json_object_get(json_object_get(
-		    module_ctx_facts(f->ctx), "default_route"), "qdisc");
-		const char *kind = qdisc_effective(q);
-		char *live = qdisc_describe(q);
+	if (st->qplan.want != NULL && st->qplan.n > 0)
+		strbuf_addstr(&f->diff, "live qdisc (before -> planned) of "
+		    "each interface that carries the traffic:\n");
+	for (i = 0; st->qplan.want != NULL && i < st->qplan.n; i++) {
+		const struct qdisc_plan_if *pi = &st->qplan.ifs[i];
 
-		if (kind == NULL || strcmp(kind, st->qdisc) != 0)
+		if (pi->set)
 			f->changed = 1;
-		strbuf_addf(&f->diff, "  live qdisc on %s: %s -> %s%s\n",
-		    f->req.dev != NULL ? f->req.dev : "?", live, st->qdisc,
-		    f->req.tx_queues > 1 ? " on every mq queue" : "");
-		free(live);
+		strbuf_addf(&f->diff, "  %s: %s -> %s%s%s (carries %s)\n",
+		    pi->dev, pi->live, st->qplan.want, pi->tx_queues > 1 ?
+		    " on every mq queue" : "", pi->set ? "" : " (same)",
+		    pi->carries);
 	}
 	if (st->route_opts != NULL) {
 		if (st->route_changed || f->ar.route_persisted != NULL)
@@ -746,10 +760,10 @@ interpret_write(struct flush *f)
 		add_error(&f->errors, "writing '%s': %s", st->file,
 		    ar->write_error);
 	if (ar->qdisc_error != NULL)
-		add_error(&f->errors, "qdisc %s on %s: %s", st->qdisc,
-		    f->req.dev, ar->qdisc_error);
+		add_error(&f->errors, "qdisc %s: %s", st->qdisc,
+		    ar->qdisc_error);
 	else
-		check_live_qdisc(st, &f->req, ar->facts, &f->errors);
+		check_live_qdisc(st, ar->facts, &f->errors);
 	if (ar->route_error != NULL)
 		add_error(&f->errors, "route %s: %s", st->route_opts,
 		    ar->route_error);

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "remote/qdisc-plan.h"
 #include "tune/dropin.h"
 #include "playbook/module.h"
 
@@ -25,7 +26,10 @@ struct module_ctx;
 struct stage {
 	char		*file;		/* the drop-in path */
 	struct dropin	 dropin;	/* keys with reasons, in order */
-	char		*qdisc;		/* live root qdisc to set, or NULL */
+	char		*qdisc;		/* live qdisc to set on the interfaces
+					 * of qplan that need it, or NULL */
+	struct qdisc_plan qplan;	/* every interface that carries the
+					 * traffic, with its live qdisc */
 	char		*modules;	/* "tcp_bbr sch_fq", or NULL */
 	char		*route_opts;	/* "initcwnd 10 initrwnd 10", or NULL */
 	int		 route_changed;	/* the live route lacks route_opts */

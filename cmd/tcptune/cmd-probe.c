@@ -6,7 +6,7 @@
 
 #include "cmd-common.h"
 #include "playbook/module.h"
-#include "remote/qdisc.h"
+#include "remote/qdisc-plan.h"
 #include "run/runner.h"
 
 extern const struct module mod_probe;
@@ -88,6 +88,36 @@ print_rtts(const json_t *rtt, const json_t *peers, const json_t *left)
 		    json_object_size(rtt));
 }
 
+/* Each interface that carries the traffic: its link facts, live qdisc
+ * tree and what it carries; or why none can be found. */
+static void
+print_interfaces(const json_t *f)
+{
+	struct qdisc_plan	 qp;
+	const json_t		*l;
+	size_t			 i;
+
+	qdisc_plan_compute(f, NULL, &qp);
+	for (i = 0; i < qp.n; i++) {
+		l = json_object_get(json_object_get(f, "interfaces"),
+		    qp.ifs[i].dev);
+		if (l == NULL)
+			l = json_object_get(f, "default_route");
+		printf("  %-22s %s: mtu %s, speed %s Mbit/s, %s tx queue%s, "
+		    "live qdisc %s (carries %s)\n", i == 0 ? "interfaces" : "",
+		    qp.ifs[i].dev, str(l, "mtu"), str(l, "speed_mbit"),
+		    str(l, "tx_queues"), json_integer_value(json_object_get(l,
+		    "tx_queues")) == 1 ? "" : "s", qp.ifs[i].live,
+		    qp.ifs[i].carries);
+	}
+	if (qp.error != NULL)
+		printf("  %-22s %s\n", qp.n == 0 ? "interfaces" : "",
+		    qp.error);
+	for (i = 0; i < qp.nwarnings; i++)
+		printf("  %-22s warning: %s\n", "", qp.warnings[i]);
+	qdisc_plan_clear(&qp);
+}
+
 static void
 print_facts(const char *host, const json_t *f)
 {
@@ -100,7 +130,7 @@ print_facts(const char *host, const json_t *f)
 	const json_t	*v, *avail;
 	const char	*key;
 	size_t		 i;
-	char		 list[256] = "", *qd;
+	char		 list[256] = "";
 
 	printf("\n== %s ==\n", host);
 	printf("  %-22s %s (%s)\n", "kernel", str(k, "release"),
@@ -124,11 +154,13 @@ print_facts(const char *host, const json_t *f)
 	printf("  %-22s %s\n", "default_qdisc",
 	    json_is_null(json_object_get(f, "default_qdisc")) ?
 	    "absent (network namespace)" : str(f, "default_qdisc"));
-	qd = qdisc_describe(json_object_get(rt, "qdisc"));
-	printf("  %-22s %s via %s, mtu %s, speed %s Mbit/s, live qdisc %s\n",
-	    "default route", str(rt, "interface"), str(rt, "gateway"),
-	    str(rt, "mtu"), str(rt, "speed_mbit"), qd);
-	free(qd);
+	if (rt != NULL && !json_is_null(rt))
+		printf("  %-22s %s via %s\n", "default route",
+		    str(rt, "interface"), str(rt, "gateway"));
+	else
+		printf("  %-22s none (%s)\n", "default route",
+		    str(f, "default_route_reason"));
+	print_interfaces(f);
 	printf("  %-22s %s bytes\n", "memory", str(f, "mem_total_bytes"));
 	json_object_foreach((json_t *)sys, key, v) {
 		const json_t *file = json_object_get(v, "file");

@@ -39,14 +39,13 @@ void
 apply_call(const struct apply_request *req, const char *input,
     struct remote_call *call)
 {
-	char	 txq[32], *probe = NULL;
+	char	*probe = NULL;
 
-	snprintf(txq, sizeof txq, "%d", req->tx_queues);
 	/* After a change the probe reads only the sysctls and sysctl.d
 	 * files, unless a qdisc, module or route was set too. */
 	if (req->reprobe)
 		probe = probe_program(empty(req->qdisc) &&
-		    empty(req->modules) && empty(req->route_opts));
+		    empty(req->modules) && empty(req->route_opts), req->links);
 	remote_call(call, "apply", embedded_apply_sh,
 	    (const struct remote_var[]){
 		{ "MODE", mode_name(req->mode) },
@@ -55,7 +54,7 @@ apply_call(const struct apply_request *req, const char *input,
 		    "/var/lib/tcptune" },
 		{ "QDISC", req->qdisc },
 		{ "DEV", req->dev },
-		{ "TXQ", txq },
+		{ "TXQ", req->tx_queues },
 		{ "MODULES", req->modules },
 		{ "ROUTE", req->route_opts },
 		{ "PROBE", probe },
@@ -227,7 +226,7 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 				if (IS("live"))
 					remote_value_set(&res->qdisc_live, v, vl);
 				else if (IS("error"))
-					remote_value_set(&res->qdisc_error, v, vl);
+					remote_value_add(&res->qdisc_error, v, vl);
 			} else if (strcmp(section, "route") == 0) {
 				if (IS("live"))
 					remote_value_set(&res->route_live, v, vl);

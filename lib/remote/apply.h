@@ -21,8 +21,12 @@ struct apply_request {
 	const char	*file;		/* the drop-in path */
 	const char	*state_dir;	/* NULL: /var/lib/tcptune */
 	const char	*qdisc;		/* NULL: leave the live qdisc alone */
-	const char	*dev;
-	int		 tx_queues;	/* > 1 with an mq root */
+	const char	*dev;		/* the interfaces to set qdisc on,
+					 * blank-separated */
+	const char	*tx_queues;	/* each one's tx queue count, in dev's
+					 * order: > 1 with an mq root */
+	const char	*links;		/* the interfaces the re-probe shows
+					 * beside the default route's */
 	const char	*modules;	/* space separated, or NULL */
 	const char	*route_opts;	/* "initcwnd 10", or NULL */
 	int		 route_persist;	/* also write the oneshot unit */
@@ -68,8 +72,9 @@ struct apply_result {
 					 * NULL if there was none */
 	struct apply_key *keys;
 	size_t		 nkeys;
-	char		*qdisc_live;
-	char		*qdisc_error;
+	char		*qdisc_live;	/* the last interface's */
+	char		*qdisc_error;	/* "eth1: error", each interface's
+					 * joined by "; " */
 	char		*route_live;
 	char		*route_error;
 	char		*route_persisted;	/* the unit written, or NULL */

@@ -11,9 +11,13 @@
 #   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf (conf-*: the
 #            sysctl file the task edits, e.g. /etc/sysctl.conf)
 #   STATE    where backups live, e.g. /var/lib/tcptune
-#   QDISC    live root qdisc to set on DEV ("" = leave it)
-#   DEV      the default-route interface
-#   TXQ      number of tx queues when the root qdisc is mq ("" or 0 = not mq)
+#   QDISC    live qdisc to set on each interface of DEV ("" = leave them)
+#   DEV      the interfaces that carry the traffic and need it, separated
+#            by blanks (the probe's route to each peer and the default
+#            route's); rollback: the default route's, for a backup that
+#            does not name its interface
+#   TXQ      each one's number of tx queues when its root qdisc is mq, in
+#            DEV's order (0 = not mq)
 #   MODULES  kernel modules to load and persist, separated by blanks; each
 #            a word of [A-Za-z0-9_-] (any other is refused)
 #   ROUTE    route options for the default route, e.g. "initcwnd 10"
@@ -238,78 +242,111 @@ qdisc_tree() {
 		n = $5; sub(/^[^:]*:/, "", n); print n, $2 }'
 }
 
-# Replace the mq root of DEV with one tcptune can address: the kernel's own
-# has handle 0:, whose per-queue leaves tc cannot name ("parent :1" finds no
-# qdisc). The new mq gets fresh leaves 1:1..1:N of the default qdisc.
-# LEAVES: the leaves' minors. Returns 1 (ERR set) when tc failed.
+# Replace the mq root of QDEV with one tcptune can address: the kernel's
+# own has handle 0:, whose per-queue leaves tc cannot name ("parent :1"
+# finds no qdisc). The new mq gets fresh leaves 1:1..1:N of the default
+# qdisc. LEAVES: the leaves' minors. Returns 1 (ERR set) when tc failed.
 mq_root() {
-	if ! ERR=$(tc qdisc replace dev "$DEV" root handle 1: mq 2>&1); then
+	if ! ERR=$(tc qdisc replace dev "$QDEV" root handle 1: mq 2>&1); then
 		return 1
 	fi
-	LEAVES=$(tc qdisc show dev "$DEV" 2>/dev/null | qdisc_tree |
+	LEAVES=$(tc qdisc show dev "$QDEV" 2>/dev/null | qdisc_tree |
 	    sed -n 's/^\([0-9a-f][0-9a-f]*\) .*/\1/p')
 	if [ -z "$LEAVES" ]; then
-		ERR="mq on $DEV shows no per-queue qdiscs"
+		ERR="mq on $QDEV shows no per-queue qdiscs"
 		return 1
 	fi
 }
 
-# The live root qdisc for the @qdisc section (the probe that follows an
-# apply reads the whole tree, an mq root's leaves too).
+# The live root qdisc of QDEV for its @qdisc section (the probe that
+# follows an apply reads the whole tree, an mq root's leaves too).
 show_qdisc() {
-	kv live "$(tc qdisc show dev "$DEV" 2>/dev/null | head -n 1)"
+	kv live "$(tc qdisc show dev "$QDEV" 2>/dev/null | head -n 1)"
 }
 
-# Returns 1 when tc failed (said in an error line).
+# QDISC on each interface of DEV, each in a @qdisc section of its own;
+# errors name the interface. Returns 1 when tc failed on one.
 set_qdisc() {
 	[ -n "$QDISC" ] || return 0
+	sq_rc=0
+	sq_txq=$TXQ
+	# shellcheck disable=SC2153 # DEV is a value of the header
+	for QDEV in $DEV; do
+		sq_n=${sq_txq%%[[:space:]]*}
+		sq_txq=${sq_txq#"$sq_n"}
+		sq_txq=${sq_txq#"${sq_txq%%[![:space:]]*}"}
+		set_qdisc_on "$sq_n" || sq_rc=1
+	done
+	return $sq_rc
+}
+
+# QDISC on QDEV, whose root is mq with $1 tx queues when $1 > 1.
+set_qdisc_on() {
 	printf '@qdisc\n'
-	kv dev "$DEV"
+	kv dev "$QDEV"
 	if ! have tc; then
-		kv error "tc not installed"
+		kv error "$QDEV: tc not installed"
 		return 1
 	fi
-	if [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null; then
+	if ! backup_qdisc_of; then
+		kv error "$QDEV: cannot save its qdiscs in $(backup_dir): $ERR"
+		return 1
+	fi
+	if [ -n "$1" ] && [ "$1" -gt 1 ] 2>/dev/null; then
 		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
 		if ! mq_root; then
-			kv error "$ERR"
+			kv error "$QDEV: $ERR"
 			return 1
 		fi
 		for q in $LEAVES; do
-			if ! err=$(tc qdisc replace dev "$DEV" parent "1:$q" "$QDISC" 2>&1); then
-				kv error "$err"
+			if ! err=$(tc qdisc replace dev "$QDEV" parent "1:$q" "$QDISC" 2>&1); then
+				kv error "$QDEV: $err"
 				return 1
 			fi
 		done
-	elif ! err=$(tc qdisc replace dev "$DEV" root "$QDISC" 2>&1); then
-		kv error "$err"
+	elif ! err=$(tc qdisc replace dev "$QDEV" root "$QDISC" 2>&1); then
+		kv error "$QDEV: $err"
 		return 1
 	fi
 	show_qdisc
 }
 
-# Put back the live qdiscs recorded in $b/qdisc (tc's lines for DEV). A
-# root the kernel attached by itself (handle 0:) comes back by deleting
-# ours: the kernel attaches its default again, as at boot, from the
+# An interface the first backup does not have (a peer routed out of it
+# since, a default route added): its qdiscs as they are before tcptune
+# first changes them, beside the others, so that a rollback gives them
+# back too. Returns 1 with ERR set.
+backup_qdisc_of() {
+	qb=$(backup_dir)
+	[ -d "$qb" ] && [ ! -e "$qb/qdisc@$QDEV" ] || return 0
+	# A backup of a tcptune before the per-interface ones names its one.
+	[ "$(cat "$qb/qdisc-dev" 2>/dev/null)" != "$QDEV" ] || return 0
+	tb=$(tc qdisc show dev "$QDEV" 2>/dev/null)
+	try write_text "$qb/.qdisc@$QDEV.tmp" "$tb${tb:+$NL}" &&
+	    try mv "$qb/.qdisc@$QDEV.tmp" "$qb/qdisc@$QDEV"
+}
+
+# Put back the live qdiscs recorded in $1 (tc's lines for QDEV). A root
+# the kernel attached by itself (handle 0:) comes back by deleting ours:
+# the kernel attaches its default again, as at boot, from the
 # default_qdisc just restored. Otherwise, or when that default is not what
 # was there, the recorded kinds are set by name: the root's, or an mq
 # root's leaves each on its own queue. Returns 1 with ERR set.
 restore_qdisc() {
-	want=$(qdisc_tree <"$b/qdisc")
+	want=$(qdisc_tree <"$1")
 	kind=$(printf '%s\n' "$want" | head -n 1)
-	handle=$(awk '$4 == "root" { print $3; exit }' "$b/qdisc")
+	handle=$(awk '$4 == "root" { print $3; exit }' "$1")
 	case $kind in
 	"" | noqueue) return 0 ;;
 	esac
-	if [ -z "$DEV" ]; then
+	if [ -z "$QDEV" ]; then
 		ERR="cannot restore the qdisc $kind: the interface is not known (no facts, and the backup does not name it)"
 		return 1
 	fi
 	printf '@qdisc\n'
-	kv dev "$DEV"
+	kv dev "$QDEV"
 	if [ "$handle" = 0: ]; then
-		tc qdisc del dev "$DEV" root >/dev/null 2>&1
-		now=$(tc qdisc show dev "$DEV" 2>/dev/null | qdisc_tree)
+		tc qdisc del dev "$QDEV" root >/dev/null 2>&1
+		now=$(tc qdisc show dev "$QDEV" 2>/dev/null | qdisc_tree)
 		# A backup of tcptune 0.x kept the root's line only.
 		[ "$(printf '%s\n' "$want" | wc -l)" -gt 1 ] ||
 		    now=$(printf '%s\n' "$now" | head -n 1)
@@ -319,22 +356,22 @@ restore_qdisc() {
 		fi
 	fi
 	if [ "$kind" != mq ]; then
-		if ! err=$(tc qdisc replace dev "$DEV" root "$kind" 2>&1); then
-			ERR="cannot restore the qdisc $kind on $DEV: $err"
-			kv error "$err"
+		if ! err=$(tc qdisc replace dev "$QDEV" root "$kind" 2>&1); then
+			ERR="cannot restore the qdisc $kind on $QDEV: $err"
+			kv error "$QDEV: $err"
 			return 1
 		fi
 	elif ! mq_root; then
-		kv error "$ERR"
-		ERR="cannot restore mq on $DEV: $ERR"
+		kv error "$QDEV: $ERR"
+		ERR="cannot restore mq on $QDEV: $ERR"
 		return 1
 	else
 		errs=$(printf '%s\n' "$want" | sed 1d | while read -r q k; do
-			err=$(tc qdisc replace dev "$DEV" parent "1:$q" "$k" 2>&1) ||
+			err=$(tc qdisc replace dev "$QDEV" parent "1:$q" "$k" 2>&1) ||
 			    printf '%s; ' "parent 1:$q $k: $err"
 		done)
 		if [ -n "$errs" ]; then
-			ERR="cannot restore the mq leaves on $DEV: ${errs%; }"
+			ERR="cannot restore the mq leaves on $QDEV: ${errs%; }"
 			kv error "$ERR"
 			return 1
 		fi
@@ -525,12 +562,14 @@ take_backup() {
 	done)
 	try write_text "$b.tmp/live" "$tb${tb:+$NL}" || return 1
 	if [ -n "$QDISC" ]; then
-		# Every line: an mq root's leaves are what it shapes with.
-		tb=$(tc qdisc show dev "$DEV" 2>/dev/null)
-		try write_text "$b.tmp/qdisc" "$tb${tb:+$NL}" || return 1
-		# tc's line does not name the interface, and a rollback may
-		# run without facts: keep it beside the qdisc.
-		try write_text "$b.tmp/qdisc-dev" "$DEV$NL" || return 1
+		# Every line: an mq root's leaves are what it shapes with. tc's
+		# lines do not name the interface, and a rollback may run
+		# without facts: the file's name does (qdisc@eth1).
+		for tb_dev in $DEV; do
+			tb=$(tc qdisc show dev "$tb_dev" 2>/dev/null)
+			try write_text "$b.tmp/qdisc@$tb_dev" "$tb${tb:+$NL}" ||
+			    return 1
+		done
 	fi
 	if [ -n "$ROUTE" ]; then
 		tb=$(ip route show default 2>/dev/null | head -n 1)
@@ -788,11 +827,18 @@ do_rollback() {
 	# Leftovers of applies cut short (dot-files sysctl never reads).
 	rm -f "${FILE%/*}/.${FILE##*/}."??????
 	rb=
+	# One interface's backup from a tcptune before the per-interface
+	# ones, DEV (the default route's) where it does not name it.
 	if [ -s "$b/qdisc" ]; then
-		qdev=$(cat "$b/qdisc-dev" 2>/dev/null)
-		[ -n "$qdev" ] && DEV=$qdev
-		restore_qdisc || rb=$ERR
+		QDEV=$(cat "$b/qdisc-dev" 2>/dev/null)
+		[ -n "$QDEV" ] || QDEV=${DEV%%[[:space:]]*}
+		restore_qdisc "$b/qdisc" || rb=$ERR
 	fi
+	for rq in "$b"/qdisc@*; do
+		[ -s "$rq" ] || continue
+		QDEV=${rq##*/qdisc@}
+		restore_qdisc "$rq" || rb="${rb:+$rb; }$ERR"
+	done
 	restore_modules_conf || rb="${rb:+$rb; }$ERR"
 	if [ -s "$b/route" ]; then
 		r=$(cat "$b/route")
@@ -963,9 +1009,11 @@ check)
 		set_key "${k#-}" "$v"
 	done
 	if [ -n "$QDISC" ]; then
-		printf '@qdisc\n'
-		kv dev "$DEV"
-		show_qdisc
+		for QDEV in $DEV; do
+			printf '@qdisc\n'
+			kv dev "$QDEV"
+			show_qdisc
+		done
 	fi
 	if [ -n "$ROUTE" ]; then
 		printf '@route\n'

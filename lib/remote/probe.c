@@ -75,12 +75,13 @@ target_words(const char *const *rtt_targets, size_t n)
 }
 
 char *
-probe_program(int sysctl_only)
+probe_program(int sysctl_only, const char *links)
 {
 	return remote_program(embedded_probe_sh, (const struct remote_var[]){
 		{ "TARGETS", "" },
 		{ "ONLY", sysctl_only ? "sysctl" : "" },
 		{ "DROPIN", "" },
+		{ "LINKS", links != NULL ? links : "" },
 		{ NULL, NULL } });
 }
 
@@ -100,6 +101,7 @@ probe_command_dropin(const char *const *rtt_targets, size_t n,
 		{ "TARGETS", words },
 		{ "ONLY", "" },
 		{ "DROPIN", dropin != NULL ? dropin : "" },
+		{ "LINKS", "" },
 		{ NULL, NULL } });
 	free(words);
 	return cmd;
@@ -775,10 +777,23 @@ parse_qdisc(const struct probe_section *link, json_t *r)
 	}
 }
 
+/* What the probe shows of an interface (its @link section): MTU, state,
+ * speed, the live qdisc tree and the tx queue count. */
+static void
+parse_link(const struct probe_section *link, json_t *r)
+{
+	json_object_set_new(r, "mtu", jint_or_null(get(link, "mtu")));
+	json_object_set_new(r, "operstate", jstr(get(link, "operstate")));
+	parse_speed(link, r);
+	parse_qdisc(link, r);
+	json_object_set_new(r, "tx_queues",
+	    jint_or_null(get(link, "tx_queues")));
+}
+
 static void
 parse_route(const struct probe_out *po, json_t *facts)
 {
-	const struct probe_section	*rt, *link;
+	const struct probe_section	*rt;
 	const char			*ifc, *line;
 	json_t				*r;
 	char				**w;
@@ -819,15 +834,96 @@ parse_route(const struct probe_out *po, json_t *facts)
 		    jstr(get(rt, "ip_error")));
 	}
 
-	link = find_section(po, "link", ifc);
-	json_object_set_new(r, "mtu", jint_or_null(get(link, "mtu")));
-	json_object_set_new(r, "operstate", jstr(get(link, "operstate")));
-	parse_speed(link, r);
-	parse_qdisc(link, r);
-	json_object_set_new(r, "tx_queues",
-	    jint_or_null(get(link, "tx_queues")));
+	parse_link(find_section(po, "link", ifc), r);
 	json_object_set_new(facts, "default_route", r);
 	json_object_set_new(facts, "default_route_reason", json_null());
+}
+
+/* ---- the route to each target, and every interface the traffic leaves by */
+
+/* A route get line: "198.18.1.12 via 198.18.0.1 dev eth1 table 100 src
+ * 198.18.1.11 uid 0 \ cache", or "local ADDR dev lo table local src ..."
+ * (a type word first: local, broadcast, multicast; unicast is unnamed). */
+void
+probe_route_get_parse(const char *line, json_t *r)
+{
+	static const char *const types[] = { "local", "broadcast",
+	    "multicast", "anycast", "unicast", NULL };
+	char	**w;
+	size_t	  i, j, n;
+
+	json_object_set_new(r, "interface", json_null());
+	json_object_set_new(r, "source", json_null());
+	json_object_set_new(r, "gateway", json_null());
+	json_object_set_new(r, "table", json_null());
+	json_object_set_new(r, "type", jstr("unicast"));
+	w = words(line, &n);
+	for (j = 0; n > 0 && types[j] != NULL; j++) {
+		if (strcmp(w[0], types[j]) == 0)
+			json_object_set_new(r, "type", jstr(w[0]));
+	}
+	for (i = 0; i + 1 < n; i++) {
+		const char *k = strcmp(w[i], "dev") == 0 ? "interface" :
+		    strcmp(w[i], "src") == 0 ? "source" :
+		    /* the second lookup's line, made from the source */
+		    strcmp(w[i], "from") == 0 ? "source" :
+		    strcmp(w[i], "via") == 0 ? "gateway" :
+		    strcmp(w[i], "table") == 0 ? "table" : NULL;
+
+		if (k == NULL || !json_is_null(json_object_get(r, k)))
+			continue;
+		/* "via inet6 ADDR" for a gateway of the other family */
+		if (strcmp(k, "gateway") == 0 && i + 2 < n &&
+		    (strcmp(w[i + 1], "inet") == 0 ||
+		    strcmp(w[i + 1], "inet6") == 0))
+			i++;
+		json_object_set_new(r, k, jstr(w[++i]));
+	}
+	words_free(w);
+}
+
+static void
+parse_routes(const struct probe_out *po, json_t *facts)
+{
+	json_t	*routes = json_object(), *ifs = json_object(), *r, *l;
+	const char *dflt = json_string_value(json_object_get(
+	    json_object_get(facts, "default_route"), "interface"));
+	size_t	 i;
+
+	for (i = 0; i < po->n; i++) {
+		const struct probe_section *sec = &po->s[i];
+		const char *line, *err;
+
+		if (sec->arg == NULL)
+			continue;
+		if (strcmp(sec->name, "link") == 0) {
+			l = json_object();
+			parse_link(sec, l);
+			json_object_set_new(l, "default_route", json_boolean(
+			    dflt != NULL && strcmp(dflt, sec->arg) == 0));
+			json_object_set_new(ifs, sec->arg, l);
+			continue;
+		}
+		if (strcmp(sec->name, "via") != 0)
+			continue;
+		r = json_object();
+		line = get(sec, "line");
+		err = get(sec, "error");
+		if (line != NULL && err == NULL) {
+			probe_route_get_parse(line, r);
+			json_object_set_new(r, "line", jstr(line));
+			json_object_set_new(r, "reason", json_null());
+		} else {
+			json_object_set_new(r, "interface", json_null());
+			json_object_set_new(r, "reason", jstr(err != NULL ?
+			    err : "ip route get printed no route"));
+		}
+		json_object_set_new(r, "address", jstr(get(sec, "address") ?:
+		    sec->arg));
+		json_object_set_new(routes, sec->arg, r);
+	}
+	json_object_set_new(facts, "routes", routes);
+	json_object_set_new(facts, "interfaces", ifs);
 }
 
 /* ---- memory */
@@ -1237,6 +1333,7 @@ probe_parse(const char *out, size_t len, char **cause)
 	parse_config(&po, facts, cc);
 	parse_congestion(&po, facts);
 	parse_route(&po, facts);
+	parse_routes(&po, facts);
 	parse_memory(&po, facts);
 	parse_sysctls(&po, facts);
 	/* Handy at top level: the key is absent in child namespaces. */

@@ -32,9 +32,17 @@ char		*probe_command_dropin(const char *const *rtt_targets, size_t n,
  * bytes, built once and shared (never freed). */
 const char	*probe_stdin(size_t *len);
 /* The probe's program with no targets, for another script to run (apply's
- * read-back); sysctl_only: just the sysctls and sysctl.d files. Returns a
+ * read-back); sysctl_only: just the sysctls and sysctl.d files; links:
+ * interfaces (blank-separated words, or NULL) whose link facts it shows
+ * beside the default route's (the ones an apply set a qdisc on). Returns a
  * new string. */
-char		*probe_program(int sysctl_only);
+char		*probe_program(int sysctl_only, const char *links);
+
+/* Fill r from one `ip -o route get` line: interface, source (src, or the
+ * from of a lookup made from it), gateway,
+ * table (null where the line has none) and type ("unicast" unless the line
+ * starts with local, broadcast, ...). Pure. */
+void		 probe_route_get_parse(const char *line, json_t *r);
 
 /* Parse the script's output (len bytes, need not be NUL-terminated) into a
  * new object of facts. Returns NULL with *cause set if the output is not the

@@ -8,6 +8,9 @@
 #   DROPIN   the managed drop-in to show whole, comments too ("" = none):
 #            what a check-mode apply reads, so that plan and drift need no
 #            second round trip (modules/tune.c)
+#   LINKS    interfaces to show as well (sh words), beside the default
+#            route's and the ones the TARGETS' routes go out of: the
+#            re-probe after an apply names those it set a qdisc on
 # It never changes anything on the host and always exits 0: a missing tool
 # makes the affected facts unknown with a reason, it does not fail the probe.
 #
@@ -370,64 +373,145 @@ EOF
 		done </proc/net/route 2>/dev/null
 	fi
 	[ -n "$ifc" ] && kv interface "$ifc"
+	DEFIF=$ifc
+}
 
-	if [ -n "$ifc" ]; then
-		section link "$ifc"
-		d=/sys/class/net/$ifc
-		readline "$d/mtu" && kv mtu "$R"
-		readline "$d/operstate" && kv operstate "$R"
-		n=0
-		for q in "$d"/queues/tx-*; do
-			[ -e "$q" ] && n=$((n + 1))
-		done
-		kv tx_queues "$n"
-		if have ethtool; then
-			eo=$(ethtool "$ifc" 2>&1)
-			ers=$?
-			got=
-			while IFS= read -r l; do
-				squeeze "$l"
-				case $R in
-				Speed:*) kv ethtool_speed "${R#Speed: }"; got=1 ;;
-				Duplex:*) kv ethtool_duplex "${R#Duplex: }" ;;
-				esac
-			done <<EOF
+# ---- the interface that carries the traffic to each target: the kernel's
+# own answer (`ip route get`: policy rules, the main table or another, a
+# route through a second NIC). A connect() first picks the source address
+# with no source, then routes again from it, which is what a rule "from
+# ADDR" acts on; so the lookup is done twice the same way. A name is looked
+# up first (ip takes addresses only). VIA collects the interfaces.
+probe_routes() {
+	VIA=
+	for t in "$@"; do
+		section via "$t"
+		if ! have ip; then
+			kv error "ip not installed"
+			continue
+		fi
+		a=$t
+		case $t in
+		*:*) ;;		# IPv6
+		*[!0-9.]*)
+			a=$(getent ahosts "$t" 2>/dev/null)
+			a=${a%%[[:space:]]*}
+			if [ -z "$a" ]; then
+				kv error "cannot resolve $t"
+				continue
+			fi
+			kv address "$a" ;;
+		esac
+		if ! r=$(ip -o route get "$a" 2>&1); then
+			squeeze "${r%%"$NL"*}"
+			kv error "$R"
+			continue
+		fi
+		squeeze "${r%%"$NL"*}"
+		kv first "$R"
+		route_word src "$R"
+		if [ -n "$W" ] && r2=$(ip -o route get "$a" from "$W" 2>&1); then
+			squeeze "${r2%%"$NL"*}"
+		fi
+		kv line "$R"
+		route_word dev "$R"
+		[ -n "$W" ] && case " $VIA " in
+		*" $W "*) ;;
+		*) VIA="$VIA $W" ;;
+		esac
+	done
+}
+
+# Set W to the word after the first word $1 of route line $2 ("" if none).
+route_word() {
+	W=
+	set -f
+	# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+	set -- "$1" $2
+	set +f
+	rw_k=$1
+	shift
+	while [ $# -gt 1 ]; do
+		if [ "$1" = "$rw_k" ]; then
+			W=$2
+			return
+		fi
+		shift
+	done
+}
+
+# ---- each interface the traffic leaves by: the default route's, the
+# targets' and LINKS, each once.
+probe_links() {
+	pl_seen=
+	# shellcheck disable=SC2086 # interface names: words
+	for pl_if in $DEFIF $VIA $LINKS; do
+		case " $pl_seen " in
+		*" $pl_if "*) continue ;;
+		esac
+		pl_seen="$pl_seen $pl_if"
+		probe_link "$pl_if"
+	done
+}
+
+# The link facts of interface $1: MTU, state, queues, speed, live qdiscs.
+probe_link() {
+	ifc=$1
+	section link "$ifc"
+	d=/sys/class/net/$ifc
+	readline "$d/mtu" && kv mtu "$R"
+	readline "$d/operstate" && kv operstate "$R"
+	n=0
+	for q in "$d"/queues/tx-*; do
+		[ -e "$q" ] && n=$((n + 1))
+	done
+	kv tx_queues "$n"
+	if have ethtool; then
+		eo=$(ethtool "$ifc" 2>&1)
+		ers=$?
+		got=
+		while IFS= read -r l; do
+			squeeze "$l"
+			case $R in
+			Speed:*) kv ethtool_speed "${R#Speed: }"; got=1 ;;
+			Duplex:*) kv ethtool_duplex "${R#Duplex: }" ;;
+			esac
+		done <<EOF
 $eo
 EOF
-			if [ -z "$got" ] && [ "$ers" -eq 0 ]; then
-				# Virtio and UML NICs: ethtool works and shows
-				# only "Link detected", no speed line.
-				kv ethtool_error "ethtool shows no speed for $ifc (the driver reports none)"
-			elif [ -z "$got" ]; then
-				squeeze "${eo%%"$NL"*}"
-				kv ethtool_error "$R"
-			fi
-		else
-			kv ethtool_error "ethtool not installed"
-			# The same kernel call behind ethtool; reading fails (EINVAL)
-			# where the driver reports no speed.
-			if readline "$d/speed"; then
-				kv sysfs_speed "$R"
-			else
-				kv sysfs_speed_error "cannot read $d/speed"
-			fi
-			readline "$d/duplex" && kv sysfs_duplex "$R"
+		if [ -z "$got" ] && [ "$ers" -eq 0 ]; then
+			# Virtio and UML NICs: ethtool works and shows
+			# only "Link detected", no speed line.
+			kv ethtool_error "ethtool shows no speed for $ifc (the driver reports none)"
+		elif [ -z "$got" ]; then
+			squeeze "${eo%%"$NL"*}"
+			kv ethtool_error "$R"
 		fi
-		if have tc; then
-			to=$(tc qdisc show dev "$ifc" 2>&1)
-			while IFS= read -r l; do
-				[ -n "$l" ] || continue
-				squeeze "$l"
-				case $R in
-				qdisc\ *) kv qdisc "$R" ;;
-				*) kv tc_error "$R" ;;
-				esac
-			done <<EOF
+	else
+		kv ethtool_error "ethtool not installed"
+		# The same kernel call behind ethtool; reading fails (EINVAL)
+		# where the driver reports no speed.
+		if readline "$d/speed"; then
+			kv sysfs_speed "$R"
+		else
+			kv sysfs_speed_error "cannot read $d/speed"
+		fi
+		readline "$d/duplex" && kv sysfs_duplex "$R"
+	fi
+	if have tc; then
+		to=$(tc qdisc show dev "$ifc" 2>&1)
+		while IFS= read -r l; do
+			[ -n "$l" ] || continue
+			squeeze "$l"
+			case $R in
+			qdisc\ *) kv qdisc "$R" ;;
+			*) kv tc_error "$R" ;;
+			esac
+		done <<EOF
 $to
 EOF
-		else
-			kv tc_error "tc not installed"
-		fi
+	else
+		kv tc_error "tc not installed"
 	fi
 }
 
@@ -691,6 +775,8 @@ if [ "$ONLY" != sysctl ]; then
 	probe_config
 	probe_congestion
 	probe_route
+	probe_routes "$@"
+	probe_links
 	probe_memory
 fi
 probe_sysctl

@@ -31,14 +31,23 @@ guest() {
 	"$GUESTS" exec -d "$GDIR" "$@"
 }
 
+# host_block HOST : HOST's lines of the last run's output (its task lines
+# and what follows each: a plan's diff and live-values table).
+host_block() {
+	awk -v h="$1" '/^(ok|changed|failed|skipping): \[/ {
+	    on = index($0, "[" h "]") > 0 } on' <<<"$RUN_OUT"
+}
+
 # figure WHAT : log the last run's wall time.
 figure() {
 	e2e_log "figure: $1: $RUN_SECS s"
 }
 
-# guests_up N PREFIX NET : the cached image (built if needed), then N
-# guests in GDIR; sources their lab.env and fills HOSTS and ADDRS. Exits
-# the test with FAIL and the reason when any step fails.
+# guests_up N PREFIX NET [UP-OPTION...] : the cached image (built if
+# needed), then N guests in GDIR (with guests.sh up's other options:
+# --no-default-route, --private NET2); sources their lab.env and fills
+# HOSTS and ADDRS. Exits the test with FAIL and the reason when any step
+# fails.
 guests_up() {
 	local out
 	if ! out=$("$GUESTS" check 2>&1); then
@@ -52,7 +61,9 @@ guests_up() {
 		exit 1
 	fi
 	figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
-	e2e_run 600 "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3"
+	# Each guest may take GUESTS_BOOT_SECS to reach sshd (guests.sh).
+	e2e_run $((${GUESTS_BOOT_SECS:-240} + 360)) "$GUESTS" up -n "$1" \
+	    -d "$GDIR" -p "$2" -a "$3" "${@:4}"
 	if [[ $RUN_RC != 0 ]]; then
 		echo "FAIL: guests.sh up -n $1 failed:"
 		e2e_show_run

@@ -171,15 +171,13 @@ assert_eq "plan: no live qdisc 'left as is'" "" \
     "$(grep -i 'left as is' <<<"$RUN_OUT$RUN_ERR")"
 declare -A PLANNED_RMEM PLANNED_WMEM
 for h in "${HOSTS[@]}"; do
-	# The host's block of the plan's live-values table.
-	tbl=$(awk -v h="$h" '/^(ok|changed|failed|skipping): \[/ {
-	    on = index($0, "[" h "]") > 0 } on' <<<"$RUN_OUT")
+	tbl=$(host_block "$h")
 	assert_match "$h: plan: default_qdisc fq_codel -> fq" \
 	    'net\.core\.default_qdisc +fq_codel -> fq ' "$tbl"
 	assert_match "$h: plan: cubic -> bbr" \
 	    'net\.ipv4\.tcp_congestion_control +cubic -> bbr ' "$tbl"
 	assert_match "$h: plan: live qdisc fq_codel -> fq" \
-	    'live qdisc on eth0: fq_codel -> fq' "$tbl"
+	    '  eth0: fq_codel -> fq \(carries the default route' "$tbl"
 	PLANNED_RMEM[$h]=$(sed -n 's/^  net\.core\.rmem_max  *212992 -> \([0-9]*\) .*/\1/p' <<<"$tbl")
 	PLANNED_WMEM[$h]=$(sed -n 's/^  net\.core\.wmem_max  *212992 -> \([0-9]*\) .*/\1/p' <<<"$tbl")
 	assert_match "$h: plan: rmem_max/wmem_max 212992 -> a larger value" \
@@ -311,7 +309,7 @@ e2e_run 300 tt plan "$PB" "${MQ[@]}"
 figure "plan (mq)"
 assert_rc "plan (mq) exits 0" 0
 assert_match "$h: plan: fq_codel on 4 mq queues -> fq on every queue" \
-    'live qdisc on ifbq: fq_codel on 4 mq queues -> fq on every mq queue' \
+    '  ifbq: fq_codel on 4 mq queues -> fq on every mq queue \(carries the default route' \
     "$RUN_OUT"
 guest "$h" tc qdisc show dev ifbq >"$E2E_TMP/mq.plan"
 assert_same "$h: plan changed no qdisc of ifbq" "$E2E_TMP/mq.stock" \

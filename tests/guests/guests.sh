@@ -23,6 +23,7 @@ BOOT_SECS=${GUESTS_BOOT_SECS:-240}	# boot (or reboot) to sshd, under load
 LAB_USER=tcptune
 UML=${GUESTS_UML:-/usr/bin/linux.uml}
 UML_MODULES=/usr/lib/uml/modules
+PRIVATE_IF=vec1		# the guests' NIC on the --private bridge
 
 die() {
 	echo "$PROG: $*" >&2
@@ -35,7 +36,7 @@ warn() {
 
 usage() {
 	cat >&2 <<EOF
-usage: $PROG up [-n N] [-d DIR] [-p PREFIX] [-a NET]
+usage: $PROG up [-n N] [-d DIR] [-p PREFIX] [-a NET] [--no-default-route] [--private NET2]
        $PROG down [-d DIR]
        $PROG status [-d DIR]
        $PROG exec [-d DIR] GUEST CMD [ARG...]
@@ -45,6 +46,9 @@ usage: $PROG up [-n N] [-d DIR] [-p PREFIX] [-a NET]
        $PROG image            build (or find) the cached root filesystem; prints its path
        $PROG check            can User-mode Linux run here? (exit 1 with the reason)
 defaults: N=$DEFAULT_N DIR=\${GUESTS_DIR:-$DEFAULT_DIR} PREFIX=$DEFAULT_PREFIX NET=$DEFAULT_NET
+--no-default-route: the guests get no default route (only NET's own)
+--private NET2: a second NIC ($PRIVATE_IF, NET2.11...) on a second bridge that this
+    machine has no address on, the guests' iperf_address in the inventory
 EOF
 	exit 2
 }
@@ -188,14 +192,20 @@ gdir() {
 
 plan_layout() {
 	local i name
-	HOSTS=() ADDRS=() VETHS=()
+	HOSTS=() ADDRS=() VETHS=() PADDRS=() PVETHS=()
 	LAB_BRIDGE=${LAB_PREFIX}br0
+	LAB_PBRIDGE=
+	[[ -z $LAB_PRIVATE ]] || LAB_PBRIDGE=${LAB_PREFIX}br1
 	LAB_GW=$LAB_NET.1
 	for ((i = 1; i <= LAB_N; i++)); do
 		printf -v name 'guest%02d' "$i"
 		HOSTS+=("$name")
 		ADDRS+=("$LAB_NET.$((10 + i))")
 		VETHS+=("${LAB_PREFIX}v$i")
+		if [[ -n $LAB_PRIVATE ]]; then
+			PADDRS+=("$LAB_PRIVATE.$((10 + i))")
+			PVETHS+=("${LAB_PREFIX}w$i")
+		fi
 	done
 }
 
@@ -203,11 +213,14 @@ save_state() {
 	{
 		printf 'LAB_N=%q\nLAB_PREFIX=%q\nLAB_NET=%q\nLAB_IMAGE=%q\n' \
 		    "$LAB_N" "$LAB_PREFIX" "$LAB_NET" "$LAB_IMAGE"
+		printf 'LAB_NODEFAULT=%q\nLAB_PRIVATE=%q\n' "$LAB_NODEFAULT" \
+		    "$LAB_PRIVATE"
 	} >"$DIR/guests.conf"
 }
 
 load_state() {
 	[[ -f $DIR/guests.conf ]] || return 1
+	LAB_NODEFAULT='' LAB_PRIVATE=''
 	# shellcheck disable=SC1091
 	. "$DIR/guests.conf"
 	plan_layout
@@ -291,31 +304,41 @@ kill_orphans() {
 # driver's raw transport survives a guest reboot; tap does not), VETH is
 # on the bridge.
 make_net() {
-	local i batch
-	batch="link add $LAB_BRIDGE type bridge"$'\n'
-	batch+="link set $LAB_BRIDGE addrgenmode none"$'\n'
-	batch+="addr add $LAB_GW/24 dev $LAB_BRIDGE"$'\n'
-	batch+="link set $LAB_BRIDGE up"$'\n'
-	for i in "${!HOSTS[@]}"; do
-		batch+="link add ${VETHS[$i]} type veth peer name ${VETHS[$i]}u"$'\n'
-		batch+="link set ${VETHS[$i]} addrgenmode none"$'\n'
-		batch+="link set ${VETHS[$i]}u addrgenmode none"$'\n'
-		batch+="link set ${VETHS[$i]} master $LAB_BRIDGE up"$'\n'
-		batch+="link set ${VETHS[$i]}u up"$'\n'
-	done
+	local batch
+	batch=$(bridge_batch "$LAB_BRIDGE" "$LAB_GW/24" "${VETHS[@]}")
+	# The private network: a bridge with no address here, so that only
+	# the guests reach each other over it (the second NIC of a cloud VM:
+	# an OVH vRack, a GCP VPC of its own).
+	[[ -z $LAB_PBRIDGE ]] ||
+		batch+=$'\n'$(bridge_batch "$LAB_PBRIDGE" "" "${PVETHS[@]}")
 	ip -batch - <<<"$batch" || die "could not create the guests' network"
 }
 
+# The `ip -batch` lines of bridge $1 (address $2 here, "" for none) with
+# a veth pair per name that follows: NAME on the bridge, NAMEu for a guest.
+bridge_batch() {
+	local br=$1 addr=$2 v
+	shift 2
+	echo "link add $br type bridge"
+	echo "link set $br addrgenmode none"
+	[[ -z $addr ]] || echo "addr add $addr dev $br"
+	echo "link set $br up"
+	for v in "$@"; do
+		echo "link add $v type veth peer name ${v}u"
+		echo "link set $v addrgenmode none"
+		echo "link set ${v}u addrgenmode none"
+		echo "link set $v master $br up"
+		echo "link set ${v}u up"
+	done
+}
+
 remove_net() {
-	local i
-	for i in "${!HOSTS[@]}"; do
-		if ip link show dev "${VETHS[$i]}" >/dev/null 2>&1; then
-			ip link del dev "${VETHS[$i]}" || true
+	local d
+	for d in "${VETHS[@]}" "${PVETHS[@]}" "$LAB_BRIDGE" $LAB_PBRIDGE; do
+		if ip link show dev "$d" >/dev/null 2>&1; then
+			ip link del dev "$d" || true
 		fi
 	done
-	if ip link show dev "$LAB_BRIDGE" >/dev/null 2>&1; then
-		ip link del dev "$LAB_BRIDGE" || true
-	fi
 }
 
 # --- keys and client files -------------------------------------------------
@@ -382,6 +405,8 @@ EOF
 		for i in "${!HOSTS[@]}"; do
 			echo "        ${HOSTS[$i]}:"
 			echo "          ansible_host: ${ADDRS[$i]}"
+			[[ -z $LAB_PRIVATE ]] ||
+				echo "          iperf_address: ${PADDRS[$i]}"
 		done
 		echo "      vars:"
 		echo "        ansible_user: $LAB_USER"
@@ -393,7 +418,7 @@ EOF
 		echo "# guest lab inventory (written by $PROG)"
 		echo "[guests]"
 		for i in "${!HOSTS[@]}"; do
-			echo "${HOSTS[$i]} ansible_host=${ADDRS[$i]}"
+			echo "${HOSTS[$i]} ansible_host=${ADDRS[$i]}${LAB_PRIVATE:+ iperf_address=${PADDRS[$i]}}"
 		done
 		echo
 		echo "[guests:vars]"
@@ -414,6 +439,11 @@ EOF
 		q LAB_GATEWAY "$LAB_GW"
 		q LAB_HOSTS "${HOSTS[*]}"
 		q LAB_ADDRS "${ADDRS[*]}"
+		q LAB_NODEFAULT "$LAB_NODEFAULT"
+		q LAB_PRIVATE "$LAB_PRIVATE"
+		q LAB_PRIVATE_BRIDGE "$LAB_PBRIDGE"
+		q LAB_PRIVATE_IF "${LAB_PRIVATE:+$PRIVATE_IF}"
+		q LAB_PRIVATE_ADDRS "${PADDRS[*]}"
 		q LAB_USER "$LAB_USER"
 		q LAB_KEY "$DIR/id_ed25519"
 		q LAB_KNOWN_HOSTS "$DIR/known_hosts"
@@ -433,10 +463,14 @@ EOF
 # UML build), its name and address (systemd-network-generator turns ip=
 # into networkd config), a default route via the bridge address (the
 # controller does not forward: it only gives tcptune's probe a
-# default-route interface).
+# default-route interface) unless --no-default-route, and with --private
+# a second NIC with an address on the private bridge and no route but its
+# own network's: vec1, the kernel's name (the image renames only vec0, to
+# eth0: a second .link would change the image for every lab).
 uml_cmdline() {
-	local i=$1 g
+	local i=$1 g gw=$LAB_GW
 	g=$(gdir "${HOSTS[$i]}")
+	[[ -z $LAB_NODEFAULT ]] || gw=
 	printf '%s\n' \
 	    "mem=$MEM" "umid=${HOSTS[$i]}" "uml_dir=$g" \
 	    "ubd0=$g/cow.img,$LAB_IMAGE" \
@@ -445,8 +479,12 @@ uml_cmdline() {
 	    "hostfs=$g/share" \
 	    "con0=null,fd:1" "con=null" "ssl=null" \
 	    "systemd.hostname=${HOSTS[$i]}" \
-	    "ip=${ADDRS[$i]}::$LAB_GW:255.255.255.0:${HOSTS[$i]}:eth0:off" \
+	    "ip=${ADDRS[$i]}::$gw:255.255.255.0:${HOSTS[$i]}:eth0:off" \
 	    "sysctl.net.core.default_qdisc=fq_codel"
+	if [[ -n $LAB_PRIVATE ]]; then
+		printf '%s\n' "vec1:transport=raw,ifname=${PVETHS[$i]}u" \
+		    "ip=${PADDRS[$i]}:::255.255.255.0::$PRIVATE_IF:off"
+	fi
 }
 
 # Start guest I's kernel in a session of its own (its pid is the process
@@ -501,6 +539,7 @@ all_running() {
 
 cmd_up() {
 	local i t0 want_n=$LAB_N want_prefix=$LAB_PREFIX want_net=$LAB_NET
+	local want_nodefault=$LAB_NODEFAULT want_private=$LAB_PRIVATE
 	t0=$(now)
 	if ! [[ $LAB_N =~ ^[0-9]+$ ]] || ((LAB_N < 1 || LAB_N > MAX_N)); then
 		die "N must be 1..$MAX_N, not '$LAB_N'"
@@ -511,12 +550,17 @@ cmd_up() {
 	    ((BASH_REMATCH[1] > 255)); then
 		die "net must be three octets inside 198.18.0.0/15 (e.g. $DEFAULT_NET), not '$LAB_NET'"
 	fi
+	if [[ -n $LAB_PRIVATE ]] && { ! [[ $LAB_PRIVATE =~ ^198\.1[89]\.([0-9]{1,3})$ ]] ||
+	    ((BASH_REMATCH[1] > 255)) || [[ $LAB_PRIVATE == "$LAB_NET" ]]; }; then
+		die "--private must be three octets inside 198.18.0.0/15 other than NET, not '$LAB_PRIVATE'"
+	fi
 	cmd_check >/dev/null || exit 1
 	LAB_IMAGE=$(ensure_image)
 
 	if load_state; then
 		if [[ $LAB_N == "$want_n" && $LAB_PREFIX == "$want_prefix" &&
-		    $LAB_NET == "$want_net" ]] && all_running; then
+		    $LAB_NET == "$want_net" && $LAB_NODEFAULT == "$want_nodefault" &&
+		    $LAB_PRIVATE == "$want_private" ]] && all_running; then
 			for i in "${!HOSTS[@]}"; do
 				wait_guest "$i"
 			done
@@ -527,6 +571,7 @@ cmd_up() {
 		cmd_down >/dev/null
 	fi
 	LAB_N=$want_n LAB_PREFIX=$want_prefix LAB_NET=$want_net
+	LAB_NODEFAULT=$want_nodefault LAB_PRIVATE=$want_private
 	LAB_IMAGE=$(ensure_image)
 	plan_layout
 
@@ -755,6 +800,8 @@ DIR=${GUESTS_DIR:-$DEFAULT_DIR}
 LAB_N=$DEFAULT_N
 LAB_PREFIX=$DEFAULT_PREFIX
 LAB_NET=$DEFAULT_NET
+LAB_NODEFAULT=
+LAB_PRIVATE=
 LAB_IMAGE=
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -762,6 +809,8 @@ while [[ $# -gt 0 ]]; do
 	-n) [[ $CMD == up && $# -ge 2 ]] || usage; LAB_N=$2; shift 2 ;;
 	-p | --prefix) [[ $CMD == up && $# -ge 2 ]] || usage; LAB_PREFIX=$2; shift 2 ;;
 	-a | --net) [[ $CMD == up && $# -ge 2 ]] || usage; LAB_NET=$2; shift 2 ;;
+	--no-default-route) [[ $CMD == up ]] || usage; LAB_NODEFAULT=1; shift ;;
+	--private) [[ $CMD == up && $# -ge 2 ]] || usage; LAB_PRIVATE=$2; shift 2 ;;
 	--) shift; break ;;
 	-h | --help) usage ;;
 	*) break ;;

@@ -53,7 +53,7 @@ test_command(void **state)
 	/* The program: one brace group, the header first. */
 	assert_int_equal(call.program_len, strlen(call.program));
 	header = "{\nMODE='apply'\nFILE='/etc/sysctl.d/90-tcptune.conf'\n"
-	    "STATE='/var/lib/tcptune'\nQDISC=''\nDEV='eth0'\nTXQ='0'\n"
+	    "STATE='/var/lib/tcptune'\nQDISC=''\nDEV='eth0'\nTXQ=''\n"
 	    "MODULES='tcp_bbr sch_fq'\nROUTE=''\nPROBE=''\nPERSIST=''\n"
 	    "TO=''\n";
 	assert_int_equal(strncmp(call.program, header, strlen(header)), 0);

@@ -173,6 +173,7 @@ test_missing_edited_qdisc_module(void **state)
 	    "net.ipv4.tcp_congestion_control = bbr\n");
 	set_keys(&ar, "4096 131072 1048576", "bbr");
 	st->qdisc = strdup("fq");
+	qdisc_plan_compute(f, "fq", &st->qplan);
 	st->modules = strdup("tcp_bbr");
 	items = tune_drift_items(st, &ar, f);
 	assert_int_equal(json_array_size(items), 3);
@@ -214,6 +215,7 @@ test_route_and_mq(void **state)
 	ar.old_text = strdup(rendered);
 	set_keys(&ar, "4096 131072 4194304", "bbr");
 	st->qdisc = strdup("fq");
+	qdisc_plan_compute(f, "fq", &st->qplan);
 	st->route_opts = strdup("initcwnd 20 initrwnd 20");
 	st->route_changed = 1;
 	items = tune_drift_items(st, &ar, f);
@@ -243,6 +245,41 @@ test_route_and_mq(void **state)
 	stage_free(st);
 }
 
+/* Two NICs: the default route's eth0 has fq, the peers' eth1 was put back
+ * to fq_codel by hand: one item, for eth1, the interface that drifted. */
+static void
+test_per_interface(void **state)
+{
+	struct stage		*st = make_stage();
+	struct apply_result	 ar;
+	json_t			*f = facts(0, "fq", 1), *items;
+
+	(void)state;
+	json_object_set_new(f, "routes", json_pack("{s:{s:s, s:s}}",
+	    "198.19.0.12", "interface", "eth1", "type", "unicast"));
+	json_object_set_new(f, "peers", json_pack("{s:s}", "eu1",
+	    "198.19.0.12"));
+	json_object_set_new(f, "interfaces", json_pack("{s:{s:{s:s}}, "
+	    "s:{s:{s:s}}}", "eth0", "qdisc", "kind", "fq", "eth1", "qdisc",
+	    "kind", "fq_codel"));
+	memset(&ar, 0, sizeof ar);
+	ar.old_exists = 1;
+	ar.old_text = strdup(rendered);
+	set_keys(&ar, "4096 131072 4194304", "bbr");
+	qdisc_plan_compute(f, "fq", &st->qplan);
+	st->qdisc = strdup("fq");
+	assert_int_equal(st->qplan.n, 2);
+	items = tune_drift_items(st, &ar, f);
+	assert_int_equal(json_array_size(items), 1);
+	assert_string_equal(item_field(items, 0, "key"), "qdisc");
+	assert_string_equal(item_field(items, 0, "live"), "fq_codel");
+	assert_string_equal(item_field(items, 0, "detail"), "eth1");
+	json_decref(items);
+	json_decref(f);
+	apply_result_clear(&ar);
+	stage_free(st);
+}
+
 int
 main(void)
 {
@@ -252,6 +289,7 @@ main(void)
 		cmocka_unit_test(test_missing_edited_qdisc_module),
 		cmocka_unit_test(test_route_and_mq),
 		cmocka_unit_test(test_edited_not_reloaded),
+		cmocka_unit_test(test_per_interface),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -821,17 +821,17 @@ test_command(void **state)
 	strbuf_init(&want);
 	strbuf_addstr(&want, "env TCPTUNE_TEST_ROOT= TARGETS=");
 	shquote_add(&want, "'198.18.0.2' 'a'\\''b c' ''");
-	strbuf_addstr(&want, " ONLY='' DROPIN='' sh -s");
+	strbuf_addstr(&want, " ONLY='' DROPIN='' LINKS='' sh -s");
 	assert_string_equal(cmd, want.buf);
 	strbuf_release(&want);
 	free(cmd);
 	cmd = probe_command(NULL, 0);
 	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= TARGETS='' ONLY='' "
-	    "DROPIN='' sh -s");
+	    "DROPIN='' LINKS='' sh -s");
 	free(cmd);
 	cmd = probe_command_dropin(NULL, 0, "/etc/sysctl.d/9 x'.conf");
 	assert_string_equal(cmd, "env TCPTUNE_TEST_ROOT= TARGETS='' ONLY='' "
-	    "DROPIN='/etc/sysctl.d/9 x'\\''.conf' sh -s");
+	    "DROPIN='/etc/sysctl.d/9 x'\\''.conf' LINKS='' sh -s");
 	free(cmd);
 	assert_non_null(strstr(probe_script(), "tcptune-probe 1"));
 	/* stdin: the prelude, then the script; one copy for every call */
@@ -965,7 +965,7 @@ run_in_namespace(const char *shell, const char *prep)
 	path = tprintf("%s/probe.sh", dir);
 	script = fopen(path, "w");
 	assert_non_null(script);
-	program = probe_program(0);
+	program = probe_program(0, NULL);
 	fputs(program, script);
 	free(program);
 	fclose(script);
