@@ -312,6 +312,18 @@ mq_root() {
 	fi
 }
 
+# Give DEV the root the kernel attaches by itself, as at boot: handle 0:,
+# from default_qdisc (mq with a default_qdisc leaf per queue on a
+# multiqueue NIC). Deleting the root makes the kernel attach it again, but
+# a root the kernel attached cannot be deleted ("Cannot delete qdisc with
+# handle of zero"): one of KIND with handle 1: replaces it first. Returns 1
+# (ERR set) when tc failed.
+default_root() {
+	tc qdisc del dev "$DEV" root >/dev/null 2>&1 && return 0
+	ERR=$(tc qdisc replace dev "$DEV" root handle 1: "$1" 2>&1) &&
+	    ERR=$(tc qdisc del dev "$DEV" root 2>&1)
+}
+
 # The live root qdisc for the @qdisc section (the probe that follows an
 # apply reads the whole tree, an mq root's leaves too).
 show_qdisc() {
@@ -327,7 +339,17 @@ set_qdisc() {
 		kv error "tc not installed"
 		return 1
 	fi
-	if [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null; then
+	readkey "$ROOT/proc/sys/net/core/default_qdisc"
+	if [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null && [ "$CUR" = "$QDISC" ]
+	then
+		# Multiqueue NIC whose default_qdisc is QDISC (set above): the
+		# kernel's own mq with QDISC on every queue, the very tree a
+		# reboot gives (handles and parents too).
+		if ! default_root mq; then
+			kv error "$ERR"
+			return 1
+		fi
+	elif [ -n "$TXQ" ] && [ "$TXQ" -gt 1 ] 2>/dev/null; then
 		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
 		if ! mq_root; then
 			kv error "$ERR"
@@ -347,9 +369,9 @@ set_qdisc() {
 }
 
 # Put back the live qdiscs recorded in $b/qdisc (tc's lines for DEV). A
-# root the kernel attached by itself (handle 0:) comes back by deleting
-# ours: the kernel attaches its default again, as at boot, from the
-# default_qdisc just restored. Otherwise, or when that default is not what
+# root the kernel attached by itself (handle 0:) comes back as the kernel's
+# default again, as at boot, from the default_qdisc just restored (also
+# when a reboot since has made the live root the kernel's too). Otherwise, or when that default is not what
 # was there, the recorded kinds are set by name: the root's, or an mq
 # root's leaves each on its own queue. Returns 1 with ERR set.
 restore_qdisc() {
@@ -366,7 +388,7 @@ restore_qdisc() {
 	printf '@qdisc\n'
 	kv dev "$DEV"
 	if [ "$handle" = 0: ]; then
-		tc qdisc del dev "$DEV" root >/dev/null 2>&1
+		default_root "$kind" >/dev/null 2>&1
 		now=$(tc qdisc show dev "$DEV" 2>/dev/null | qdisc_tree)
 		# A backup of tcptune 0.x kept the root's line only.
 		[ "$(printf '%s\n' "$want" | wc -l)" -gt 1 ] ||
