@@ -55,7 +55,8 @@ guests_up() {
 		exit 1
 	fi
 	figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
-	e2e_run 600 "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3" "${@:4}"
+	e2e_run "${GUESTS_UP_SECS:-600}" "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" \
+	    -a "$3" "${@:4}"
 	if [[ $RUN_RC != 0 ]]; then
 		echo "FAIL: ${GUESTS##*/} up -n $1 failed:"
 		e2e_show_run

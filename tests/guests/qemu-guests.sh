@@ -336,10 +336,15 @@ write_client_files() {
 # via the bridge address (the controller does not forward: the route only
 # gives tcptune's probe a default-route interface) and MTU 1460
 # (systemd-network-generator turns ip= into networkd config), the share.
-# Nothing else: Debian's amd64 kernel has fq_codel as its built-in default.
+# ahci is not loaded: q35's built-in SATA controller has no disk, and
+# under TCG its six ports' link probing takes minutes, during which every
+# modprobe waits (a module's init waits for all async probing), the identity
+# unit's and tcptune's too; a cloud VM has no AHCI either. Nothing else:
+# Debian's amd64 kernel has fq_codel as its built-in default.
 kernel_cmdline() {
 	local i=$1
 	printf '%s ' root=/dev/vda rw console=ttyS0 net.ifnames=0 \
+	    modprobe.blacklist=ahci \
 	    "systemd.hostname=${HOSTS[$i]}" \
 	    "ip=${ADDRS[$i]}::$LAB_GW:255.255.255.0:${HOSTS[$i]}:eth0:off:$MTU" \
 	    tcptune.share=9p
