@@ -74,7 +74,7 @@ accepted() {
 	    grep -c 'Accepted publickey for tcptune '
 }
 
-guests_up "${MQ_GUESTS:-1}" tgm 198.18.216 -q "$NQ"
+guests_up "${MQ_GUESTS:-1}" tgmq 198.18.216 -q "$NQ"
 e2e_log "accel $LAB_ACCEL, $LAB_QUEUES queue pairs, MTU $LAB_MTU"
 
 declare -A STOCK PLAYED
