@@ -30,8 +30,8 @@ endforeach()
 #   mq   plan shows the mq tree before -> after, play leaves mq with fq on
 #        every queue over one SSH connection, a rerun changes nothing, drift
 #        in sync, a reboot gives the same tree, rollback the stock one
-#        (375 s with TCG here at load ~9, boot 118 s and reboot 123 s of
-#        it; the long tier, two guests with 4 queue pairs, is run by hand:
+#        (233-375 s with TCG here at load 6-9, boot 70-118 s and reboot
+#        87-123 s of it; the long tier, two guests with 4 queue pairs, is run by hand:
 #        tests/guests/README.md, "QEMU guests")
 add_test(NAME e2e/guests-mq
   COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-mq.sh
