@@ -17,8 +17,9 @@ packages=(
 	# the trust-boundary tier: libFuzzer harnesses (clang), shellcheck of the
 	# remote scripts, and the scripts run under dash as on Debian hosts
 	clang libclang-rt-14-dev shellcheck dash
-	# the real-kernel tier: User-mode Linux guests (tests/guests/)
-	user-mode-linux mmdebstrap
+	# the real-kernel tier: User-mode Linux guests (tests/guests/), and QEMU
+	# guests with Debian's own kernel on a multiqueue NIC (qemu-guests.sh)
+	user-mode-linux mmdebstrap qemu-system-x86 qemu-utils
 	# the .deb and its test (scripts/package-test.sh: CPack's shlibdeps,
 	# man -w), the man page lint (groff -ww), the completion tests
 	dpkg-dev man-db groff-base bash-completion zsh

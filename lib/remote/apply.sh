@@ -258,6 +258,18 @@ mq_root() {
 	fi
 }
 
+# Give QDEV the root the kernel attaches by itself, as at boot: handle 0:,
+# from default_qdisc (mq with a default_qdisc leaf per queue on a
+# multiqueue NIC). Deleting the root makes the kernel attach it again, but
+# a root the kernel attached cannot be deleted ("Cannot delete qdisc with
+# handle of zero"): one of KIND with handle 1: replaces it first. Returns 1
+# (ERR set) when tc failed.
+default_root() {
+	tc qdisc del dev "$QDEV" root >/dev/null 2>&1 && return 0
+	ERR=$(tc qdisc replace dev "$QDEV" root handle 1: "$1" 2>&1) &&
+	    ERR=$(tc qdisc del dev "$QDEV" root 2>&1)
+}
+
 # The live root qdisc of QDEV for its @qdisc section (the probe that
 # follows an apply reads the whole tree, an mq root's leaves too).
 show_qdisc() {
@@ -292,7 +304,17 @@ set_qdisc_on() {
 		kv error "$QDEV: cannot save its qdiscs in $(backup_dir): $ERR"
 		return 1
 	fi
-	if [ -n "$1" ] && [ "$1" -gt 1 ] 2>/dev/null; then
+	readkey "$ROOT/proc/sys/net/core/default_qdisc"
+	if [ -n "$1" ] && [ "$1" -gt 1 ] 2>/dev/null && [ "$CUR" = "$QDISC" ]
+	then
+		# Multiqueue NIC whose default_qdisc is QDISC (set above): the
+		# kernel's own mq with QDISC on every queue, the very tree a
+		# reboot gives (handles and parents too).
+		if ! default_root mq; then
+			kv error "$QDEV: $ERR"
+			return 1
+		fi
+	elif [ -n "$1" ] && [ "$1" -gt 1 ] 2>/dev/null; then
 		# Multiqueue NIC: keep mq at the root, put the qdisc on each leaf.
 		if ! mq_root; then
 			kv error "$QDEV: $ERR"
@@ -326,9 +348,10 @@ backup_qdisc_of() {
 }
 
 # Put back the live qdiscs recorded in $1 (tc's lines for QDEV). A root
-# the kernel attached by itself (handle 0:) comes back by deleting ours:
-# the kernel attaches its default again, as at boot, from the
-# default_qdisc just restored. Otherwise, or when that default is not what
+# the kernel attached by itself (handle 0:) comes back as the kernel's
+# default again, as at boot, from the default_qdisc just restored (also
+# when a reboot since has made the live root the kernel's too). Otherwise,
+# or when that default is not what
 # was there, the recorded kinds are set by name: the root's, or an mq
 # root's leaves each on its own queue. Returns 1 with ERR set.
 restore_qdisc() {
@@ -345,7 +368,7 @@ restore_qdisc() {
 	printf '@qdisc\n'
 	kv dev "$QDEV"
 	if [ "$handle" = 0: ]; then
-		tc qdisc del dev "$QDEV" root >/dev/null 2>&1
+		default_root "$kind" >/dev/null 2>&1
 		now=$(tc qdisc show dev "$QDEV" 2>/dev/null | qdisc_tree)
 		# A backup of tcptune 0.x kept the root's line only.
 		[ "$(printf '%s\n' "$want" | wc -l)" -gt 1 ] ||

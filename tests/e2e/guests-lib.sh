@@ -4,7 +4,10 @@
 # lib.sh and e2e_init.
 # shellcheck shell=bash
 
-GUESTS=$E2E_SRC/tests/guests/guests.sh
+# A test of the QEMU lab sets GUESTS (tests/guests/qemu-guests.sh: the same
+# interface) and GUESTS_KIND before sourcing this.
+GUESTS=${GUESTS:-$E2E_SRC/tests/guests/guests.sh}
+GUESTS_KIND=${GUESTS_KIND:-User-mode Linux}
 
 # shellcheck disable=SC2317 # called by the EXIT trap
 guests_cleanup() {
@@ -51,21 +54,21 @@ figure() {
 guests_up() {
 	local out
 	if ! out=$("$GUESTS" check 2>&1); then
-		echo "FAIL: User-mode Linux guests cannot run here: $out"
+		echo "FAIL: $GUESTS_KIND guests cannot run here: $out"
 		exit 1
 	fi
 	e2e_run 600 "$GUESTS" image
 	if [[ $RUN_RC != 0 ]]; then
-		echo "FAIL: guests.sh image failed:"
+		echo "FAIL: ${GUESTS##*/} image failed:"
 		e2e_show_run
 		exit 1
 	fi
 	figure "image $RUN_OUT$(grep -q 'built in' <<<"$RUN_ERR" && echo ' (built)')"
 	# Each guest may take GUESTS_BOOT_SECS to reach sshd (guests.sh).
-	e2e_run $((${GUESTS_BOOT_SECS:-240} + 360)) "$GUESTS" up -n "$1" \
-	    -d "$GDIR" -p "$2" -a "$3" "${@:4}"
+	e2e_run "${GUESTS_UP_SECS:-$((${GUESTS_BOOT_SECS:-240} + 360))}" \
+	    "$GUESTS" up -n "$1" -d "$GDIR" -p "$2" -a "$3" "${@:4}"
 	if [[ $RUN_RC != 0 ]]; then
-		echo "FAIL: guests.sh up -n $1 failed:"
+		echo "FAIL: ${GUESTS##*/} up -n $1 failed:"
 		e2e_show_run
 		exit 1
 	fi

@@ -23,7 +23,8 @@
 #      through a 4-queue device (an ifb: UML's NIC has one queue), whose
 #      root is the kernel's own mq 0: with an fq_codel per queue, as a
 #      multiqueue cloud NIC boots: plan shows fq_codel on 4 mq queues -> fq,
-#      play leaves mq with fq on every queue, a rerun changes nothing,
+#      play leaves the kernel's mq 0: with fq on every queue (as a boot
+#      with default_qdisc=fq does), a rerun changes nothing,
 #      drift is in sync, rollback gives back tc's exact lines.
 # Wall times of every step are logged as "figure:" lines.
 #
@@ -317,8 +318,8 @@ assert_same "$h: plan changed no qdisc of ifbq" "$E2E_TMP/mq.stock" \
 e2e_run 300 tt play "$PB" "${MQ[@]}"
 figure "play (mq)"
 assert_rc "play (mq) exits 0" 0
-assert_eq "$h: mq kept at the root, fq on each of the 4 queues" \
-    "mq 1: root|fq 1:1 fq 1:2 fq 1:3 fq 1:4" \
+assert_eq "$h: the kernel's own mq 0: kept at the root, fq on each of the 4 queues" \
+    "mq 0: root|fq :1 fq :2 fq :3 fq :4" \
     "$(guest "$h" tc qdisc show dev ifbq | awk 'NR == 1 { print $2, $3, $4 }')|$(guest "$h" tc qdisc show dev ifbq | awk '$4 == "parent" { print $2, $5 }' | sort -k2 | paste -sd' ')"
 e2e_run 300 tt play "$PB" "${MQ[@]}"
 assert_rc "second play (mq) exits 0" 0
