@@ -1,4 +1,5 @@
 #include "modules/tune.h"
+#include "modules/tune-confirm.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -294,14 +295,14 @@ tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 		res->status = RESULT_FAILED;
 		res->msg = xstrdup("refused: a change was asked for in check "
 		    "mode (a bug in the module that asked; nothing was sent)");
-		return -1;
+		return -2;
 	}
 	if (request_check(req, &cause) != 0) {
 		res->status = RESULT_FAILED;
 		res->msg = xprintf("%s; refused, nothing was sent to this host",
 		    cause);
 		free(cause);
-		return -1;
+		return -2;
 	}
 	if (req->mode == APPLY_APPLY || req->mode == APPLY_ROLLBACK ||
 	    req->mode == APPLY_CONF_WRITE)
@@ -630,6 +631,10 @@ flush_plan(struct flush *f)
 	fill_request(&f->req, f->ctx, f->st);
 	f->req.mode = f->check ? APPLY_CHECK : APPLY_APPLY;
 	f->req.reprobe = !f->check;
+	/* Check mode schedules nothing: it changes nothing to revert. */
+	if (!f->check)
+		f->req.confirm = tune_confirm_seconds(
+		    module_ctx_confirm_timeout(f->ctx), f->st);
 }
 
 /* Render: the drop-in's text, refused when anything in it does not pass
@@ -659,6 +664,9 @@ flush_apply(struct flush *f, struct module_result *res)
 	if (f->check && check_from_facts(module_ctx_facts(f->ctx), f->st,
 	    &f->ar) == 0)
 		return 0;
+	if (f->req.confirm > 0)
+		return tune_confirm_apply(f->ctx, &f->req, f->text, &f->ar,
+		    res);
 	return tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
 }
 
@@ -787,6 +795,9 @@ apply_verdict(struct flush *f, struct module_result *res)
 	const struct apply_result	*ar = &f->ar;
 	const char			*backup = ar->backup != NULL ?
 	    "; backup kept under " TUNE_STATE_DIR : "";
+	const char			*confirmed = ar->confirm_status !=
+	    NULL && strcmp(ar->confirm_status, "confirmed") == 0 ?
+	    "; confirmed from a new connection" : "";
 
 	if (f->errors.len > 0) {
 		res->status = RESULT_FAILED;
@@ -794,15 +805,15 @@ apply_verdict(struct flush *f, struct module_result *res)
 	} else if (f->changed) {
 		res->status = RESULT_CHANGED;
 		if (st->dropin.n == 0 && !ar->old_exists)
-			res->msg = xprintf("%s %s%s", f->check ? "would set" :
-			    "set", st->route_opts != NULL ? st->route_opts :
-			    st->qdisc != NULL ? st->qdisc : "live values",
-			    backup);
+			res->msg = xprintf("%s %s%s%s", f->check ?
+			    "would set" : "set", st->route_opts != NULL ?
+			    st->route_opts : st->qdisc != NULL ? st->qdisc :
+			    "live values", backup, confirmed);
 		else
-			res->msg = xprintf("%s %s (%zu key%s)%s", f->check ?
+			res->msg = xprintf("%s %s (%zu key%s)%s%s", f->check ?
 			    "would write" : ar->written ? "wrote" : "loaded",
 			    st->file, st->dropin.n, st->dropin.n == 1 ? "" :
-			    "s", backup);
+			    "s", backup, confirmed);
 	} else {
 		res->status = RESULT_OK;
 		res->msg = xprintf("%s is up to date (%zu key%s)", st->file,
