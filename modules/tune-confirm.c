@@ -9,14 +9,13 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "modules/tune.h"
 #include "playbook/module.h"
 #include "remote/apply.h"
 #include "remote/remote-cmd.h"
 #include "base/xalloc.h"
 
 int
-tune_confirm_seconds(int given, const struct stage *st)
+tune_confirm_seconds(int given, int live_net)
 {
 	if (given >= 0)
 		return given;
@@ -24,9 +23,7 @@ tune_confirm_seconds(int given, const struct stage *st)
 	 * buffer sizes does not cut a host off the way a qdisc or a route
 	 * can: a second connection per host for each of them is not worth
 	 * it unless asked for (docs/confirm.md). */
-	if (st != NULL && (st->qdisc != NULL || st->route_opts != NULL))
-		return CONFIRM_TIMEOUT_DEFAULT;
-	return 0;
+	return live_net ? CONFIRM_TIMEOUT_DEFAULT : 0;
 }
 
 void
@@ -184,29 +181,29 @@ confirm_after(struct module_ctx *ctx, const struct apply_request *areq,
 	return r;
 }
 
-int
-tune_confirm_apply(struct module_ctx *ctx, const struct apply_request *areq,
-    const char *input, struct apply_result *ar, struct module_result *res)
+void
+tune_confirm_begin(struct confirm_try *t, struct module_ctx *ctx,
+    struct apply_request *req)
 {
-	struct apply_request	req = *areq;
-	char			token[24] = "";
-	double			sent, deadline;
-	long long		due;
-	int			r;
-
-	new_token(token, sizeof token);
-	req.token = token;
-	sent = now();
-	due = (long long)time(NULL) + req.confirm;
-	deadline = sent + req.confirm + CONFIRM_MARGIN +
+	memset(t, 0, sizeof *t);
+	new_token(t->token, sizeof t->token);
+	req->token = t->token;
+	t->due = (long long)time(NULL) + req->confirm;
+	t->deadline = now() + req->confirm + CONFIRM_MARGIN +
 	    module_ctx_connect_timeout(ctx);
-	r = tune_run_apply(ctx, &req, input, ar, res);
-	if (r == -2)
+}
+
+int
+tune_confirm_end(struct confirm_try *t, struct module_ctx *ctx,
+    const struct apply_request *req, int rc, struct apply_result *ar,
+    struct module_result *res)
+{
+	if (rc == -2)
 		return -1;		/* refused: nothing was sent */
-	if (r != 0) {
+	if (rc != 0) {
 		/* The answer was lost: the change may have cut the host off
 		 * half way; the host reverts now, or did by itself. */
-		confirm_after(ctx, &req, 0, due, deadline, res);
+		confirm_after(ctx, req, 0, t->due, t->deadline, res);
 		return -1;
 	}
 	if (ar->confirm_error != NULL) {
@@ -217,8 +214,8 @@ tune_confirm_apply(struct module_ctx *ctx, const struct apply_request *areq,
 	    "armed") != 0)
 		return 0;	/* nothing changed live: nothing to confirm */
 	if (ar->confirm_due > 0)
-		due = ar->confirm_due;
-	if (confirm_after(ctx, &req, 1, due, deadline, res) != 0)
+		t->due = ar->confirm_due;
+	if (confirm_after(ctx, req, 1, t->due, t->deadline, res) != 0)
 		return -1;
 	free(ar->confirm_status);
 	ar->confirm_status = xstrdup("confirmed");

@@ -12,7 +12,6 @@ struct module_ctx;
 struct module_result;
 struct apply_request;
 struct apply_result;
-struct stage;
 
 #define CONFIRM_TIMEOUT_MIN	10	/* the timer must outlast the apply */
 #define CONFIRM_TIMEOUT_MAX	3600
@@ -21,10 +20,11 @@ struct stage;
  * again, within which tcptune keeps trying new connections. */
 #define CONFIRM_MARGIN		60
 
-/* The seconds an apply of st is confirmed within, 0 for none: given is
- * --confirm-timeout (-1 when not given: CONFIRM_TIMEOUT_DEFAULT for a live
- * qdisc or route change, none for sysctls alone). Pure. */
-int	 tune_confirm_seconds(int given, const struct stage *st);
+/* The seconds an apply is confirmed within, 0 for none: given is
+ * --confirm-timeout (-1 when not given: CONFIRM_TIMEOUT_DEFAULT when the
+ * apply sets a live qdisc or route, live_net, none for sysctls alone).
+ * Pure. */
+int	 tune_confirm_seconds(int given, int live_net);
 /* "HH:MM:SS" of epoch seconds, UTC, into buf (at least 9 bytes). Pure. */
 void	 tune_confirm_clock(long long epoch, char *buf, size_t len);
 /* The task's message when the host reverted by itself at epoch at (host
@@ -32,16 +32,25 @@ void	 tune_confirm_clock(long long epoch, char *buf, size_t len);
  * allocated. */
 char	*tune_confirm_reverted_msg(long long at, const char *errors);
 
-/* The apply of req (mode APPLY_APPLY, confirm > 0) with its confirmation:
- * tune_run_apply with the revert armed, then a new connection that cancels
- * it (or, when the apply's answer was lost, has the host revert now),
- * retried until the revert was due plus CONFIRM_MARGIN. 0 when ar is the
- * apply's answer to interpret (confirmed, or nothing changed live); -1
- * with res failed or unreachable otherwise: "connection lost after the
- * change; the host restored its previous state at HH:MM:SS", or why the
- * apply or its confirmation failed. */
-int	 tune_confirm_apply(struct module_ctx *ctx,
-	    const struct apply_request *req, const char *input,
-	    struct apply_result *ar, struct module_result *res);
+/* One confirmed apply (mode APPLY_APPLY, confirm > 0): begin names its
+ * revert (req->token) and notes the time, just before the apply is sent;
+ * end takes the apply's outcome (tune_run_apply's rc, ar, res) and opens
+ * a new connection that cancels the revert (or, when the apply's answer
+ * was lost, has the host revert now), retried until the revert was due
+ * plus CONFIRM_MARGIN. end returns 0 when ar is the apply's answer to
+ * interpret (confirmed, or nothing changed live); -1 with res failed or
+ * unreachable otherwise: "connection lost after the change; the host
+ * restored its previous state at HH:MM:SS", or why the apply or its
+ * confirmation failed. */
+struct confirm_try {
+	char		token[24];
+	double		deadline;	/* monotonic seconds */
+	long long	due;		/* epoch seconds, until the host says */
+};
+void	 tune_confirm_begin(struct confirm_try *t, struct module_ctx *ctx,
+	    struct apply_request *req);
+int	 tune_confirm_end(struct confirm_try *t, struct module_ctx *ctx,
+	    const struct apply_request *req, int rc, struct apply_result *ar,
+	    struct module_result *res);
 
 #endif

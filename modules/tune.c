@@ -634,7 +634,8 @@ flush_plan(struct flush *f)
 	/* Check mode schedules nothing: it changes nothing to revert. */
 	if (!f->check)
 		f->req.confirm = tune_confirm_seconds(
-		    module_ctx_confirm_timeout(f->ctx), f->st);
+		    module_ctx_confirm_timeout(f->ctx), f->st->qdisc != NULL ||
+		    f->st->route_opts != NULL);
 }
 
 /* Render: the drop-in's text, refused when anything in it does not pass
@@ -661,13 +662,20 @@ flush_render(struct flush *f, struct module_result *res)
 static int
 flush_apply(struct flush *f, struct module_result *res)
 {
+	struct confirm_try	ct;
+	int			rc;
+
 	if (f->check && check_from_facts(module_ctx_facts(f->ctx), f->st,
 	    &f->ar) == 0)
 		return 0;
 	if (f->req.confirm > 0)
-		return tune_confirm_apply(f->ctx, &f->req, f->text, &f->ar,
-		    res);
-	return tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
+		tune_confirm_begin(&ct, f->ctx, &f->req);
+	rc = tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
+	if (f->req.confirm > 0) {
+		rc = tune_confirm_end(&ct, f->ctx, &f->req, rc, &f->ar, res);
+		f->req.token = NULL;	/* ct's, gone with this frame */
+	}
+	return rc;
 }
 
 /* The file: a unified diff from what is there to what we render, when its
