@@ -11,7 +11,11 @@
 #           guest WAN: tuned >= 85% of the rate (~3 min; needs a quiet machine)
 #   timer   contrib/systemd's units as shipped: the timer's textfile in sync,
 #           drift after a sysctl -w, an unreachable host (~2 min)
-foreach(t smoke tune verify timer)
+#   confirm play --confirm-timeout: a harmful sysctl reverted by the host
+#           itself within the timeout + 10 s, everything as before; a qdisc
+#           change confirmed, no timer left; --check schedules nothing
+#           (~4 min)
+foreach(t smoke tune verify timer confirm)
   add_test(NAME e2e/guests-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-${t}.sh
             $<TARGET_FILE:tcptune>

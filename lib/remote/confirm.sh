@@ -23,6 +23,7 @@
 #
 # State: $STATE/confirm, one pending revert per host:
 #   token, due (epoch seconds), how ("systemd UNIT" or "sleep PID"),
+#   applying (the apply's pid until its writes are done),
 #   revert (the program), snap/ (what the revert restores: the drop-in or
 #   "absent", the live value of every key the new drop-in sets, DEV's
 #   qdisc lines, the default route, the route unit and its link, the
@@ -145,6 +146,7 @@ confirm_arm() {
 	if ! confirm_snapshot "$CDIR.tmp/snap" ||
 	    ! try write_text "$CDIR.tmp/revert" "$REVERT" ||
 	    ! try write_text "$CDIR.tmp/token" "$TOKEN$NL" ||
+	    ! try write_text "$CDIR.tmp/applying" "$$$NL" ||
 	    ! try write_text "$CDIR.tmp/due" \
 	    "$(($(date +%s) + CONFIRM))$NL" ||
 	    ! try mv "$CDIR.tmp" "$CDIR"; then
@@ -181,6 +183,8 @@ confirm_stop() {
 # second connection); else the revert stays armed.
 confirm_settle() {
 	printf '@confirm\n'
+	# The writes are done: a revert due now need not wait for us.
+	rm -f "$CDIR/applying"
 	if [ -n "$CHANGED_ANY$QDISC$ROUTE$MODULES" ]; then
 		kv status armed
 		return
@@ -256,9 +260,17 @@ confirm_do_revert() {
 	sync
 }
 
-# What the timer runs.
+# What the timer runs. An apply still writing (a timeout shorter than the
+# apply, on a slow host) is given a minute to finish first, so that the
+# revert does not undo half of it while the other half is still to come.
 confirm_revert() {
 	mkdir "$CDIR/lock" 2>/dev/null || return 0
+	cr_n=0
+	while [ "$cr_n" -lt 60 ] && [ -s "$CDIR/applying" ] &&
+	    kill -0 "$(cat "$CDIR/applying")" 2>/dev/null; do
+		sleep 1
+		cr_n=$((cr_n + 1))
+	done
 	confirm_do_revert
 }
 

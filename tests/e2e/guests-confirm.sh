@@ -1,0 +1,134 @@
+#!/bin/bash
+# guests-confirm.sh - play --confirm-timeout on a real kernel (issue 21,
+# deliverable 3): one User-mode Linux guest (systemd as PID 1, so the revert
+# is a transient systemd timer), tuned as the non-root user with become:
+#   1. a harmful change (tests/data/confirm/harmful.yml: tcp_adv_win_scale
+#      -31, every receive window 0 bytes, so no new SSH connection gets its
+#      first byte through) with --confirm-timeout 20: the new connections
+#      after the apply fail (-vv shows them), the host reverts by itself
+#      within 20 + 10 s of arming (the journal's timer and service lines),
+#      the play fails with "connection lost after the change; the host
+#      restored its previous state at HH:MM:SS", the guest answers again,
+#      and its files (path, type, mode, sha256), `sysctl -a` (minus the
+#      keys that move by themselves), qdisc tree and routes are as before;
+#      nothing of the revert is left (no timer, no unit, no
+#      /var/lib/tcptune/confirm);
+#   2. --check with the same playbook schedules nothing (no systemd-run in
+#      the journal, no timer, no state);
+#   3. a harmless qdisc change (harmless.yml, fq) with the default: confirmed
+#      from a new connection, the timer cancelled (systemctl list-timers
+#      shows nothing of ours, no tcptune-revert unit is loaded), fq stays.
+# Wall times of every step are logged as "figure:" lines.
+#
+# Usage: guests-confirm.sh [TCPTUNE]. Exit 77 only when not root; when UML
+# cannot run here it FAILS with the reason.
+# Programs for the guest's sh are in single quotes on purpose.
+# shellcheck disable=SC2016
+set -uo pipefail
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_init guests-confirm "${1:-}"
+# shellcheck source=tests/e2e/guests-lib.sh
+. "$(dirname "$0")/guests-lib.sh"
+cd "$E2E_SRC" || exit 1
+
+GDIR=/tmp/tcptune-e2e-guests-confirm
+DATA=tests/data/confirm
+TIMEOUT=20
+
+# net_snap HOST : every qdisc of every interface and every route.
+net_snap() {
+	guest "$1" sh -c 'tc qdisc show; ip route show table all'
+}
+
+# ours HOST : anything of tcptune's revert that systemd or the state keeps:
+# timers, loaded units, the confirm directory.
+ours() {
+	guest "$1" sh -c '
+		systemctl list-timers --all --no-legend | grep tcptune-revert
+		systemctl list-units --all --no-legend "tcptune-revert*"
+		ls -d /var/lib/tcptune/confirm 2>/dev/null' | sed '/^$/d'
+}
+
+# journal_since HOST EPOCH : the journal's lines about tcptune-revert units
+# since EPOCH, with unix timestamps.
+journal_since() {
+	guest "$1" journalctl --no-pager -o short-unix --since "@$2" |
+	    grep 'tcptune-revert'
+}
+
+guests_up 1 tgd 198.18.226
+h=${HOSTS[0]}
+volatile_calibrate "$h"
+snap "$h" stock
+net_snap "$h" >"$E2E_TMP/net.stock"
+assert_eq "$h: stock: tcp_adv_win_scale 1, nothing of ours" "1|" \
+    "$(guest "$h" sysctl -n net.ipv4.tcp_adv_win_scale)|$(ours "$h")"
+
+# ---- 1. the harmful change: the host reverts it by itself
+t0=$(guest "$h" date +%s)
+e2e_run 400 tt play "$DATA/harmful.yml" --confirm-timeout "$TIMEOUT" -vv
+figure "play (harmful)"
+assert_rc "harmful play: a host failed (exit 2)" 2
+assert_match "harmful play says what happened" \
+    "failed: \[$h\] => connection lost after the change; the host restored its previous state at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$" \
+    "$(grep -E '^failed: ' <<<"$RUN_OUT")"
+# The apply's session kept its window; the new ones could not connect.
+lost=$(grep -cE "<$h> connect to .*(timed out|fail|lost|refused|closed)" <<<"$RUN_ERR$RUN_OUT")
+assert_match "new connections after the change failed ($lost)" '^[1-9][0-9]*$' "$lost"
+jl=$(journal_since "$h" "$t0")
+e2e_log "journal: $(tr '\n' '|' <<<"$jl")"
+armed=$(awk '/Started .*tcptune-revert.*\.timer/ { print int($1); exit }' <<<"$jl")
+reverted=$(awk '/(Finished|Deactivated successfully|Started) .*tcptune-revert.*\.service/ || /tcptune-revert.*\.service: Deactivated/ { t = int($1) } END { print t }' <<<"$jl")
+assert_match "the journal has the timer and its service" \
+    '^[0-9]+ [0-9]+$' "$armed $reverted"
+if [[ -n $armed && -n $reverted ]]; then
+	e2e_log "figure: revert ran $((reverted - armed)) s after it was armed (timeout $TIMEOUT s)"
+	assert_lt "the host reverted within the timeout + 10 s" \
+	    "$((reverted - armed))" "$((TIMEOUT + 10 + 1))"
+	assert_lt "and not before the timeout" "$((TIMEOUT - 1))" \
+	    "$((reverted - armed))"
+fi
+assert_eq "$h: answers again, tcp_adv_win_scale 1" 1 \
+    "$(guest "$h" sysctl -n net.ipv4.tcp_adv_win_scale)"
+snap "$h" harmful
+# Without mtimes: a restored file is the same file, not the same inode.
+sed 's/|[^|]*$//' "$E2E_TMP/$h.stock.files" >"$E2E_TMP/a.files"
+sed 's/|[^|]*$//' "$E2E_TMP/$h.harmful.files" >"$E2E_TMP/b.files"
+assert_same "$h: files as before (path, type, mode, sha256)" \
+    "$E2E_TMP/a.files" "$E2E_TMP/b.files"
+assert_same "$h: sysctl -a as before" "$E2E_TMP/$h.stock.sysctl" \
+    "$E2E_TMP/$h.harmful.sysctl"
+net_snap "$h" >"$E2E_TMP/net.harmful"
+assert_same "$h: qdisc tree and routes as before" "$E2E_TMP/net.stock" \
+    "$E2E_TMP/net.harmful"
+assert_eq "$h: nothing of the revert left" "" "$(ours "$h")"
+
+# ---- 2. check mode schedules nothing
+t1=$(guest "$h" date +%s)
+e2e_run 300 tt play "$DATA/harmful.yml" --confirm-timeout "$TIMEOUT" --check
+figure "play --check (harmful)"
+assert_rc "--check exits 0" 0
+assert_match "--check shows the change" "tcp_adv_win_scale +1 -> -31" \
+    "$RUN_OUT"
+assert_eq "--check: no revert unit in the journal" "" \
+    "$(journal_since "$h" "$t1")"
+assert_eq "--check: nothing of ours" "" "$(ours "$h")"
+assert_eq "--check: tcp_adv_win_scale still 1" 1 \
+    "$(guest "$h" sysctl -n net.ipv4.tcp_adv_win_scale)"
+
+# ---- 3. a harmless qdisc change, confirmed by default
+e2e_run 300 tt play "$DATA/harmless.yml" -vv
+figure "play (harmless)"
+assert_rc "harmless play exits 0" 0
+assert_match "harmless play: confirmed from a new connection" \
+    "changed: \[$h\] => .*; confirmed from a new connection$" "$RUN_OUT"
+assert_eq "two connections: the play's and the confirm's" 2 \
+    "$(grep -c "<$h> connect to " <<<"$RUN_ERR$RUN_OUT")"
+assert_eq "$h: the revert cancelled: no timer, no unit, no state" "" \
+    "$(ours "$h")"
+assert_eq "$h: fq is the live root qdisc" fq \
+    "$(guest "$h" tc qdisc show dev eth0 root | awk '{ print $2; exit }')"
+
+e2e_log "took $SECONDS s"
+e2e_finish
