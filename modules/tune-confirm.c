@@ -100,9 +100,10 @@ confirm_once(struct module_ctx *ctx, const struct apply_request *req,
 	int			r = -1;
 
 	apply_call(req, NULL, &call);
-	/* The confirm waits at most a minute for a revert that runs. */
+	/* Within the command timeout: the confirm waits at most a minute
+	 * for a revert that runs. */
 	*st = module_ctx_exec_fresh(ctx, call.command, call.program,
-	    call.program_len, 90, &tr, cause);
+	    call.program_len, 0, &tr, cause);
 	remote_call_clear(&call);
 	if (*st != TP_OK)
 		goto out;
@@ -188,9 +189,8 @@ tune_confirm_begin(struct confirm_try *t, struct module_ctx *ctx,
 	memset(t, 0, sizeof *t);
 	new_token(t->token, sizeof t->token);
 	req->token = t->token;
+	(void)ctx;
 	t->due = (long long)time(NULL) + req->confirm;
-	t->deadline = now() + req->confirm + CONFIRM_MARGIN +
-	    module_ctx_connect_timeout(ctx);
 }
 
 int
@@ -200,6 +200,10 @@ tune_confirm_end(struct confirm_try *t, struct module_ctx *ctx,
 {
 	if (rc == -2)
 		return -1;		/* refused: nothing was sent */
+	/* The host starts its timeout again at the end of the apply. */
+	t->due = (long long)time(NULL) + req->confirm;
+	t->deadline = now() + req->confirm + CONFIRM_MARGIN +
+	    module_ctx_connect_timeout(ctx);
 	if (rc != 0) {
 		/* The answer was lost: the change may have cut the host off
 		 * half way; the host reverts now, or did by itself. */

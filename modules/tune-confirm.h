@@ -13,7 +13,7 @@ struct module_result;
 struct apply_request;
 struct apply_result;
 
-#define CONFIRM_TIMEOUT_MIN	10	/* the timer must outlast the apply */
+#define CONFIRM_TIMEOUT_MIN	10	/* time for a new connection */
 #define CONFIRM_TIMEOUT_MAX	3600
 #define CONFIRM_TIMEOUT_DEFAULT	120	/* as netplan try's */
 /* After the revert was due: time for it to run and for sshd to answer
@@ -33,7 +33,7 @@ void	 tune_confirm_clock(long long epoch, char *buf, size_t len);
 char	*tune_confirm_reverted_msg(long long at, const char *errors);
 
 /* One confirmed apply (mode APPLY_APPLY, confirm > 0): begin names its
- * revert (req->token) and notes the time, just before the apply is sent;
+ * revert (req->token), just before the apply is sent;
  * end takes the apply's outcome (tune_run_apply's rc, ar, res) and opens
  * a new connection that cancels the revert (or, when the apply's answer
  * was lost, has the host revert now), retried until the revert was due
@@ -44,7 +44,7 @@ char	*tune_confirm_reverted_msg(long long at, const char *errors);
  * confirmation failed. */
 struct confirm_try {
 	char		token[24];
-	double		deadline;	/* monotonic seconds */
+	double		deadline;	/* monotonic seconds, from the end */
 	long long	due;		/* epoch seconds, until the host says */
 };
 void	 tune_confirm_begin(struct confirm_try *t, struct module_ctx *ctx,

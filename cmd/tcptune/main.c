@@ -333,7 +333,7 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			    parse_int_arg("--confirm-timeout", optarg, 0,
 			    CONFIRM_TIMEOUT_MAX, &o->confirm_timeout) != 0)
 				return -1;
-			/* The host's timer must outlast the apply itself. */
+			/* A new connection needs some time to get through. */
 			if (o->confirm_timeout > 0 &&
 			    o->confirm_timeout < CONFIRM_TIMEOUT_MIN)
 				return cmd_error("invalid value '%s' for "

@@ -1077,8 +1077,8 @@ apply)
 	# (lib/remote/confirm.sh); if it cannot be, nothing is changed.
 	if [ -z "$CONFIRM" ] || confirm_arm; then
 		do_apply
-		[ -z "$CONFIRM" ] || confirm_settle
 		reprobe
+		[ -z "$CONFIRM" ] || confirm_settle
 	fi
 	;;
 revert)

@@ -7,7 +7,7 @@
 # apply.sh's own restore steps (restore_file, set_key, restore_qdisc,
 # restore_route); apply.sh's modes call them:
 #   apply    with CONFIRM set: confirm_arm before anything changes (a
-#            failure there changes nothing), confirm_settle after
+#            failure there changes nothing), confirm_settle at the end
 #   revert   the program the timer runs: confirm_revert
 #   confirm  a NEW connection's call after the apply: confirm_check
 #
@@ -23,7 +23,7 @@
 #
 # State: $STATE/confirm, one pending revert per host:
 #   token, due (epoch seconds), how ("systemd UNIT" or "sleep PID"),
-#   applying (the apply's pid until its writes are done),
+#   applying (the apply's pid until it ends),
 #   revert (the program), snap/ (what the revert restores: the drop-in or
 #   "absent", the live value of every key the new drop-in sets, DEV's
 #   qdisc lines, the default route, the route unit and its link, the
@@ -45,10 +45,6 @@
 
 CDIR=$STATE/confirm
 
-# The unit of the systemd timer of TOKEN.
-confirm_unit() {
-	CU=tcptune-revert-$TOKEN
-}
 
 # Whether systemd runs this host and this shell is in its network
 # namespace (readable as root only; unreadable: not ours to use).
@@ -91,9 +87,12 @@ confirm_snapshot() {
 	fi
 }
 
-# Start the timer of CDIR's revert. ERR on failure.
+# Start a timer of CDIR's revert, CONFIRM seconds from now: unit
+# tcptune-revert-TOKEN$1 (the arm's and the settle's differ, so that one
+# can start before the other stops). ERR on failure.
 confirm_schedule() {
-	confirm_unit
+	CU=tcptune-revert-$TOKEN$1
+	rm -f "$CDIR/pid"
 	if confirm_systemd; then
 		ERR=$(systemd-run --quiet --collect --unit="$CU" \
 		    --description="tcptune: revert an unconfirmed change" \
@@ -165,9 +164,9 @@ confirm_arm() {
 	return 0
 }
 
-# Stop the timer (the caller holds the lock).
+# Stop the timer "how" says ($1, default CDIR's how).
 confirm_stop() {
-	cs_how=$(cat "$CDIR/how" 2>/dev/null)
+	cs_how=${1-$(cat "$CDIR/how" 2>/dev/null)}
 	case $cs_how in
 	"systemd "*)
 		systemctl stop "${cs_how#systemd }.timer" >/dev/null 2>&1 ;;
@@ -178,17 +177,32 @@ confirm_stop() {
 	esac
 }
 
-# After the apply: when nothing changed live, nothing waits for a
-# confirmation (the revert is stopped at once and the controller opens no
-# second connection); else the revert stays armed.
+# At the end of the apply (its probe too): when nothing changed live,
+# nothing waits for a confirmation (the revert is stopped at once and the
+# controller opens no second connection); else the timeout starts again
+# from now, so that a slow apply is not reverted for its own slowness (a
+# timer of the arm that fires meanwhile finds the new due and leaves it to
+# this one).
 confirm_settle() {
 	printf '@confirm\n'
-	# The writes are done: a revert due now need not wait for us.
-	rm -f "$CDIR/applying"
 	if [ -n "$CHANGED_ANY$QDISC$ROUTE$MODULES" ]; then
+		cs_old=$(cat "$CDIR/how")
+		cs_due=$(cat "$CDIR/due")
+		try write_text "$CDIR/due" "$(($(date +%s) + CONFIRM))$NL"
+		rm -f "$CDIR/applying"
+		if confirm_schedule -s; then
+			confirm_stop "$cs_old"
+		else
+			# The arm's timer stays, and its due.
+			kv error "cannot start the timeout again after the apply: $ERR"
+			try write_text "$CDIR/due" "$cs_due$NL"
+			try write_text "$CDIR/how" "$cs_old$NL"
+		fi
+		kv due "$(cat "$CDIR/due")"
 		kv status armed
 		return
 	fi
+	rm -f "$CDIR/applying"
 	if mkdir "$CDIR/lock" 2>/dev/null; then
 		confirm_stop
 		rm -rf "$CDIR"
@@ -271,6 +285,12 @@ confirm_revert() {
 		sleep 1
 		cr_n=$((cr_n + 1))
 	done
+	# Started again after the apply: the later timer reverts.
+	if [ "$(date +%s)" -lt "$(cat "$CDIR/due" 2>/dev/null || echo 0)" ]
+	then
+		rmdir "$CDIR/lock"
+		return 0
+	fi
 	confirm_do_revert
 }
 

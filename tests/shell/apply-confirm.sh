@@ -6,8 +6,9 @@
 # and leaves the drop-in, the live values and tcptune's backup as they
 # were; a confirm from another call cancels it (the sleeper is gone, the
 # change stays); a revert-now; an apply that changes nothing arms nothing;
-# a pending revert refuses the next apply; a bad token is refused before
-# anything changes.
+# a pending revert refuses the next apply; a timer that fires before the
+# due leaves it to the later one; a bad token is refused before anything
+# changes.
 set -uo pipefail
 # shellcheck source=tests/shell/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -149,7 +150,21 @@ confirm_call confirm "" 1
 assert_line "the first one still confirms" "status=confirmed"
 assert_eq "its sleeper is gone" gone "$(gone "$pid")"
 
-# ---- 6. a token that is not ours is refused before any change
+# ---- 6. a timer that fires before the due (the arm's, when the apply was
+# slow and the settle started the timeout again) leaves it to the later one
+new_root early
+confirm_call apply 30 <<<"$NEW"
+pid=$(sleeper)
+(cd "$R" && TCPTUNE_TEST_ROOT=$R dash "$STATE/confirm/revert" >/dev/null)
+assert_eq "an early revert does nothing" "7 no no" \
+    "$(cat "$R/proc/sys/tcptune/test/a") $([ -e "$STATE/confirm/done" ] && echo yes || echo no) $([ -e "$STATE/confirm/lock" ] && echo yes || echo no)"
+echo "$(($(date +%s) - 1))" >"$STATE/confirm/due"
+(cd "$R" && TCPTUNE_TEST_ROOT=$R dash "$STATE/confirm/revert" >/dev/null)
+assert_eq "a revert at its due reverts" "1 yes" \
+    "$(cat "$R/proc/sys/tcptune/test/a") $([ -e "$STATE/confirm/done" ] && echo yes || echo no)"
+kill -TERM -- "-$pid" 2>/dev/null
+
+# ---- 7. a token that is not ours is refused before any change
 new_root token
 TOKEN='1; touch x'
 confirm_call apply 30 <<<"$NEW"
