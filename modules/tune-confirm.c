@@ -100,8 +100,8 @@ confirm_once(struct module_ctx *ctx, const struct apply_request *req,
 	int			r = -1;
 
 	apply_call(req, NULL, &call);
-	/* Within the command timeout: the confirm waits at most a minute
-	 * for a revert that runs. */
+	/* Within the command timeout: the confirm waits at most 90 s for a
+	 * revert that runs. */
 	*st = module_ctx_exec_fresh(ctx, call.command, call.program,
 	    call.program_len, 0, &tr, cause);
 	remote_call_clear(&call);

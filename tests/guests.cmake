@@ -22,4 +22,8 @@ foreach(t smoke tune verify timer confirm)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e/guests-${t} PROPERTIES
     LABELS guests RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT 900)
+  if(t STREQUAL confirm)
+    # Three plays, one of them waiting out a revert: more on a loaded machine.
+    set_tests_properties(e2e/guests-${t} PROPERTIES TIMEOUT 2400)
+  endif()
 endforeach()

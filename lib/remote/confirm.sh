@@ -274,16 +274,18 @@ confirm_do_revert() {
 	sync
 }
 
-# What the timer runs. An apply still writing (a timeout shorter than the
-# apply, on a slow host) is given a minute to finish first, so that the
-# revert does not undo half of it while the other half is still to come.
+# What the timer runs. An apply still running (its answer stuck on a cut
+# connection, or a slow host) is given 30 s of the clock to end first, so
+# that the revert does not undo half of it while the other half is still
+# to come. Counted in seconds, not in rounds: on a slow host each round's
+# forks take seconds themselves.
 confirm_revert() {
 	mkdir "$CDIR/lock" 2>/dev/null || return 0
-	cr_n=0
-	while [ "$cr_n" -lt 60 ] && [ -s "$CDIR/applying" ] &&
-	    kill -0 "$(cat "$CDIR/applying")" 2>/dev/null; do
+	cr_pid=$(cat "$CDIR/applying" 2>/dev/null)
+	cr_end=$(($(date +%s) + 30))
+	while [ -n "$cr_pid" ] && kill -0 "$cr_pid" 2>/dev/null &&
+	    [ "$(date +%s)" -lt "$cr_end" ]; do
 		sleep 1
-		cr_n=$((cr_n + 1))
 	done
 	# Started again after the apply: the later timer reverts.
 	if [ "$(date +%s)" -lt "$(cat "$CDIR/due" 2>/dev/null || echo 0)" ]
@@ -331,14 +333,14 @@ confirm_check() {
 		fi
 		confirm_do_revert
 	fi
-	# The revert runs (or ran): wait for its end, at most a minute.
-	cc_n=0
-	while [ ! -e "$CDIR/done" ] && [ "$cc_n" -lt 60 ]; do
+	# The revert runs (or ran): wait for its end, at most 90 s of the
+	# clock (its own wait for the apply is 30 s).
+	cc_end=$(($(date +%s) + 90))
+	while [ ! -e "$CDIR/done" ] && [ "$(date +%s)" -lt "$cc_end" ]; do
 		sleep 1
-		cc_n=$((cc_n + 1))
 	done
 	if [ ! -e "$CDIR/done" ]; then
-		kv error "the revert in $CDIR started but has not ended after 60 s"
+		kv error "the revert in $CDIR started but has not ended after 90 s"
 		kv status failed
 		return
 	fi
