@@ -1077,6 +1077,7 @@ apply)
 	# (lib/remote/confirm.sh); if it cannot be, nothing is changed.
 	if [ -z "$CONFIRM" ] || confirm_arm; then
 		do_apply
+		[ -z "$CONFIRM" ] || confirm_written
 		reprobe
 		[ -z "$CONFIRM" ] || confirm_settle
 	fi

@@ -7,7 +7,8 @@
 # apply.sh's own restore steps (restore_file, set_key, restore_qdisc,
 # restore_route); apply.sh's modes call them:
 #   apply    with CONFIRM set: confirm_arm before anything changes (a
-#            failure there changes nothing), confirm_settle at the end
+#            failure there changes nothing), confirm_written once the
+#            writes are done, confirm_settle at the end
 #   revert   the program the timer runs: confirm_revert
 #   confirm  a NEW connection's call after the apply: confirm_check
 #
@@ -23,7 +24,7 @@
 #
 # State: $STATE/confirm, one pending revert per host:
 #   token, due (epoch seconds), how ("systemd UNIT" or "sleep PID"),
-#   applying (the apply's pid until it ends),
+#   applying (the apply's pid until its writes are done),
 #   revert (the program), snap/ (what the revert restores: the drop-in or
 #   "absent", the live value of every key the new drop-in sets, DEV's
 #   qdisc lines, the default route, the route unit and its link, the
@@ -177,6 +178,12 @@ confirm_stop() {
 	esac
 }
 
+# The apply's writes are done (its probe only reads): a revert due now
+# need not wait for the rest.
+confirm_written() {
+	rm -f "$CDIR/applying"
+}
+
 # At the end of the apply (its probe too): when nothing changed live,
 # nothing waits for a confirmation (the revert is stopped at once and the
 # controller opens no second connection); else the timeout starts again
@@ -185,11 +192,16 @@ confirm_stop() {
 # this one).
 confirm_settle() {
 	printf '@confirm\n'
+	if [ -d "$CDIR/lock" ]; then
+		# The revert came first (the change cut this session's
+		# answer off, say): the confirm will find it done.
+		kv status armed
+		return
+	fi
 	if [ -n "$CHANGED_ANY$QDISC$ROUTE$MODULES" ]; then
 		cs_old=$(cat "$CDIR/how")
 		cs_due=$(cat "$CDIR/due")
 		try write_text "$CDIR/due" "$(($(date +%s) + CONFIRM))$NL"
-		rm -f "$CDIR/applying"
 		if confirm_schedule -s; then
 			confirm_stop "$cs_old"
 		else
@@ -202,7 +214,6 @@ confirm_settle() {
 		kv status armed
 		return
 	fi
-	rm -f "$CDIR/applying"
 	if mkdir "$CDIR/lock" 2>/dev/null; then
 		confirm_stop
 		rm -rf "$CDIR"
@@ -274,15 +285,16 @@ confirm_do_revert() {
 	sync
 }
 
-# What the timer runs. An apply still running (its answer stuck on a cut
-# connection, or a slow host) is given 30 s of the clock to end first, so
-# that the revert does not undo half of it while the other half is still
-# to come. Counted in seconds, not in rounds: on a slow host each round's
-# forks take seconds themselves.
+# What the timer runs. An apply still writing (a slow host) is given 10 s
+# of the clock to finish its writes first, so that the revert does not
+# undo half of them while the other half is still to come; its probe, and
+# an answer stuck on a cut connection, are not waited for. Counted in
+# seconds, not in rounds: on a slow host each round's forks take seconds
+# themselves.
 confirm_revert() {
 	mkdir "$CDIR/lock" 2>/dev/null || return 0
 	cr_pid=$(cat "$CDIR/applying" 2>/dev/null)
-	cr_end=$(($(date +%s) + 30))
+	cr_end=$(($(date +%s) + 10))
 	while [ -n "$cr_pid" ] && kill -0 "$cr_pid" 2>/dev/null &&
 	    [ "$(date +%s)" -lt "$cr_end" ]; do
 		sleep 1
@@ -334,7 +346,7 @@ confirm_check() {
 		confirm_do_revert
 	fi
 	# The revert runs (or ran): wait for its end, at most 90 s of the
-	# clock (its own wait for the apply is 30 s).
+	# clock (its own wait for the apply is 10 s).
 	cc_end=$(($(date +%s) + 90))
 	while [ ! -e "$CDIR/done" ] && [ "$(date +%s)" -lt "$cc_end" ]; do
 		sleep 1
