@@ -102,8 +102,8 @@ assert_match "the change cut new connections off, then they got through again" \
     'cut ok$' "$(awk '{ print $2 }' "$E2E_TMP/probe.log" | uniq | paste -sd' ')"
 assert_rc "harmful play: a host failed (exit 2)" 2
 assert_match "harmful play says what happened" \
-    "failed: \[$h\] => connection lost after the change; the host restored its previous state at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$" \
-    "$(grep -E '^failed: ' <<<"$RUN_OUT")"
+    "fatal: \[$h\]: FAILED! => connection lost after the change; the host restored its previous state at [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$" \
+    "$(grep -E '^fatal: ' <<<"$RUN_OUT")"
 e2e_log "tcptune's own new connections that failed: $(grep -cE "<$h> connect to .* failed after" <<<"$RUN_ERR$RUN_OUT")"
 jl=$(journal_since "$h" "$t0")
 e2e_log "journal: $(tr '\n' '|' <<<"$jl")"
