@@ -1,4 +1,5 @@
 #include "modules/tune.h"
+#include "modules/tune-confirm.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -298,14 +299,14 @@ tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 		res->status = RESULT_FAILED;
 		res->msg = xstrdup("refused: a change was asked for in check "
 		    "mode (a bug in the module that asked; nothing was sent)");
-		return -1;
+		return -2;
 	}
 	if (request_check(req, &cause) != 0) {
 		res->status = RESULT_FAILED;
 		res->msg = xprintf("%s; refused, nothing was sent to this host",
 		    cause);
 		free(cause);
-		return -1;
+		return -2;
 	}
 	if (req->mode == APPLY_APPLY || req->mode == APPLY_ROLLBACK ||
 	    req->mode == APPLY_CONF_WRITE)
@@ -643,6 +644,11 @@ flush_plan(struct flush *f)
 	fill_request(&f->req, f->ctx, f->st);
 	f->req.mode = f->check ? APPLY_CHECK : APPLY_APPLY;
 	f->req.reprobe = !f->check;
+	/* Check mode schedules nothing: it changes nothing to revert. */
+	if (!f->check)
+		f->req.confirm = tune_confirm_seconds(
+		    module_ctx_confirm_timeout(f->ctx), f->st->qdisc != NULL ||
+		    f->st->route_opts != NULL);
 }
 
 /* Render: the drop-in's text, refused when anything in it does not pass
@@ -669,10 +675,20 @@ flush_render(struct flush *f, struct module_result *res)
 static int
 flush_apply(struct flush *f, struct module_result *res)
 {
+	struct confirm_try	ct;
+	int			rc;
+
 	if (f->check && check_from_facts(module_ctx_facts(f->ctx), f->st,
 	    &f->ar) == 0)
 		return 0;
-	return tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
+	if (f->req.confirm > 0)
+		tune_confirm_begin(&ct, f->ctx, &f->req);
+	rc = tune_run_apply(f->ctx, &f->req, f->text, &f->ar, res);
+	if (f->req.confirm > 0) {
+		rc = tune_confirm_end(&ct, f->ctx, &f->req, rc, &f->ar, res);
+		f->req.token = NULL;	/* ct's, gone with this frame */
+	}
+	return rc;
 }
 
 /* The file: a unified diff from what is there to what we render, when its
@@ -801,6 +817,9 @@ apply_verdict(struct flush *f, struct module_result *res)
 	const struct apply_result	*ar = &f->ar;
 	const char			*backup = ar->backup != NULL ?
 	    "; backup kept under " TUNE_STATE_DIR : "";
+	const char			*confirmed = ar->confirm_status !=
+	    NULL && strcmp(ar->confirm_status, "confirmed") == 0 ?
+	    "; confirmed from a new connection" : "";
 
 	if (f->errors.len > 0) {
 		res->status = RESULT_FAILED;
@@ -808,15 +827,15 @@ apply_verdict(struct flush *f, struct module_result *res)
 	} else if (f->changed) {
 		res->status = RESULT_CHANGED;
 		if (st->dropin.n == 0 && !ar->old_exists)
-			res->msg = xprintf("%s %s%s", f->check ? "would set" :
-			    "set", st->route_opts != NULL ? st->route_opts :
-			    st->qdisc != NULL ? st->qdisc : "live values",
-			    backup);
+			res->msg = xprintf("%s %s%s%s", f->check ?
+			    "would set" : "set", st->route_opts != NULL ?
+			    st->route_opts : st->qdisc != NULL ? st->qdisc :
+			    "live values", backup, confirmed);
 		else
-			res->msg = xprintf("%s %s (%zu key%s)%s", f->check ?
+			res->msg = xprintf("%s %s (%zu key%s)%s%s", f->check ?
 			    "would write" : ar->written ? "wrote" : "loaded",
 			    st->file, st->dropin.n, st->dropin.n == 1 ? "" :
-			    "s", backup);
+			    "s", backup, confirmed);
 	} else {
 		res->status = RESULT_OK;
 		res->msg = xprintf("%s is up to date (%zu key%s)", st->file,

@@ -65,10 +65,10 @@ char	*tune_boot_winner(const json_t *facts, const struct stage *planned,
 struct apply_request;
 struct apply_result;
 /* Run the apply script (lib/remote/apply.sh) on the context's host and
- * parse what it says into ar. -1 with res failed (or unreachable) when the
- * request does not pass the gate, asks for a change in check mode (nothing
- * is sent then), or the round trip or its output failed. input: the
- * script's standard input, or NULL. */
+ * parse what it says into ar. -2 with res failed when the request does not
+ * pass the gate or asks for a change in check mode (nothing is sent then);
+ * -1 with res failed (or unreachable) when the round trip or its output
+ * failed. input: the script's standard input, or NULL. */
 int	tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	    const char *input, struct apply_result *ar,
 	    struct module_result *res);

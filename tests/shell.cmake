@@ -6,7 +6,7 @@
 # byte-identical and is reported as failed (tests/shell/). They run as any
 # user; as root they also fill a small tmpfs and use read-only bind mounts,
 # and never touch this machine's /etc or /proc/sys. Skip (77) without dash.
-foreach(t apply-failures apply-conf apply-qdisc probe-ping modprobe as-root)
+foreach(t apply-failures apply-conf apply-qdisc apply-confirm probe-ping modprobe as-root)
   add_test(NAME shell/${t}
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/shell/${t}.sh)
   set_tests_properties(shell/${t} PROPERTIES

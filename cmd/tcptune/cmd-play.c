@@ -160,7 +160,8 @@ const struct cmd_entry cmd_play_entry = {
 	.alias = "playbook",
 	.usage = "PLAYBOOK [-C] [-D] [--detailed-exitcode]",
 	.summary = "run a playbook over the inventory",
-	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK | OPT_STREAM | OPT_MATRIX,
+	.accepts = OPT_CHECK | OPT_TAGS | OPT_LOOK | OPT_STREAM | OPT_MATRIX |
+	    OPT_CONFIRM,
 	.min_args = 1,
 	.max_args = 1,
 	.exec = cmd_play_exec,

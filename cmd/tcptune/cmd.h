@@ -37,6 +37,8 @@ struct options {
 	int			  color;	/* off with --no-color or !isatty */
 	int			  timeout;	/* --timeout: connect, seconds */
 	int			  command_timeout; /* --command-timeout */
+	int			  confirm_timeout; /* --confirm-timeout */
+	int			  confirm_timeout_given; /* 0 is a value */
 	const char		 *ssh_config;	/* --ssh-config */
 	const char		 *known_hosts;	/* --known-hosts */
 	const char		 *host_key_checking; /* strict|accept-new|off */
@@ -90,6 +92,7 @@ struct options {
 #define OPT_STREAM		0x20	/* --format jsonl: prints a run's
 					   results as they come */
 #define OPT_MATRIX		0x40	/* --report FILE.html */
+#define OPT_CONFIRM		0x80	/* --confirm-timeout */
 
 struct cmd_entry {
 	const char	*name;

@@ -12,6 +12,7 @@
 #include "playbook/playbook.h"
 #include "settings.h"
 #include "base/xalloc.h"
+#include "modules/tune-confirm.h"
 #include "report/message.h"
 #include "yaml/diag.h"
 
@@ -85,6 +86,7 @@ enum {
 	OPTV_COLOR,
 	OPTV_LOG_FILE,
 	OPTV_REPORT,
+	OPTV_CONFIRM_TIMEOUT,
 };
 
 static const struct option long_options[] = {
@@ -129,6 +131,7 @@ static const struct option long_options[] = {
 	{ "color", required_argument, NULL, OPTV_COLOR },
 	{ "log-file", required_argument, NULL, OPTV_LOG_FILE },
 	{ "report", required_argument, NULL, OPTV_REPORT },
+	{ "confirm-timeout", required_argument, NULL, OPTV_CONFIRM_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -325,6 +328,20 @@ parse_options(int argc, char **argv, const struct cmd_entry *cmd,
 			if (needs(cmd, OPT_CHECK, "--diff") != 0)
 				return -1;
 			o->diff = 1;
+			break;
+		case OPTV_CONFIRM_TIMEOUT:
+			if (needs(cmd, OPT_CONFIRM, "--confirm-timeout") != 0 ||
+			    parse_int_arg("--confirm-timeout", optarg, 0,
+			    CONFIRM_TIMEOUT_MAX, &o->confirm_timeout) != 0)
+				return -1;
+			/* A new connection needs some time to get through. */
+			if (o->confirm_timeout > 0 &&
+			    o->confirm_timeout < CONFIRM_TIMEOUT_MIN)
+				return cmd_error("invalid value '%s' for "
+				    "--confirm-timeout (expected 0 for off, or "
+				    "%d..%d)", optarg, CONFIRM_TIMEOUT_MIN,
+				    CONFIRM_TIMEOUT_MAX);
+			o->confirm_timeout_given = 1;
 			break;
 		case OPTV_DETAILED_EXITCODE:
 			if (needs(cmd, OPT_CHECK, "--detailed-exitcode") != 0)

@@ -122,6 +122,14 @@ const struct optdoc optdoc_table[] = {
 	{ .long_name = "detailed-exitcode", .accepts = OPT_CHECK,
 	  .help = "With --check: add 8 to the exit status when something "
 	  "would change." },
+	{ .long_name = "confirm-timeout", .arg = "SEC", .value = OVAL_TEXT,
+	  .accepts = OPT_CONFIRM,
+	  .help = "A change that could cut a host off is tried, not trusted: "
+	  "the host schedules its own revert first, and tcptune cancels it "
+	  "only from a new SSH connection after the change; unconfirmed, "
+	  "the host restores its previous state after SEC seconds. 0: off; "
+	  "10 to 3600: for every live change, sysctls alone too. Default: "
+	  "120 for a live qdisc or route change (docs/confirm.md)." },
 	{ .short_name = 't', .long_name = "tags", .arg = "TAGS",
 	  .value = OVAL_TEXT, .accepts = OPT_TAGS,
 	  .help = "Only the tasks with one of these tags (comma-separated)." },

@@ -603,6 +603,8 @@ run_config_from_options(struct run_config *cfg, const struct options *opts)
 	cfg->diff = opts->diff;
 	cfg->connect_timeout = opts->timeout;
 	cfg->command_timeout = opts->command_timeout;
+	cfg->confirm_timeout = opts->confirm_timeout_given ?
+	    opts->confirm_timeout : -1;
 	cfg->known_hosts = opts->known_hosts;
 	cfg->ssh_config = opts->ssh_config;
 	cfg->private_key = opts->private_key;

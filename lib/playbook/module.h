@@ -283,6 +283,20 @@ enum tp_status	 module_ctx_exec(struct module_ctx *ctx, const char *cmd,
 		    const void *in, size_t in_len, int timeout,
 		    struct tp_result *res, char **cause);
 
+/* Run a command on this host over a NEW connection, opened for this call
+ * and closed after it (the host's own one is left alone): what proves,
+ * after a live change, that the host can still be reached. Not counted in
+ * the pool of open connections (a moment's one more per host). */
+enum tp_status	 module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
+		    const void *in, size_t in_len, int timeout,
+		    struct tp_result *res, char **cause);
+/* --confirm-timeout: -1 when not given (tcptune's default: 120 s for a
+ * live qdisc or route change, off for sysctls alone), 0 for off, else the
+ * seconds a host waits for the confirmation before it reverts by itself;
+ * and the connect timeout (seconds) of the host's connections. */
+int		 module_ctx_confirm_timeout(const struct module_ctx *ctx);
+int		 module_ctx_connect_timeout(const struct module_ctx *ctx);
+
 /* Peers: another inventory host by name (NULL: not in the inventory),
  * the address measurements reach it at (its iperf_address var, else
  * ansible_host, else the name; allocated), and a command run over its one

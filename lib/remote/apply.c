@@ -24,6 +24,8 @@ mode_name(enum apply_mode mode)
 		return "conf-read";
 	case APPLY_CONF_WRITE:
 		return "conf-write";
+	case APPLY_CONFIRM:
+		return "confirm";
 	default:
 		return "rollback-check";
 	}
@@ -35,20 +37,25 @@ empty(const char *s)
 	return s == NULL || *s == '\0';
 }
 
-void
-apply_call(const struct apply_request *req, const char *input,
-    struct remote_call *call)
+/* The script of every apply call: confirm.sh's functions, then apply.sh
+ * (which calls them). A new string. */
+static char *
+apply_script(void)
 {
-	char	*probe = NULL;
+	return xprintf("%s%s", embedded_confirm_sh, embedded_apply_sh);
+}
 
-	/* After a change the probe reads only the sysctls and sysctl.d
-	 * files, unless a qdisc, module or route was set too. */
-	if (req->reprobe)
-		probe = probe_program(empty(req->qdisc) &&
-		    empty(req->modules) && empty(req->route_opts), req->links);
-	remote_call(call, "apply", embedded_apply_sh,
-	    (const struct remote_var[]){
-		{ "MODE", mode_name(req->mode) },
+/* The header's names and the NULL row. */
+#define APPLY_NVARS	23
+
+/* The header of one call; revert: the program the host's timer runs. */
+static void
+apply_vars(struct remote_var *v, const struct apply_request *req,
+    const char *mode, const char *probe, const char *confirm,
+    const char *revert, const char *input)
+{
+	const struct remote_var vars[] = {
+		{ "MODE", mode },
 		{ "FILE", req->file },
 		{ "STATE", req->state_dir != NULL ? req->state_dir :
 		    "/var/lib/tcptune" },
@@ -66,8 +73,44 @@ apply_call(const struct apply_request *req, const char *input,
 		{ "WRITE", req->write ? "1" : "" },
 		{ "RELOAD", req->reload ? "1" : "" },
 		{ "IGNORE", req->ignore_errors ? "1" : "" },
+		{ "CONFIRM", confirm },
+		{ "TOKEN", req->token },
+		{ "REVERT", revert },
+		{ "CANCEL", req->cancel ? "1" : "" },
 		{ "INPUT", input },
-		{ NULL, NULL } });
+		{ NULL, NULL } };
+
+	_Static_assert(sizeof vars == APPLY_NVARS * sizeof vars[0],
+	    "APPLY_NVARS counts the header's names and the NULL row");
+	memcpy(v, vars, sizeof vars);
+}
+
+void
+apply_call(const struct apply_request *req, const char *input,
+    struct remote_call *call)
+{
+	struct remote_var	 vars[APPLY_NVARS];
+	char			 confirm[32], *probe = NULL;
+	char			*script = apply_script(), *revert = NULL;
+	int			 arm = req->mode == APPLY_APPLY &&
+	    req->confirm > 0;
+
+	snprintf(confirm, sizeof confirm, "%d", req->confirm);
+	/* After a change the probe reads only the sysctls and sysctl.d
+	 * files, unless a qdisc, module or route was set too. */
+	if (req->reprobe)
+		probe = probe_program(empty(req->qdisc) &&
+		    empty(req->modules) && empty(req->route_opts), req->links);
+	if (arm) {
+		/* What the timer runs: the same script, as a revert. */
+		apply_vars(vars, req, "revert", NULL, "", NULL, NULL);
+		revert = remote_program(script, vars);
+	}
+	apply_vars(vars, req, mode_name(req->mode), probe, arm ? confirm : "",
+	    revert, input);
+	remote_call(call, "apply", script, vars);
+	free(revert);
+	free(script);
 	free(probe);
 }
 
@@ -258,6 +301,15 @@ apply_parse(const char *out, size_t len, struct apply_result *res,
 			    strcmp(section, "reload") == 0) {
 				parse_sysctl_run(section[0] == 's' ?
 				    &res->set : &res->reload, p, kl, v, vl);
+			} else if (strcmp(section, "confirm") == 0) {
+				if (IS("status"))
+					remote_value_set(&res->confirm_status, v, vl);
+				else if (IS("due"))
+					res->confirm_due = remote_value_count(v, vl);
+				else if (IS("at"))
+					res->confirm_at = remote_value_count(v, vl);
+				else if (IS("error"))
+					remote_value_add(&res->confirm_error, v, vl);
 			} else if (strcmp(section, "error") == 0) {
 				if (IS("error"))
 					remote_value_set(&res->write_error, v, vl);
@@ -314,5 +366,7 @@ apply_result_clear(struct apply_result *res)
 	free(res->live);
 	free(res->set.out);
 	free(res->reload.out);
+	free(res->confirm_status);
+	free(res->confirm_error);
 	memset(res, 0, sizeof *res);
 }

@@ -14,7 +14,8 @@
 #include <stddef.h>
 
 enum apply_mode { APPLY_CHECK, APPLY_APPLY, APPLY_ROLLBACK,
-	APPLY_ROLLBACK_CHECK, APPLY_CONF_READ, APPLY_CONF_WRITE };
+	APPLY_ROLLBACK_CHECK, APPLY_CONF_READ, APPLY_CONF_WRITE,
+	APPLY_CONFIRM };
 
 struct apply_request {
 	enum apply_mode	 mode;
@@ -40,6 +41,13 @@ struct apply_request {
 	int		 write;		/* replace file with the input */
 	int		 reload;	/* sysctl -p file */
 	int		 ignore_errors;	/* -e on both */
+	/* The host's own revert (lib/remote/confirm.sh): with apply, armed
+	 * before any change when confirm > 0 (seconds); APPLY_CONFIRM, over
+	 * a new connection, cancels it (cancel set: the apply's answer was
+	 * read whole) or runs it now, or reads how it ended. */
+	int		 confirm;
+	const char	*token;		/* [0-9a-f]: this apply's revert */
+	int		 cancel;
 };
 
 /* One sysctl command of conf-write: its status and messages, and whether
@@ -99,6 +107,12 @@ struct apply_result {
 					 * not shown */
 	char		*live;		/* and what it printed */
 	struct apply_sysctl_run set, reload;	/* conf-write */
+	/* The @confirm section: armed | off | confirmed | reverted | none |
+	 * failed, or NULL (not asked, or arming failed: confirm_error) */
+	char		*confirm_status;
+	long long	 confirm_due;	/* epoch seconds, host clock; 0 */
+	long long	 confirm_at;	/* when the revert ran; 0 */
+	char		*confirm_error;	/* every error, "; " between */
 	int		 done;		/* the script reached its end */
 };
 

@@ -7,7 +7,7 @@
 #
 # Run as a remote program (lib/remote/prelude.sh), its header giving:
 #   MODE     check | apply | rollback | rollback-check | conf-read |
-#            conf-write
+#            conf-write | revert | confirm
 #   FILE     the drop-in, e.g. /etc/sysctl.d/90-tcptune.conf (conf-*: the
 #            sysctl file the task edits, e.g. /etc/sysctl.conf)
 #   STATE    where backups live, e.g. /var/lib/tcptune
@@ -33,6 +33,9 @@
 #   WRITE    conf-write: "1" = replace FILE with INPUT
 #   RELOAD   conf-write: "1" = `sysctl -p FILE` last
 #   IGNORE   conf-write: "1" = -e on sysctl -w and -p (ignore unknown keys)
+#   CONFIRM, TOKEN, REVERT, CANCEL  the host's own revert of an apply
+#            that is not confirmed in time, and modes revert and confirm
+#            (lib/remote/confirm.sh, sent before this script)
 #   INPUT    apply and conf-write: the new content of FILE, byte for byte
 #            (a value of the header like the others: the whole call is one
 #            program on standard input, so nothing of it, and none of the
@@ -512,6 +515,19 @@ set_route() {
 	[ "$PERSIST" != unit ] || persist_route
 }
 
+# Put the default route line $1 back as it was (its options with it).
+# Returns 1 with ERR set.
+restore_route() {
+	set -f
+	# shellcheck disable=SC2086 # the words of a route line
+	rr_err=$(ip route change $1 2>&1)
+	rr_rc=$?
+	set +f
+	[ "$rr_rc" -eq 0 ] && return 0
+	ERR="cannot restore the default route $1: ${rr_err##*: }"
+	return 1
+}
+
 # A oneshot unit that puts ROUTE back on the default route at boot, once
 # the network is up (the route a boot brings has none of our options); it
 # is enabled by its wants link, so no systemctl is needed. "$$" is how a
@@ -570,6 +586,34 @@ save_backup() {
 	return 1
 }
 
+# Into directory $1, the live state an apply of sysctl file $2 changes:
+# the value of each of its keys (live), DEV's qdisc lines when QDISC is set
+# (qdisc, qdisc-dev), the default route when ROUTE is (route). Shared by
+# the first backup and the confirm's snapshot (confirm.sh). ERR on failure.
+keep_live() {
+	tb=$(file_keys "$2" | while IFS='	' read -r k v; do
+		keypath "$k"
+		[ -e "$KP" ] || continue
+		readkey "$KP"
+		printf '%s\t%s\n' "$k" "$CUR"
+	done)
+	try write_text "$1/live" "$tb${tb:+$NL}" || return 1
+	if [ -n "$QDISC" ]; then
+		# Every line: an mq root's leaves are what it shapes with. tc's
+		# lines do not name the interface, and a rollback may run
+		# without facts: the file's name does (qdisc@eth1).
+		for tb_dev in $DEV; do
+			tb=$(tc qdisc show dev "$tb_dev" 2>/dev/null)
+			try write_text "$1/qdisc@$tb_dev" "$tb${tb:+$NL}" ||
+			    return 1
+		done
+	fi
+	if [ -n "$ROUTE" ]; then
+		tb=$(ip route show default 2>/dev/null | head -n 1)
+		try write_text "$1/route" "$tb${tb:+$NL}" || return 1
+	fi
+}
+
 take_backup() {
 	try mkdir -p "$b.tmp" || return 1
 	if [ -f "$FILE" ]; then
@@ -577,29 +621,9 @@ take_backup() {
 	else
 		try write_text "$b.tmp/absent" "" || return 1
 	fi
-	tb=$(file_keys "$1" | while IFS='	' read -r k v; do
-		keypath "$k"
-		[ -e "$KP" ] || continue
-		readkey "$KP"
-		printf '%s\t%s\n' "$k" "$CUR"
-	done)
-	try write_text "$b.tmp/live" "$tb${tb:+$NL}" || return 1
-	if [ -n "$QDISC" ]; then
-		# Every line: an mq root's leaves are what it shapes with. tc's
-		# lines do not name the interface, and a rollback may run
-		# without facts: the file's name does (qdisc@eth1).
-		for tb_dev in $DEV; do
-			tb=$(tc qdisc show dev "$tb_dev" 2>/dev/null)
-			try write_text "$b.tmp/qdisc@$tb_dev" "$tb${tb:+$NL}" ||
-			    return 1
-		done
-	fi
-	if [ -n "$ROUTE" ]; then
-		tb=$(ip route show default 2>/dev/null | head -n 1)
-		try write_text "$b.tmp/route" "$tb${tb:+$NL}" || return 1
-		if [ ! -e "$UNIT" ]; then
-			try write_text "$b.tmp/no-unit" "" || return 1
-		fi
+	keep_live "$b.tmp" "$1" || return 1
+	if [ -n "$ROUTE" ] && [ ! -e "$UNIT" ]; then
+		try write_text "$b.tmp/no-unit" "" || return 1
 	fi
 	# A plain sync always succeeds; the files are checked as written.
 	sync
@@ -864,12 +888,7 @@ do_rollback() {
 	done
 	restore_modules_conf || rb="${rb:+$rb; }$ERR"
 	if [ -s "$b/route" ]; then
-		r=$(cat "$b/route")
-		set -f
-		# shellcheck disable=SC2086 # the words of a route line
-		err=$(ip route change $r 2>&1) ||
-		    rb="${rb:+$rb; }cannot restore the default route $r: ${err##*: }"
-		set +f
+		restore_route "$(cat "$b/route")" || rb="${rb:+$rb; }$ERR"
 		if [ -e "$b/no-unit" ] && ! try rm -f "$UNIT" "$UNIT_LINK"; then
 			rb="${rb:+$rb; }cannot remove $UNIT: $ERR"
 		fi
@@ -1067,8 +1086,20 @@ rollback-check)
 	;;
 apply)
 	old_file
-	do_apply
-	reprobe
+	# With CONFIRM, the host's own revert is armed before any change
+	# (lib/remote/confirm.sh); if it cannot be, nothing is changed.
+	if [ -z "$CONFIRM" ] || confirm_arm; then
+		do_apply
+		[ -z "$CONFIRM" ] || confirm_written
+		reprobe
+		[ -z "$CONFIRM" ] || confirm_settle
+	fi
+	;;
+revert)
+	confirm_revert
+	;;
+confirm)
+	confirm_check
 	;;
 rollback)
 	old_file

@@ -7,6 +7,7 @@
 extern const char embedded_prelude_sh[];
 extern const char embedded_probe_sh[];
 extern const char embedded_apply_sh[];
+extern const char embedded_confirm_sh[];
 extern const char embedded_iperf3_sh[];
 extern const char embedded_modprobe_sh[];
 

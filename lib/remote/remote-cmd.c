@@ -181,3 +181,19 @@ remote_value_status(const char *v, size_t vl)
 	}
 	return neg ? -n : n;
 }
+
+long long
+remote_value_count(const char *v, size_t vl)
+{
+	long long	n = 0;
+	size_t		i;
+
+	if (vl == 0 || vl > 18)
+		return -1;
+	for (i = 0; i < vl; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		n = n * 10 + (v[i] - '0');
+	}
+	return n;
+}

@@ -54,5 +54,9 @@ void	 remote_value_add(char **field, const char *v, size_t len);
  * after its last line, so atoi could read past it. Digits with an optional
  * '-', clamped to what an exit status can be; anything else is -1. */
 int	 remote_value_status(const char *v, size_t vl);
+/* A count or a time in seconds of vl bytes at v (digits only, at most 18:
+ * a host's output is not NUL-terminated after its last line); -1 for
+ * anything else. */
+long long remote_value_count(const char *v, size_t vl);
 
 #endif

@@ -187,6 +187,44 @@ module_ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
 	    cause);
 }
 
+enum tp_status
+module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
+    const void *in, size_t in_len, int timeout, struct tp_result *res,
+    char **cause)
+{
+	struct host_state	*h = ctx->host;
+	struct transport	*t = NULL;
+	enum tp_status		 st;
+
+	memset(res, 0, sizeof *res);
+	/* h->tp is set once per run and only read; the counts are the
+	 * lock's. */
+	st = transport_open(&h->tp, &t, cause);
+	pthread_mutex_lock(&h->lock);
+	h->stats.connections++;
+	if (st == TP_OK)
+		h->stats.round_trips++;
+	pthread_mutex_unlock(&h->lock);
+	if (st != TP_OK)
+		return st;
+	st = transport_exec(t, cmd, in, in_len, timeout, res, cause);
+	transport_close(t);
+	return st;
+}
+
+int
+module_ctx_confirm_timeout(const struct module_ctx *ctx)
+{
+	return ctx->run->cfg->confirm_timeout;
+}
+
+int
+module_ctx_connect_timeout(const struct module_ctx *ctx)
+{
+	return ctx->host->tp.connect_timeout > 0 ?
+	    ctx->host->tp.connect_timeout : TP_DEFAULT_CONNECT_TIMEOUT;
+}
+
 struct host_state *
 module_ctx_peer(struct module_ctx *ctx, const char *name)
 {

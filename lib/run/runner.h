@@ -95,6 +95,7 @@ struct run_config {
 	int			 diff;
 	int			 connect_timeout;
 	int			 command_timeout;
+	int			 confirm_timeout; /* -1 not given, 0 off */
 	const char		*known_hosts;
 	const char		*ssh_config;
 	const char		*private_key;

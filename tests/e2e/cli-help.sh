@@ -26,6 +26,7 @@ fi
 value_for() {
 	case $1 in
 	forks | timeout | command-timeout) echo 1 ;;
+	confirm-timeout) echo 0 ;;
 	host-key-checking) echo strict ;;
 	format) echo text ;;
 	color) echo auto ;;

@@ -80,3 +80,76 @@ guests_up() {
 	# shellcheck disable=SC2034 # for the sourcing test
 	read -r -a ADDRS <<<"$LAB_ADDRS"
 }
+
+# ---- snapshots of a guest's files and sysctls, to show that a step left
+# it as it was
+
+# Keys that move by themselves on an idle guest (seen moving between two
+# `sysctl -a` a few seconds apart: dentry/inode/file counts, the random
+# uuid) or that count events (quota syncs, ptys of ssh sessions); the
+# calibration (volatile_calibrate) adds any other key seen moving.
+VOLATILE='^(kernel\.random\.|fs\.dentry-state|fs\.inode-(nr|state)|fs\.file-nr|fs\.quota\.|kernel\.pty\.nr|kernel\.ns_last_pid|net\.netfilter\.[^ ]*count)'
+
+# files_snap HOST : every file, link and directory under the watched
+# directories with type, mode, link target and mtime, then the sha256 of
+# every file. /var/lib/tcptune is tcptune's own state: its directories may
+# stay (empty), only files count there.
+# shellcheck disable=SC2016 # a program for the guest's sh
+files_snap() {
+	guest "$1" sh -c '
+		for d in /etc/sysctl.d /etc/modules-load.d /etc/systemd/system; do
+			find "$d" -printf "%p %y %m %l|%T@\n"
+			find "$d" -type f -exec sha256sum {} +
+		done
+		d=/var/lib/tcptune
+		if [ -d $d ]; then
+			find $d ! -type d -printf "%p %y %m %l|%T@\n"
+			find $d -type f -exec sha256sum {} +
+		fi' | sort
+}
+
+# sysctl_snap HOST : `sysctl -a` without the volatile keys.
+sysctl_snap() {
+	guest "$1" sysctl -a 2>/dev/null | grep -Ev "$VOLATILE"
+}
+
+# snap HOST TAG : both snapshots into $E2E_TMP/HOST.TAG.{files,sysctl}.
+snap() {
+	files_snap "$1" >"$E2E_TMP/$1.$2.files"
+	sysctl_snap "$1" >"$E2E_TMP/$1.$2.sysctl"
+}
+
+# changed_keys A B : the keys whose lines differ between two sysctl snapshots.
+changed_keys() {
+	diff "$1" "$2" | sed -n 's/^[<>] \([^ ]*\) = .*/\1/p' | sort -u
+}
+
+# assert_same DESC EXPECTED_FILE ACTUAL_FILE : identical, else show the diff.
+assert_same() {
+	if cmp -s "$2" "$3"; then
+		e2e_ok "$1 ($(wc -l <"$3") lines)"
+	else
+		e2e_fail "$1: differs (- before, + after):"
+		diff -u "$2" "$3" | tail -n +3 | grep '^[-+]' | head -n 30 |
+		    sed 's/^/    | /'
+	fi
+}
+
+# volatile_calibrate HOST... : two snapshots 5 s apart with nothing run in
+# between; a key that moved is volatile too (added to VOLATILE, logged).
+volatile_calibrate() {
+	local h k
+	for h; do
+		guest "$h" sysctl -a 2>/dev/null | grep -Ev "$VOLATILE" \
+		    >"$E2E_TMP/$h.cal1"
+	done
+	sleep 5
+	for h; do
+		guest "$h" sysctl -a 2>/dev/null | grep -Ev "$VOLATILE" \
+		    >"$E2E_TMP/$h.cal2"
+		for k in $(changed_keys "$E2E_TMP/$h.cal1" "$E2E_TMP/$h.cal2"); do
+			e2e_log "$h: $k moved by itself: volatile"
+			VOLATILE+="|^${k//./\\.} "
+		done
+	done
+}

@@ -46,56 +46,6 @@ VARS=(--skip-tags verify -e rtt_ms=150 -e bandwidth_mbit=200 -e route_initcwnd=2
 ROUTE_UNIT=/etc/systemd/system/tcptune-route.service
 DROPIN=/etc/sysctl.d/90-tcptune.conf
 MODCONF=/etc/modules-load.d/tcptune.conf
-# Keys that move by themselves on an idle guest (seen moving between two
-# `sysctl -a` a few seconds apart: dentry/inode/file counts, the random
-# uuid) or that count events (quota syncs, ptys of ssh sessions); the
-# calibration below adds any other key seen moving, and logs it.
-VOLATILE='^(kernel\.random\.|fs\.dentry-state|fs\.inode-(nr|state)|fs\.file-nr|fs\.quota\.|kernel\.pty\.nr|kernel\.ns_last_pid|net\.netfilter\.[^ ]*count)'
-
-# files_snap HOST : every file, link and directory under the watched
-# directories with type, mode, link target and mtime, then the sha256 of
-# every file. /var/lib/tcptune is tcptune's own state: its directories may
-# stay (empty), only files count there.
-files_snap() {
-	guest "$1" sh -c '
-		for d in /etc/sysctl.d /etc/modules-load.d /etc/systemd/system; do
-			find "$d" -printf "%p %y %m %l|%T@\n"
-			find "$d" -type f -exec sha256sum {} +
-		done
-		d=/var/lib/tcptune
-		if [ -d $d ]; then
-			find $d ! -type d -printf "%p %y %m %l|%T@\n"
-			find $d -type f -exec sha256sum {} +
-		fi' | sort
-}
-
-# sysctl_snap HOST : `sysctl -a` without the volatile keys.
-sysctl_snap() {
-	guest "$1" sysctl -a 2>/dev/null | grep -Ev "$VOLATILE"
-}
-
-# snap HOST TAG : both snapshots into $E2E_TMP/HOST.TAG.{files,sysctl}.
-snap() {
-	files_snap "$1" >"$E2E_TMP/$1.$2.files"
-	sysctl_snap "$1" >"$E2E_TMP/$1.$2.sysctl"
-}
-
-# changed_keys A B : the keys whose lines differ between two sysctl snapshots.
-changed_keys() {
-	diff "$1" "$2" | sed -n 's/^[<>] \([^ ]*\) = .*/\1/p' | sort -u
-}
-
-# assert_same DESC EXPECTED_FILE ACTUAL_FILE : identical, else show the diff.
-assert_same() {
-	if cmp -s "$2" "$3"; then
-		e2e_ok "$1 ($(wc -l <"$3") lines)"
-	else
-		e2e_fail "$1: differs (- before, + after):"
-		diff -u "$2" "$3" | tail -n +3 | grep '^[-+]' | head -n 30 |
-		    sed 's/^/    | /'
-	fi
-}
-
 # root_qdisc HOST : the kind of eth0's root qdisc.
 root_qdisc() {
 	guest "$1" tc qdisc show dev eth0 root | awk '{ print $2; exit }'
@@ -141,19 +91,7 @@ assert_eq "inventory: the non-root user with become" \
 assert_eq "inventory: strict host key checking" 1 \
     "$(grep -c 'StrictHostKeyChecking=yes' "$LAB_INVENTORY")"
 
-# Calibration: two snapshots 5 s apart with nothing run in between; a key
-# that moved is volatile too.
-for h in "${HOSTS[@]}"; do
-	guest "$h" sysctl -a 2>/dev/null | grep -Ev "$VOLATILE" >"$E2E_TMP/$h.cal1"
-done
-sleep 5
-for h in "${HOSTS[@]}"; do
-	guest "$h" sysctl -a 2>/dev/null | grep -Ev "$VOLATILE" >"$E2E_TMP/$h.cal2"
-	for k in $(changed_keys "$E2E_TMP/$h.cal1" "$E2E_TMP/$h.cal2"); do
-		e2e_log "$h: $k moved by itself: volatile"
-		VOLATILE+="|^${k//./\\.} "
-	done
-done
+volatile_calibrate "${HOSTS[@]}"
 for h in "${HOSTS[@]}"; do
 	snap "$h" stock
 	assert_eq "$h: stock: root qdisc fq_codel, cubic, rmem_max 212992" \

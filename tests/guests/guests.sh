@@ -646,7 +646,11 @@ cmd_exec() {
 	shift
 	need_lab
 	host_index "$h" >/dev/null
-	exec ssh -F "$DIR/ssh_config" "$h" -- "$(printf '%q ' "$@")"
+	# GUESTS_SSH_TIMEOUT: a longer connect timeout than the config's 5 s,
+	# for a test on a loaded machine.
+	exec ssh -F "$DIR/ssh_config" \
+	    ${GUESTS_SSH_TIMEOUT:+-o "ConnectTimeout=$GUESTS_SSH_TIMEOUT"} \
+	    "$h" -- "$(printf '%q ' "$@")"
 }
 
 boot_id() {
