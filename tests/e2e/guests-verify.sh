@@ -11,8 +11,22 @@
 # the one the probe measured) with one stream (-e verify_streams=1), and
 # its own verify report (--format json) must show, for each guest and
 # direction, the stock single flow well under the tuned one and the tuned
-# one at least 85% of the emulated rate. The figures are logged as
-# "figure:" lines, with tcptune's before/after tables.
+# one at least 80% of what the guest WAN itself carries, measured in the
+# same run (the calibration, below). The figures are logged as "figure:"
+# lines, with tcptune's before/after tables.
+#
+# The calibration: UML guests are CPU-bound at these rates, so what a tuned
+# flow can reach depends on how fast this machine's CPU is and how busy it
+# is (a quiet machine of the project's kind measured 120-124 Mbit/s at 150
+# Mbit/s, and a fixed 85% x 150 bar failed it). After the play, on the same
+# path (same rate and delay, the play's bbr and fq), both guests' buffer
+# ceilings are raised far above the BDP (64 MiB) and one flow each way
+# measures what the path can carry at all, with iperf3's own server on a
+# port of its own and the verify's duration and omit. The tuned flow is
+# held to 80% of min(rate, that capacity) — the question is whether the
+# tuned buffers leave anything on the table — the stock flow to half the
+# tuned one, and the capacity itself to half the rate (below that the lab,
+# not tcptune, is what the test would measure: it fails saying so).
 #
 # Usage: guests-verify.sh [TCPTUNE]. Exit 77 only when not root; when UML
 # cannot run here it FAILS with the reason. Throughput figures need a quiet
@@ -36,8 +50,11 @@ PB=playbooks/wan-tuning.yml
 # rate, so the 85% bar would measure the RAM cap, not the tuning.
 RATE=${GUESTS_VERIFY_RATE:-150}		# Mbit/s, the tbf rate
 DELAY=${GUESTS_VERIFY_DELAY:-75}	# ms each way
-MIN_TUNED=0.85		# the tuned flow, as a fraction of RATE
+MIN_TUNED=0.80		# the tuned flow, as a fraction of min(RATE, capacity)
 MIN_GAIN=2		# tuned / stock, each direction
+MIN_CAPACITY=0.5	# the calibrated capacity, as a fraction of RATE
+CAL_PORT=5299		# the calibration's own iperf3 server, one test each
+CAL_BUF=67108864	# the calibration's buffer ceilings, far above the BDP
 
 # jqp FILTER [ARGS...] : FILTER on the play's JSON report.
 jqp() {
@@ -94,6 +111,28 @@ assert_lt "ping rtt below 2 x $DELAY + 10 ms" "${rtt:-999999}" \
 	echo "      iperf_peer: ${HOSTS[0]}"
 } >"$E2E_TMP/peers.yml"
 
+# cal_flow A B [-R] : one flow from A to B (with -R from B to A) over the
+# WAN as it is, 10 s after 2 s omitted as the verify runs it; prints Mbit/s
+# (0 if it failed). The server answers one test and exits.
+cal_flow() {
+	local a=$1 b=$2 mbps
+	shift 2
+	guest "$b" iperf3 -s -1 -D -p "$CAL_PORT" >/dev/null 2>&1
+	sleep 0.5
+	mbps=$(guest "$a" iperf3 -c "$(host_addr "$b")" -p "$CAL_PORT" -t 10 \
+	    -O 2 -J "$@" 2>/dev/null | jq -r '.end.sum_received.bits_per_second //
+	    0 | . / 1000000 | . * 10 | floor / 10' 2>/dev/null)
+	echo "${mbps:-0}"
+}
+
+# host_addr GUEST : its lab address.
+host_addr() {
+	local i
+	for i in "${!HOSTS[@]}"; do
+		[[ ${HOSTS[$i]} == "$1" ]] && echo "${ADDRS[$i]}"
+	done
+}
+
 # ---- the play, single flow, the RTT from the probe
 e2e_run 420 tt play "$PB" -i "$E2E_TMP/peers.yml" -e "bandwidth_mbit=$RATE" \
     -e verify_streams=1 --format json
@@ -104,6 +143,24 @@ if ! jq -e . "$E2E_TMP/play.json" >/dev/null 2>&1; then
 	e2e_fail "play: stdout is not a JSON report"
 	e2e_finish
 fi
+
+# ---- the calibration: the same path with buffer ceilings far above the BDP
+for h in "${HOSTS[@]}"; do
+	guest "$h" sysctl -q -w "net.core.rmem_max=$CAL_BUF" \
+	    "net.core.wmem_max=$CAL_BUF" "net.ipv4.tcp_rmem=4096 131072 $CAL_BUF" \
+	    "net.ipv4.tcp_wmem=4096 16384 $CAL_BUF"
+	assert_eq "$h: calibration buffers set ($CAL_BUF)" 0 "$?"
+done
+CAL_UP=$(cal_flow "${HOSTS[0]}" "${HOSTS[1]}")
+CAL_DOWN=$(cal_flow "${HOSTS[0]}" "${HOSTS[1]}" -R)
+e2e_log "figure: calibration ($RATE Mbit/s x $DELAY ms each way, $CAL_BUF-byte ceilings, one flow, $(guest "${HOSTS[0]}" sysctl -n net.ipv4.tcp_congestion_control)): ${HOSTS[0]} -> ${HOSTS[1]} $CAL_UP, ${HOSTS[1]} -> ${HOSTS[0]} $CAL_DOWN Mbit/s, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for k in UP DOWN; do
+	v=CAL_$k
+	assert_lt "calibration ${k,,}: the guest WAN carries more than $MIN_CAPACITY x $RATE Mbit/s (else this machine is too slow or busy for the test, not tcptune)" \
+	    "$(awk -v r="$RATE" -v f="$MIN_CAPACITY" 'BEGIN { print r * f }')" \
+	    "${!v}"
+done
+
 for i in 0 1; do
 	h=${HOSTS[$i]}
 	peer=${HOSTS[$((1 - i))]}
@@ -155,9 +212,16 @@ for i in 0 1; do
 		    -v t="$DELAY" 'BEGIN {
 			printf "figure: %s %s (%s), %d Mbit/s x %d ms each way: stock %.1f -> tuned %.1f Mbit/s (%.1fx, %.0f%% of the rate), retransmits %s -> %s\n",
 			    h, k, d, r, t, b, a, a / b, 100 * a / r, rb, ra }')"
+		# HOSTS[0]'s up and HOSTS[1]'s down carry data from HOSTS[0]
+		cap=$CAL_DOWN
+		[[ ($i == 0 && $k == single_up) || ($i == 1 && $k == single_down) ]] &&
+		    cap=$CAL_UP
+		bar=$(awk -v r="$RATE" -v c="$cap" -v f="$MIN_TUNED" 'BEGIN {
+		    if (c < r) r = c; printf "%.1f", r * f }')
+		e2e_log "figure: $h $k: tuned $after Mbit/s, $(awk -v a="$after" -v c="$cap" 'BEGIN { printf "%.0f", c > 0 ? 100 * a / c : 0 }')% of the calibrated $cap (bar $bar)"
 		assert_eq "$h $k: cubic before, bbr after" "cubic bbr" "$ccb $cca"
-		assert_lt "$h $k: tuned single flow >= ${MIN_TUNED} x $RATE Mbit/s" \
-		    "$(awk -v r="$RATE" -v f="$MIN_TUNED" 'BEGIN { print r * f - 0.001 }')" \
+		assert_lt "$h $k: tuned single flow >= ${MIN_TUNED} x min($RATE, calibrated $cap) Mbit/s" \
+		    "$(awk -v b="$bar" 'BEGIN { print b - 0.001 }')" \
 		    "$after"
 		assert_lt "$h $k: stock single flow well under the tuned (x$MIN_GAIN)" \
 		    "$(awk -v b="$before" -v g="$MIN_GAIN" 'BEGIN { print b * g }')" \
