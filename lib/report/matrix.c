@@ -126,6 +126,9 @@ matrix_input_add(struct matrix_input *in, const char *host,
 			in->pairs = xreallocarray(in->pairs, in->n + 1,
 			    sizeof *in->pairs);
 			old = &in->pairs[in->n++];
+			/* realloc's new bytes are not zero: the limits of a
+			 * run that was not diagnosed must read "" */
+			memset(old, 0, sizeof *old);
 			old->host = xstrdup(host);
 			old->peer = xstrdup(peer);
 		}
