@@ -30,14 +30,14 @@ foreach(t smoke tune verify timer ifaces confirm)
     # Three plays, one of them waiting out a revert: more on a loaded machine.
     set_tests_properties(e2e/guests-${t} PROPERTIES TIMEOUT 2400)
   endif()
-  if(t STREQUAL ifaces OR t STREQUAL confirm OR t STREQUAL verify)
+  if(t STREQUAL confirm OR t STREQUAL verify)
     # The long tier (label guests-long; the test command leaves it out,
-    # `ctest --test-dir build -L guests-long` runs it). ifaces and confirm
-    # were written this stop and never passed whole here (guests booted in
-    # 10 minutes on the loaded machine); their logic is in CI through
-    # unit/test-traffic, shell/apply-qdisc, shell/apply-confirm and
-    # unit/test-confirm, and e2e/guests-tune plays the congestion task on
-    # real kernels. verify, now held to a capacity calibrated in the same
+    # `ctest --test-dir build -L guests-long` runs it). confirm was written
+    # this stop and its one full run here failed 3 of its checks (the
+    # journal's timer lines, --check's diff line, the harmless play's
+    # "confirmed" line; the harmful change was reverted by the host); its
+    # logic is in CI through shell/apply-confirm and unit/test-confirm.
+    # verify, now held to a capacity calibrated in the same
     # run, fails on this AVX-512 machine for a reason not yet understood:
     # the tuned flow made 100-103 Mbit/s where the same path with 64 MiB
     # ceilings made 142-143 (retransmits 2500-2800), and a calibration
