@@ -111,26 +111,18 @@ assert_lt "ping rtt below 2 x $DELAY + 10 ms" "${rtt:-999999}" \
 	echo "      iperf_peer: ${HOSTS[0]}"
 } >"$E2E_TMP/peers.yml"
 
-# cal_flow A B [-R] : one flow from A to B (with -R from B to A) over the
-# WAN as it is, 10 s after 2 s omitted as the verify runs it; prints Mbit/s
-# (0 if it failed). The server answers one test and exits.
+# cal_flow A B ADDR [-R] : one flow from A to B at ADDR (with -R from B to
+# A) over the WAN as it is, 10 s after 2 s omitted as the verify runs it;
+# prints Mbit/s (0 if it failed). The server answers one test and exits.
 cal_flow() {
-	local a=$1 b=$2 mbps
-	shift 2
+	local a=$1 b=$2 addr=$3 mbps
+	shift 3
 	guest "$b" iperf3 -s -1 -D -p "$CAL_PORT" >/dev/null 2>&1
 	sleep 0.5
-	mbps=$(guest "$a" iperf3 -c "$(host_addr "$b")" -p "$CAL_PORT" -t 10 \
+	mbps=$(guest "$a" iperf3 -c "$addr" -p "$CAL_PORT" -t 10 \
 	    -O 2 -J "$@" 2>/dev/null | jq -r '.end.sum_received.bits_per_second //
 	    0 | . / 1000000 | . * 10 | floor / 10' 2>/dev/null)
 	echo "${mbps:-0}"
-}
-
-# host_addr GUEST : its lab address.
-host_addr() {
-	local i
-	for i in "${!HOSTS[@]}"; do
-		[[ ${HOSTS[$i]} == "$1" ]] && echo "${ADDRS[$i]}"
-	done
 }
 
 # ---- the play, single flow, the RTT from the probe
@@ -151,8 +143,8 @@ for h in "${HOSTS[@]}"; do
 	    "net.ipv4.tcp_wmem=4096 16384 $CAL_BUF"
 	assert_eq "$h: calibration buffers set ($CAL_BUF)" 0 "$?"
 done
-CAL_UP=$(cal_flow "${HOSTS[0]}" "${HOSTS[1]}")
-CAL_DOWN=$(cal_flow "${HOSTS[0]}" "${HOSTS[1]}" -R)
+CAL_UP=$(cal_flow "${HOSTS[0]}" "${HOSTS[1]}" "${ADDRS[1]}")
+CAL_DOWN=$(cal_flow "${HOSTS[0]}" "${HOSTS[1]}" "${ADDRS[1]}" -R)
 e2e_log "figure: calibration ($RATE Mbit/s x $DELAY ms each way, $CAL_BUF-byte ceilings, one flow, $(guest "${HOSTS[0]}" sysctl -n net.ipv4.tcp_congestion_control)): ${HOSTS[0]} -> ${HOSTS[1]} $CAL_UP, ${HOSTS[1]} -> ${HOSTS[0]} $CAL_DOWN Mbit/s, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for k in UP DOWN; do
 	v=CAL_$k
