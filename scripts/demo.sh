@@ -12,10 +12,12 @@
 #              this machine's kernel.
 #   --guests   two User-mode Linux guests (tests/guests/guests.sh), each a
 #              real Debian 12 kernel with systemd, stock fq_codel/cubic,
-#              joined by the guest WAN: 75 ms each way, 150 Mbit/s. The
-#              play replaces the live qdisc with fq and loads tcp_bbr for
-#              real. Slower: the image is built once (1-3 min), then boot
-#              ~25 s and a play of ~2-3 min; ~300 MiB of memory per guest.
+#              joined by the guest WAN: 200 ms each way, 150 Mbit/s (a BDP
+#              of 7.5 MB, far above the 3 MB window of a 1 GiB guest's
+#              stock buffers). The play replaces the live qdisc with fq and
+#              loads tcp_bbr for real. Slower: the image is built once (1-3
+#              min), then boot ~25 s and a play of ~3 min; up to 1 GiB of
+#              memory per guest.
 #
 # The lab stays up afterwards so you can try other commands; the last lines
 # say how to use it and how to take it down.
@@ -33,7 +35,7 @@ usage: scripts/demo.sh [--guests]
   (no option)  network namespaces sharing this kernel, 100 Mbit/s x 52 ms
                each way (fast)
   --guests     User-mode Linux guests, each a real Debian 12 kernel,
-               150 Mbit/s x 75 ms each way (a few minutes; ~300 MiB per guest)
+               150 Mbit/s x 200 ms each way (a few minutes; up to 1 GiB per guest)
   -h, --help   this text
 EOF
 }
@@ -103,13 +105,13 @@ lab_guests() {
 	lab=/tmp/tcptune-demo-guests
 	step "starting 2 User-mode Linux guests in $lab (Debian 12 kernels; the image is built once, 1-3 min)"
 	"$g" down -d "$lab" >/dev/null 2>&1 || true
-	"$g" up -n 2 -d "$lab" -p tgd -a 198.18.220
+	GUESTS_MEM=1G "$g" up -n 2 -d "$lab" -p tgo -a 198.18.220
 	# shellcheck disable=SC1091
 	. "$lab/lab.env"
 	read -r h1 h2 <<<"$LAB_HOSTS"
 
-	step "the guest WAN: $h1 <-> $h2, 75 ms each way, 150 Mbit/s (inside the guests, eth0's root qdisc left free)"
-	"$g" wan -d "$lab" "$h1" "$h2" --delay-ms 75 --rate-mbit 150
+	step "the guest WAN: $h1 <-> $h2, 200 ms each way, 150 Mbit/s (inside the guests, eth0's root qdisc left free)"
+	"$g" wan -d "$lab" "$h1" "$h2" --delay-ms 200 --rate-mbit 150
 	for h in $h1 $h2; do
 		# shellcheck disable=SC2016 # expanded in the guest
 		echo "$h: $("$g" exec -d "$lab" "$h" sh -c 'echo "$(uname -r), $(sysctl -n net.ipv4.tcp_congestion_control), root qdisc $(tc qdisc show dev eth0 root | cut -d" " -f2), rmem_max $(sysctl -n net.core.rmem_max)"')"
