@@ -7,6 +7,7 @@
 #                              [-t TCPTUNE] [-o RESULTS] [--no-ansible]
 #                              [--no-plan] [--keep] [--names N[,N...]]
 #                              [--names-only] [--names-formats F[,F...]]
+#                              [--no-host-cpu] [--no-known-hosts]
 #                              [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]
 # Prints a Markdown table (also written to RESULTS, default
 # /tmp/tcptune-bench-results.md; the lab DIR is emptied at exit). Medians of RUNS (default 3) runs each.
@@ -37,6 +38,12 @@
 #             controller CPU per name ((user+sys)/N); --names-only runs
 #             only these (no floor, ping, probe, plan, apply or Ansible runs),
 #             --names-formats text,json,jsonl chooses the formats
+#   host CPU  bench/host-cpu.sh on the first lab host, RUNS rounds: the
+#             host's CPU (its sshd and everything it forks, perf stat) for
+#             `ssh true`, probe, apply and apply again (--no-host-cpu skips)
+#   known_hosts  bench/known-hosts.sh on the lab, one run: controller CPU of
+#             probe with the lab's hashed lines and after 20,000 hashed lines
+#             of other hosts (--no-known-hosts skips)
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +63,8 @@ DO_PLAN=1
 KEEP=0
 NAMES=
 NAMES_FORMATS="text json jsonl"
+DO_HOSTCPU=1
+DO_KH=1
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -68,12 +77,14 @@ while [[ $# -gt 0 ]]; do
 	--no-plan) DO_PLAN=0; shift ;;
 	--keep) KEEP=1; shift ;;
 	--names) NAMES=${2//,/ }; shift 2 ;;
-	--names-only) RUNS=0; DO_ANSIBLE=0; DO_PLAN=0; shift ;;
+	--names-only) RUNS=0; DO_ANSIBLE=0; DO_PLAN=0; DO_HOSTCPU=0; DO_KH=0; shift ;;
+	--no-host-cpu) DO_HOSTCPU=0; shift ;;
+	--no-known-hosts) DO_KH=0; shift ;;
 	--names-formats) NAMES_FORMATS=${2//,/ }; shift 2 ;;
 	--lab-dir) DIR=$2; shift 2 ;;
 	--lab-prefix) PREFIX=$2; shift 2 ;;
 	--lab-net) NET=$2; shift 2 ;;
-	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]] [--names-only] [--names-formats F[,F...]] [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]" >&2
+	*) echo "usage: $0 [-n HOSTS] [-r RUNS] [-a ANSIBLE_RUNS] [-t TCPTUNE] [-o FILE] [--no-ansible] [--no-plan] [--keep] [--names N[,N...]] [--names-only] [--names-formats F[,F...]] [--no-host-cpu] [--no-known-hosts] [--lab-dir DIR] [--lab-prefix P] [--lab-net NET]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -168,7 +179,7 @@ floor_probe() {
 	local h fails=0 pids=() prog
 	# The program tcptune sends (lib/remote/prelude.sh states the
 	# convention): the header of named inputs, the prelude, the script.
-	prog=$(printf "TARGETS=''\nONLY=''\nDROPIN=''\n"; cat "$SRC/lib/remote/prelude.sh" \
+	prog=$(printf "TARGETS=''\nONLY=''\nDROPIN=''\nLINKS=''\n"; cat "$SRC/lib/remote/prelude.sh" \
 	    "$SRC/lib/remote/probe.sh")
 	for h in "${HOSTS[@]}"; do
 		ssh -F "$LAB_SSH_CONFIG" -o KexAlgorithms=curve25519-sha256 "$h" \
@@ -370,6 +381,23 @@ if [[ -n $NAMES ]]; then
 	done
 fi
 
+# The host's side and the known_hosts of a fleet (issue 25).
+if ((DO_HOSTCPU)) && ((RUNS > 0)); then
+	if command -v perf >/dev/null; then
+		log "host CPU on ${HOSTS[0]} ($RUNS rounds)"
+		"$HERE/host-cpu.sh" "$DIR" "${HOSTS[0]}" -r "$RUNS" "$TCPTUNE" \
+		    >"$WORK/hostcpu.rows" 2>"$WORK/hostcpu.err" ||
+		    { cat "$WORK/hostcpu.err" >&2; : >"$WORK/hostcpu.rows"; }
+	else
+		log "no perf (Debian: linux-perf): no host CPU figures"
+	fi
+fi
+if ((DO_KH)); then
+	log "known_hosts: the lab's lines, then after 20,000 hashed others"
+	"$HERE/known-hosts.sh" "$DIR" -r 1 "$TCPTUNE" >"$WORK/kh.rows" \
+	    2>"$WORK/kh.err" || { cat "$WORK/kh.err" >&2; : >"$WORK/kh.rows"; }
+fi
+
 # --- report ----------------------------------------------------------------
 med() {
 	# shellcheck disable=SC2086
@@ -432,5 +460,19 @@ med() {
 		echo "| command | names | wall (s) | peak RSS (MiB) | CPU user + sys (s) | CPU per name (ms) | hosts |"
 		echo "| --- | --- | --- | --- | --- | --- | --- |"
 		cat "$WORK/names.rows"
+		awk -F' [|] ' '$1 == "| probe" && $2 == 1000 { printf "\ncontroller CPU per name, probe at 1000 names = %s ms (target <= 1): %s\n", $6, ($6 <= 1) ? "MET" : "NOT MET" }' \
+		    "$WORK/names.rows"
+	fi
+	if [[ -s $WORK/hostcpu.rows ]]; then
+		echo
+		echo "Host CPU per run on ${HOSTS[0]} (its sshd and everything it forks, perf stat; mean of $RUNS):"
+		echo
+		cat "$WORK/hostcpu.rows"
+	fi
+	if [[ -s $WORK/kh.rows ]]; then
+		echo
+		echo "Controller CPU of probe -f $N against a hashed known_hosts (bench/known-hosts.sh, one run):"
+		echo
+		cat "$WORK/kh.rows"
 	fi
 } | tee "$RESULTS"

@@ -236,7 +236,7 @@ psys_write(struct psys *s, struct module_result *res)
 	psys_sysctl_failed(s, &s->done.reload, "failed to reload sysctl");
 	s->wrote = s->done.written;
 	psys_read_back(s);
-	tune_refresh_facts(s->ctx, &s->done, 1);
+	tune_refresh_facts(s->ctx, &s->done, PROBE_SYSCTL);
 	return 0;
 }
 

@@ -379,14 +379,32 @@ check_live_qdisc(const struct stage *st, const json_t *facts,
 	}
 }
 
-/* What the probe after an apply does not measure (it pings no one): the
+/* What the probe after an apply does not read again: it pings no one (the
  * RTTs and the peers they were measured to stay the play's probe's, so a
- * tcp_buffers task after an apply in the same play still finds them. */
-static const char *const measured_facts[] = { "rtt", "peers",
-	"peers_not_probed", "routes", NULL };
+ * tcp_buffers task after an apply in the same play still finds them), and
+ * it leaves out what an apply does not change (probe.sh's ONLY). */
+static const char *const kept_facts[] = { "rtt", "peers",
+	"peers_not_probed", "routes", "kernel", "hostname", "distribution",
+	"virtualization", "mem_total_bytes", "tuned", "tuned_active", NULL };
+static const char *const module_facts[] = { "kernel_config", "modules",
+	NULL };
+
+static void
+keep_facts(json_t *to, const json_t *from, const char *const *keys)
+{
+	json_t	*v;
+	size_t	 i;
+
+	for (i = 0; keys[i] != NULL; i++) {
+		v = json_object_get(from, keys[i]);
+		if (v != NULL)
+			json_object_set(to, keys[i], v);
+	}
+}
 
 void
-tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
+tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar,
+    enum probe_reread what)
 {
 	static const char *const sysctl_facts[] = { "sysctl", "sysctl_files",
 	    "sysctl_order", "sysctl_readonly_mount", NULL };
@@ -400,14 +418,12 @@ tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar, int light)
 		module_ctx_set_facts(ctx, ar->facts);
 		return;
 	}
-	if (!light) {
-		/* The new facts, but the measurements of the old. */
+	if (what != PROBE_SYSCTL) {
+		/* The new facts, but the old of what was not read again. */
 		f = json_copy(ar->facts);
-		for (i = 0; measured_facts[i] != NULL; i++) {
-			v = json_object_get(facts, measured_facts[i]);
-			if (v != NULL)
-				json_object_set(f, measured_facts[i], v);
-		}
+		keep_facts(f, facts, kept_facts);
+		if (what != PROBE_NET_MODULES && what != PROBE_ALL)
+			keep_facts(f, facts, module_facts);
 		module_ctx_set_facts(ctx, f);
 		json_decref(f);
 		return;
@@ -790,8 +806,7 @@ interpret_write(struct flush *f)
 	 * the play still say which file wins. */
 	check_overrides(st, ar->facts != NULL ? ar->facts :
 	    module_ctx_facts(f->ctx), &f->errors);
-	tune_refresh_facts(f->ctx, &f->ar, st->qdisc == NULL &&
-	    st->modules == NULL && st->route_opts == NULL);
+	tune_refresh_facts(f->ctx, &f->ar, apply_reread(&f->req));
 }
 
 /* The task line and data of tcptune drift: the drifted items. */
@@ -982,7 +997,7 @@ tune_rollback(struct module_ctx *ctx, const char *file, int previous,
 		    k->error != NULL ? ", " : "", k->error != NULL ? k->error :
 		    "");
 	}
-	tune_refresh_facts(ctx, &ar, 1);
+	tune_refresh_facts(ctx, &ar, PROBE_SYSCTL);
 	if (errors.len > 0) {
 		res->status = RESULT_FAILED;
 		res->msg = strbuf_detach(&errors, NULL);

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "remote/probe.h"
 #include "remote/qdisc-plan.h"
 #include "tune/dropin.h"
 #include "playbook/module.h"
@@ -72,12 +73,13 @@ struct apply_result;
 int	tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 	    const char *input, struct apply_result *ar,
 	    struct module_result *res);
-/* Take in the probe the script ran after a change (ar->facts, if any). A
- * light one (only sysctls and sysctl.d files, when no qdisc, module or
- * route was touched) updates just those facts; a full one replaces them
- * all. */
+/* Take in the probe the script ran after a change (ar->facts, if any),
+ * which read what `what` says (apply_reread): a PROBE_SYSCTL one updates
+ * just those facts; a PROBE_NET one replaces the others too but for what
+ * it did not read again (the system, memory, tuned, the RTTs, and unless
+ * PROBE_NET_MODULES the kernel config and modules), kept from before. */
 void	tune_refresh_facts(struct module_ctx *ctx, struct apply_result *ar,
-	    int light);
+	    enum probe_reread what);
 
 /* Drift of one host, pure: st is what the play would make, ar what the
  * check-mode apply script read (the file, each key's live value), facts the

@@ -1,4 +1,6 @@
 /* tcptune: parse global options once, then dispatch through cmd_table. */
+#include <sys/resource.h>
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -546,6 +548,23 @@ start_output(const struct cmd_entry *cmd, struct options *opts, int argc,
 	return 0;
 }
 
+/* One connection is one descriptor, and a run holds up to 2 x --forks of
+ * them (run/conn-pool.c): the soft limit (1024 by default on most systems)
+ * would make -f 1000 fail hosts with "Too many open files", where the hard
+ * limit (what the administrator allows) does not. Raised once at start, for
+ * the whole run (nothing here uses select(2), so descriptors past 1024 are
+ * fine). */
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -558,6 +577,7 @@ main(int argc, char **argv)
 	 * settings.c's, below the environment and ansible.cfg. */
 	memset(&opts, 0, sizeof opts);
 	memset(&settings, 0, sizeof settings);
+	raise_nofile();
 
 	if (argc < 2) {
 		help_print_global(stderr);

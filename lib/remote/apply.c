@@ -85,6 +85,16 @@ apply_vars(struct remote_var *v, const struct apply_request *req,
 	memcpy(v, vars, sizeof vars);
 }
 
+enum probe_reread
+apply_reread(const struct apply_request *req)
+{
+	if (!empty(req->modules))
+		return PROBE_NET_MODULES;
+	if (!empty(req->qdisc) || !empty(req->route_opts))
+		return PROBE_NET;
+	return PROBE_SYSCTL;
+}
+
 void
 apply_call(const struct apply_request *req, const char *input,
     struct remote_call *call)
@@ -96,11 +106,12 @@ apply_call(const struct apply_request *req, const char *input,
 	    req->confirm > 0;
 
 	snprintf(confirm, sizeof confirm, "%d", req->confirm);
-	/* After a change the probe reads only the sysctls and sysctl.d
-	 * files, unless a qdisc, module or route was set too. */
+	/* After a change the probe reads again what the apply can have
+	 * changed: the sysctls and sysctl.d files; the links, routes and
+	 * congestion controls when a qdisc or route was set; the modules when
+	 * one was loaded (tune_refresh_facts keeps the rest). */
 	if (req->reprobe)
-		probe = probe_program(empty(req->qdisc) &&
-		    empty(req->modules) && empty(req->route_opts), req->links);
+		probe = probe_program(apply_reread(req), req->links);
 	if (arm) {
 		/* What the timer runs: the same script, as a revert. */
 		apply_vars(vars, req, "revert", NULL, "", NULL, NULL);

@@ -8,6 +8,7 @@
 #ifndef TCPTUNE_APPLY_H
 #define TCPTUNE_APPLY_H
 
+#include "remote/probe.h"
 #include "remote/remote-cmd.h"
 
 #include <jansson.h>
@@ -116,6 +117,8 @@ struct apply_result {
 	int		 done;		/* the script reached its end */
 };
 
+/* What the probe after the apply of req reads again. */
+enum probe_reread apply_reread(const struct apply_request *req);
 /* The remote call (lib/remote/remote-cmd.h): the script with its inputs
  * as named values (lib/remote/prelude.sh), input (the new file for apply
  * and conf-write, else NULL) among them as INPUT. */

@@ -75,11 +75,14 @@ target_words(const char *const *rtt_targets, size_t n)
 }
 
 char *
-probe_program(int sysctl_only, const char *links)
+probe_program(enum probe_reread what, const char *links)
 {
+	static const char *const only[] = { "", "sysctl", "net",
+	    "net modules" };
+
 	return remote_program(embedded_probe_sh, (const struct remote_var[]){
 		{ "TARGETS", "" },
-		{ "ONLY", sysctl_only ? "sysctl" : "" },
+		{ "ONLY", only[what] },
 		{ "DROPIN", "" },
 		{ "LINKS", links != NULL ? links : "" },
 		{ NULL, NULL } });

@@ -31,12 +31,21 @@ char		*probe_command_dropin(const char *const *rtt_targets, size_t n,
 /* The prelude and the probe script: probe_command's standard input, *len
  * bytes, built once and shared (never freed). */
 const char	*probe_stdin(size_t *len);
+/* What the probe after an apply reads again (lib/remote/probe.sh's ONLY):
+ * what the apply can have changed, and nothing it cannot (the system, the
+ * memory, tuned, the RTTs keep the play's probe's facts). */
+enum probe_reread {
+	PROBE_ALL,		/* everything */
+	PROBE_SYSCTL,		/* the sysctls and sysctl.d files */
+	PROBE_NET,		/* also congestion, default route, links */
+	PROBE_NET_MODULES	/* also the kernel config and the modules */
+};
+
 /* The probe's program with no targets, for another script to run (apply's
- * read-back); sysctl_only: just the sysctls and sysctl.d files; links:
- * interfaces (blank-separated words, or NULL) whose link facts it shows
- * beside the default route's (the ones an apply set a qdisc on). Returns a
- * new string. */
-char		*probe_program(int sysctl_only, const char *links);
+ * read-back), reading what `what` says; links: interfaces (blank-separated
+ * words, or NULL) whose link facts it shows beside the default route's
+ * (the ones an apply set a qdisc on). Returns a new string. */
+char		*probe_program(enum probe_reread what, const char *links);
 
 /* Fill r from one `ip -o route get` line: interface, source (src, or the
  * from of a lookup made from it), gateway,

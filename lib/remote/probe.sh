@@ -3,8 +3,12 @@
 # Run as a remote program (lib/remote/prelude.sh), by dash or bash, as root
 # or as any user, its header giving:
 #   TARGETS  the hosts to measure the RTT to, a list (sh words)
-#   ONLY     "sysctl": just the sysctls and sysctl.d files, for the
-#            read-back after an apply (the other facts did not change)
+#   ONLY     what to read, for the read-back after an apply (the other
+#            facts did not change): "" everything; "sysctl" just the
+#            sysctls and sysctl.d files; "net" those, congestion control,
+#            the default route and the links (after a qdisc or a route was
+#            set); "net modules" also the kernel config and the modules
+#            (after a module was loaded)
 #   DROPIN   the managed drop-in to show whole, comments too ("" = none):
 #            what a check-mode apply reads, so that plan and drift need no
 #            second round trip (modules/tune.c)
@@ -27,9 +31,11 @@
 # raw observations (an ethtool line, a tc line, a route line) and leaves their
 # interpretation to the parser, where it can be unit-tested.
 #
-# Speed matters (it runs on a hundred hosts at once): values are read from
-# /proc and /sys with the read builtin, tools are forked only where no file
-# has the fact, and the RTT measurements run in parallel.
+# Speed matters (it runs on a hundred hosts at once, and a drift timer runs
+# it every few minutes on busy hosts): the files read whole are read by one
+# grep (fetch_all), single values from /sys with the read builtin, tools are
+# forked only where no file has the fact, and the RTT measurements run in
+# parallel.
 #
 # Under the tests (TCPTUNE_TEST_ROOT, see the prelude), a stub in ROOT/bin
 # can stand in for ping, and ROOT/lib/modules is the modules directory
@@ -52,40 +58,103 @@ readline() {
 	IFS= read -r R 2>/dev/null <"$1" || [ -n "$R" ]
 }
 
-# Every /proc/sys file the probe reads, fetched by one grep that prints
-# PATH:VALUE for each line (and nothing for a file that does not exist).
-PROCSYS='kernel/osrelease kernel/version kernel/hostname
+# ---- the files read whole. dash's read builtin makes one read(2) per byte
+# (it must not read past the line), so a loop of `read` over a file costs a
+# system call per byte; and integer sysctls cannot be read that way at all
+# (they answer a read at a non-zero offset with end of file). So the files
+# the probe reads whole (the /proc/sys values, os-release, mounts, the
+# sysctl.d files) are read by one grep before the output begins (fetch_all),
+# each file's lines into a variable of its own, and the output's loops split
+# those variables with IFS (lines: no system call per byte, no process).
+
+# Every /proc/sys file the probe reads; its value goes to PS_<path with '/'
+# as '_'> (procsys). kernel/arch (Linux >= 6.1) is `uname -m` without a
+# process.
+PROCSYS='kernel/osrelease kernel/version kernel/hostname kernel/arch
 net/ipv4/tcp_available_congestion_control
 net/ipv4/tcp_rmem net/ipv4/tcp_wmem net/core/rmem_max net/core/wmem_max
 net/core/rmem_default net/core/wmem_default net/ipv4/tcp_mem
 net/ipv4/tcp_congestion_control net/core/default_qdisc
 net/ipv4/tcp_mtu_probing net/ipv4/tcp_notsent_lowat
 net/ipv4/tcp_slow_start_after_idle'
-procsys_fetch() {
-	ps_paths=
-	for ps_p in $PROCSYS; do
-		ps_paths="$ps_paths /proc/sys/$ps_p"
+
+# Set R to $1 with every character $2 replaced by $3.
+subst() {
+	R=
+	sb_s=$1
+	while :; do
+		case $sb_s in
+		*"$2"*) R="$R${sb_s%%"$2"*}$3"; sb_s=${sb_s#*"$2"} ;;
+		*) R="$R$sb_s"; break ;;
+		esac
 	done
-	if have grep; then
-		# shellcheck disable=SC2086
-		PSV=$(grep -H '' $ps_paths 2>/dev/null)
-	else
-		PSV=
-		for ps_p in $ps_paths; do
-			[ -e "$ps_p" ] && PSV="$PSV$NL$ps_p:$(cat "$ps_p" 2>/dev/null)"
-		done
-	fi
-	PSV="$NL$PSV$NL"
 }
 
-# Set R to the value of /proc/sys/$1 as fetched, or return 1 if it had none.
+# fetch VAR PATH [VAR PATH...]: each VAR gets the lines of its PATH, each
+# ended by a newline (blank lines as empty ones); a file that does not
+# exist, cannot be read or is empty leaves its VAR unset. One grep for all:
+# it prints PATH:LINE for each line, the files in the order given, so each
+# line is told by the prefix of the file it belongs to. A path with ':' or
+# a newline could be mistaken in that output; it is read on its own.
+fetch() {
+	fe_vars=
+	fe_n=$(($# / 2))
+	while [ "$fe_n" -gt 0 ]; do
+		unset "$1"
+		case $2 in
+		*:*|*"$NL"*) fetch_one "$1" "$2" ;;
+		*) if have grep; then
+			fe_vars="$fe_vars$1 "
+			set -- "$@" "$2"
+		   else
+			fetch_one "$1" "$2"
+		   fi ;;
+		esac
+		shift 2
+		fe_n=$((fe_n - 1))
+	done
+	[ $# -gt 0 ] || return 0
+	fe_out=$(grep -aH '' "$@" 2>/dev/null)
+	fe_v=${fe_vars%% *}
+	set -f
+	IFS=$NL
+	for fe_l in $fe_out; do
+		# Files with no line print nothing: skip to the line's file.
+		while [ $# -gt 0 ]; do
+			case $fe_l in
+			"$1:"*) break ;;
+			esac
+			shift
+			fe_vars=${fe_vars#* }
+			fe_v=${fe_vars%% *}
+		done
+		[ $# -gt 0 ] || break
+		fe_l=${fe_l#"$1:"}
+		eval "$fe_v=\${$fe_v-}\$fe_l\$NL"
+	done
+	unset IFS
+	set +f
+}
+
+# fetch's VAR PATH for one file, with cat (lines as cat prints them; blank
+# lines at the end are lost, which no reader of these files minds).
+fetch_one() {
+	[ -r "$2" ] || return 0
+	fo_t=$(cat -- "$2" 2>/dev/null)
+	[ -n "$fo_t" ] || return 0
+	eval "$1=\$fo_t\$NL"
+}
+
+# Set R to the value of the variable named $1 ("" if unset).
+val() {
+	eval "R=\${$1-}"
+}
+
+# Set R to the first line of /proc/sys/$1 as fetched, or return 1 if it had
+# none.
 procsys() {
-	R=
-	case $PSV in
-	*"$NL/proc/sys/$1:"*) ;;
-	*) return 1 ;;
-	esac
-	R=${PSV#*"$NL/proc/sys/$1:"}
+	subst "$1" / _
+	eval "[ -n \"\${PS_$R+x}\" ] || return 1; R=\$PS_$R"
 	R=${R%%"$NL"*}
 }
 
@@ -96,18 +165,6 @@ squeeze() {
 	set -- $1
 	R=$*
 	set +f
-}
-
-# Set R to $1 with every '.' replaced by '/'.
-dots2slashes() {
-	R=
-	d2s=$1
-	while :; do
-		case $d2s in
-		*.*) R="$R${d2s%%.*}/"; d2s=${d2s#*.} ;;
-		*) R="$R$d2s"; break ;;
-		esac
-	done
 }
 
 # Append a fact to O instead of printing it, for output that must be written
@@ -125,17 +182,20 @@ okv() {
 probe_self() {
 	section probe
 	uid=
-	while IFS= read -r l; do
+	set -f
+	IFS=$NL
+	for l in ${STATUS-}; do
+		unset IFS
 		case $l in
 		Uid:*)
-			set -f
 			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
-			set +f
 			uid=$2
 			break ;;
 		esac
-	done </proc/self/status 2>/dev/null
+	done
+	unset IFS
+	set +f
 	[ -n "$uid" ] || uid=$(id -u 2>/dev/null)
 	kv uid "$uid"
 }
@@ -146,13 +206,14 @@ probe_system() {
 	if procsys kernel/osrelease; then release=$R; else release=$(uname -r 2>/dev/null); fi
 	kv release "$release"
 	if procsys kernel/version; then kv version "$R"; else kv version "$(uname -v 2>/dev/null)"; fi
-	kv machine "$(uname -m 2>/dev/null)"
+	if procsys kernel/arch; then kv machine "$R"; else kv machine "$(uname -m 2>/dev/null)"; fi
 	if procsys kernel/hostname; then kv hostname "$R"; else kv hostname "$(uname -n 2>/dev/null)"; fi
 
-	osr=/etc/os-release
-	[ -r $osr ] || osr=/usr/lib/os-release
-	if [ -r $osr ]; then
-		while IFS= read -r l || [ -n "$l" ]; do
+	if [ -r /etc/os-release ] || [ -r /usr/lib/os-release ]; then
+		set -f
+		IFS=$NL
+		for l in ${OSR-}; do
+			unset IFS
 			case $l in
 			ID=*|VERSION_ID=*|PRETTY_NAME=*)
 				v=${l#*=}
@@ -167,15 +228,29 @@ probe_system() {
 				PRETTY_NAME=*) kv os_pretty_name "$v" ;;
 				esac ;;
 			esac
-		done <$osr
+		done
+		unset IFS
+		set +f
 	else
 		kv os_error "no /etc/os-release"
 	fi
 
 	if have systemd-detect-virt; then
 		# Exit status 1 with "none" means not virtualised: not an error.
-		kv virt "$(systemd-detect-virt -v 2>/dev/null)"
-		kv container "$(systemd-detect-virt -c 2>/dev/null)"
+		# Without an option it prints the container if there is one, else
+		# the VM (systemd's detect_virtualization): a VM's name or "none"
+		# there answers both -v and -c; only a container needs -v too.
+		v=$(systemd-detect-virt 2>/dev/null)
+		case $v in
+		none|kvm|amazon|qemu|bochs|xen|uml|vmware|oracle|microsoft|zvm|\
+		parallels|bhyve|qnx|acrn|powervm|apple|sre|google|vm-other)
+			c=none ;;
+		*)
+			c=$v
+			v=$(systemd-detect-virt -v 2>/dev/null) ;;
+		esac
+		kv virt "$v"
+		kv container "$c"
 	else
 		kv virt_error "systemd-detect-virt not installed"
 		# Containers matter most (they make sysctls read-only): look for the
@@ -209,14 +284,22 @@ config_take() {
 
 probe_config() {
 	section kernel_config
+	# Without probe_system (a read-back): the release for /boot's name.
+	if [ -z "${release-}" ]; then
+		if procsys kernel/osrelease; then release=$R; else release=$(uname -r 2>/dev/null); fi
+	fi
 	cfg=
 	cfgerr=
 	bootcfg=/boot/config-$release
 	# /proc/config.gz is the running kernel's own config; the /boot file
 	# is what a package installed under the same release name.
 	if [ -r /proc/config.gz ]; then
-		cfglines=$( { if have zcat; then zcat /proc/config.gz; else
-		    gzip -dc /proc/config.gz; fi; } 2>/dev/null | grep -E "$CFGRE")
+		# gzip itself: Debian's zcat is a script that runs it.
+		if have gzip; then
+			cfglines=$(gzip -dc /proc/config.gz 2>/dev/null | grep -E "$CFGRE")
+		else
+			cfglines=$(zcat /proc/config.gz 2>/dev/null | grep -E "$CFGRE")
+		fi
 		config_take /proc/config.gz "does not decompress to a kernel config"
 	elif [ -e /proc/config.gz ]; then
 		cfgerr="cannot read /proc/config.gz"
@@ -229,11 +312,13 @@ probe_config() {
 	fi
 	if [ -n "$cfg" ]; then
 		kv source "$cfg"
-		while IFS= read -r l; do
-			[ -n "$l" ] && kv line "$l"
-		done <<EOF
-$cfglines
-EOF
+		set -f
+		IFS=$NL
+		for l in $cfglines; do
+			kv line "$l"
+		done
+		unset IFS
+		set +f
 	else
 		cfglines=
 		kv error "${cfgerr:-no $bootcfg or /proc/config.gz}"
@@ -328,12 +413,12 @@ probe_route() {
 		# The lowest metric wins; ties go to the first listed, like the kernel.
 		best=
 		bestm=
-		while IFS= read -r l; do
-			[ -n "$l" ] || continue
-			set -f
+		set -f
+		IFS=$NL
+		for l in $routes; do
+			unset IFS
 			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
-			set +f
 			rm_=0
 			rd_=
 			while [ $# -gt 0 ]; do
@@ -349,9 +434,9 @@ probe_route() {
 				bestm=$rm_
 				ifc=$rd_
 			fi
-		done <<EOF
-$routes
-EOF
+		done
+		unset IFS
+		set +f
 		if [ -n "$best" ]; then
 			kv family "$fam"
 			kv line "$best"
@@ -441,7 +526,8 @@ route_word() {
 }
 
 # ---- each interface the traffic leaves by: the default route's, the
-# targets' and LINKS, each once.
+# targets' and LINKS, each once. With more than one, one `tc qdisc show` of
+# every interface (TCALL) serves them all.
 probe_links() {
 	pl_seen=
 	# shellcheck disable=SC2086 # interface names: words
@@ -450,8 +536,41 @@ probe_links() {
 		*" $pl_if "*) continue ;;
 		esac
 		pl_seen="$pl_seen $pl_if"
+	done
+	TCALL=
+	case $pl_seen in
+	\ *\ *) have tc && TCALL=$(tc qdisc show 2>/dev/null) ;;
+	esac
+	for pl_if in $pl_seen; do
 		probe_link "$pl_if"
 	done
+}
+
+# Set R to what `tc qdisc show dev $1` prints: its lines out of TCALL (each
+# "qdisc KIND HANDLE dev $1 ..." without "dev $1 ", and a line that does not
+# start a qdisc goes with the one before), else tc's own output for that
+# interface (its error for one tc does not know).
+tc_of() {
+	R=
+	to_in=
+	set -f
+	IFS=$NL
+	for to_l in $TCALL; do
+		case $to_l in
+		"qdisc "*)
+			to_k=${to_l#qdisc * dev }
+			to_in=
+			to_h=${to_l%"$to_k"}
+			case $to_k in
+			"$1") to_in=1; to_l=${to_h%"dev "} ;;
+			"$1 "*) to_in=1; to_l=${to_h%"dev "}${to_k#"$1 "} ;;
+			esac ;;
+		esac
+		[ -z "$to_in" ] || R="$R$to_l$NL"
+	done
+	unset IFS
+	set +f
+	[ -n "$R" ] || R=$(tc qdisc show dev "$1" 2>&1)
 }
 
 # The link facts of interface $1: MTU, state, queues, speed, live qdiscs.
@@ -466,19 +585,25 @@ probe_link() {
 		[ -e "$q" ] && n=$((n + 1))
 	done
 	kv tx_queues "$n"
-	if have ethtool; then
+	if have ethtool && link_sysfs "$d"; then
+		:
+	elif have ethtool; then
 		eo=$(ethtool "$ifc" 2>&1)
 		ers=$?
 		got=
-		while IFS= read -r l; do
+		set -f
+		IFS=$NL
+		for l in $eo; do
+			unset IFS
 			squeeze "$l"
+			set -f
 			case $R in
 			Speed:*) kv ethtool_speed "${R#Speed: }"; got=1 ;;
 			Duplex:*) kv ethtool_duplex "${R#Duplex: }" ;;
 			esac
-		done <<EOF
-$eo
-EOF
+		done
+		unset IFS
+		set +f
 		if [ -z "$got" ] && [ "$ers" -eq 0 ]; then
 			# Virtio and UML NICs: ethtool works and shows
 			# only "Link detected", no speed line.
@@ -499,20 +624,44 @@ EOF
 		readline "$d/duplex" && kv sysfs_duplex "$R"
 	fi
 	if have tc; then
-		to=$(tc qdisc show dev "$ifc" 2>&1)
-		while IFS= read -r l; do
-			[ -n "$l" ] || continue
+		tc_of "$ifc"
+		set -f
+		IFS=$NL
+		for l in $R; do
+			unset IFS
 			squeeze "$l"
 			case $R in
 			qdisc\ *) kv qdisc "$R" ;;
 			*) kv tc_error "$R" ;;
 			esac
-		done <<EOF
-$to
-EOF
+		done
+		unset IFS
+		set +f
 	else
 		kv tc_error "tc not installed"
 	fi
+}
+
+# Print the speed and duplex lines ethtool would print for the interface at
+# $1 (/sys/class/net/IF), from sysfs: the same kernel call
+# (get_link_ksettings) without a process. Return 1 where sysfs has no answer
+# (interface down, a driver without the call: reading fails) or one ethtool
+# would print otherwise, so that ethtool itself is asked.
+link_sysfs() {
+	readline "$1/speed" || return 1
+	ls_sp=$R
+	readline "$1/duplex" || return 1
+	case $ls_sp in
+	0|-1|65535|4294967295) ls_sp=Unknown! ;;
+	''|*[!0-9]*) return 1 ;;
+	*) ls_sp=${ls_sp}Mb/s ;;
+	esac
+	kv ethtool_speed "$ls_sp"
+	case $R in
+	full) kv ethtool_duplex Full ;;
+	half) kv ethtool_duplex Half ;;
+	*) kv ethtool_duplex "Unknown! (255)" ;;
+	esac
 }
 
 # ---- memory
@@ -542,7 +691,7 @@ probe_sysctl() {
 	    net.ipv4.tcp_mem net.ipv4.tcp_congestion_control net.core.default_qdisc \
 	    net.ipv4.tcp_mtu_probing net.ipv4.tcp_notsent_lowat \
 	    net.ipv4.tcp_slow_start_after_idle; do
-		dots2slashes "$k"
+		subst "$k" . /
 		p=/proc/sys/$R
 		sp=$R
 		section sysctl "$k"
@@ -561,54 +710,116 @@ probe_sysctl() {
 		fi
 	done
 	section sysctl_modes
-	if [ -n "$paths" ]; then
+	# The same ls lists the links among the sysctl.d files (LSLINKS), whose
+	# targets sysctl_file shows: no readlink per link.
+	set -f
+	# shellcheck disable=SC2086 # a list of fixed /proc/sys paths
+	set -- $paths
+	set +f
+	ps_i=1
+	while [ "$ps_i" -le "$SDN" ]; do
+		val "SDA_$ps_i"
+		case $R in
+		*"$NL"*) ;;
+		*) ! [ -L "$R" ] || set -- "$@" "$R" ;;
+		esac
+		ps_i=$((ps_i + 1))
+	done
+	! [ -L /etc/sysctl.conf ] || set -- "$@" /etc/sysctl.conf
+	LSLINKS=
+	if [ $# -gt 0 ]; then
+		lo=$(ls -lnd "$@" 2>/dev/null)
 		set -f
-		# shellcheck disable=SC2086 # a list of fixed /proc/sys paths
-		lo=$(ls -lnd $paths 2>/dev/null)
+		IFS=$NL
+		for l in $lo; do
+			case $l in
+			l*) LSLINKS="$LSLINKS$l$NL" ;;
+			*) kv ls "$l" ;;
+			esac
+		done
+		unset IFS
 		set +f
-		while IFS= read -r l; do
-			[ -n "$l" ] && kv ls "$l"
-		done <<EOF
-$lo
-EOF
 	fi
-	while IFS= read -r l; do
-		set -f
+	set -f
+	IFS=$NL
+	for l in ${MOUNTS-}; do
+		unset IFS
 		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 		set -- $l
-		set +f
 		case $2 in
 		/proc/sys|/proc/sys/*)
 			case ,$4, in *,ro,*) kv ro_mount "$2" ;; esac ;;
 		esac
-	done </proc/self/mounts 2>/dev/null
+	done
+	unset IFS
+	set +f
+}
+
+# Set R to the target of link $1: from its `ls -l` line in LSLINKS
+# ("... SIZE DATE $1 -> TARGET", taken only when TARGET is SIZE bytes long,
+# so a target holding a newline or " -> " is not cut), else readlink's.
+link_of() {
+	set -f
+	IFS=$NL
+	for lk_l in $LSLINKS; do
+		unset IFS
+		case $lk_l in
+		*" $1 -> "*) ;;
+		*) continue ;;
+		esac
+		R=${lk_l#*" $1 -> "}
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- $lk_l
+		if [ "${#R}" = "$5" ]; then
+			set +f
+			return
+		fi
+		break
+	done
+	unset IFS
+	set +f
+	R=$(readlink "$1" 2>/dev/null)
 }
 
 # ---- sysctl.d files, in priority order; the precedence is computed on the
 # controller (lib/remote/sysctld.c). Only blank and comment lines are dropped here.
+# File $1 of directory $2, its lines fetched into variable $3.
 sysctl_file() {
 	section sysctl_file "$1"
 	kv dir "$2"
 	if [ -L "$1" ]; then
-		kv link "$(readlink "$1" 2>/dev/null)"
+		link_of "$1"
+		kv link "$R"
 	fi
 	if [ ! -r "$1" ]; then
 		kv error "cannot read $1"
 		return
 	fi
-	while IFS= read -r l || [ -n "$l" ]; do
+	val "$3"
+	set -f
+	IFS=$NL
+	for l in $R; do
+		unset IFS
 		l=${l#"${l%%[![:space:]]*}"}
 		l=${l%"${l##*[![:space:]]}"}
 		case $l in
 		''|\#*|\;*) ;;
 		*) kv line "$l" ;;
 		esac
-	done <"$1"
+	done
+	unset IFS
+	set +f
 }
-probe_sysctld() {
+
+# The sysctl.d directories and files, in order, before anything is printed
+# (their files are fetched with the others): SDN entries, entry I being
+# SDK_I=f (file SDA_I of directory SDB_I, lines in SF_I) or SDK_I=d
+# (directory SDA_I, the same as SDB_I).
+sysctld_list() {
 	# /lib is /usr/lib on merged-/usr systems: list each directory once.
 	# Each is known by its physical path (cd -P sets PWD, no fork; test's
 	# -ef is not POSIX); SEEN holds "physical<TAB>dir" lines.
+	SDN=0
 	seen=
 	owd=$PWD
 	for dir in /etc/sysctl.d /run/sysctl.d /usr/local/lib/sysctl.d \
@@ -626,23 +837,66 @@ probe_sysctld() {
 			esac
 		fi
 		if [ -n "$dup" ]; then
-			section sysctl_dir "$dir"
-			kv same_as "$dup"
+			SDN=$((SDN + 1))
+			eval "SDK_$SDN=d SDA_$SDN=\$dir SDB_$SDN=\$dup"
 			continue
 		fi
 		for f in "$dir"/*.conf; do
 			[ -e "$f" ] || [ -L "$f" ] || continue
-			sysctl_file "$f" "$dir"
+			SDN=$((SDN + 1))
+			eval "SDK_$SDN=f SDA_$SDN=\$f SDB_$SDN=\$dir"
 		done
 	done
 	cd "$owd" 2>/dev/null || cd /
+}
+
+probe_sysctld() {
+	sd_i=1
+	while [ "$sd_i" -le "$SDN" ]; do
+		val "SDA_$sd_i"
+		sd_a=$R
+		val "SDB_$sd_i"
+		sd_b=$R
+		val "SDK_$sd_i"
+		if [ "$R" = d ]; then
+			section sysctl_dir "$sd_a"
+			kv same_as "$sd_b"
+		else
+			sysctl_file "$sd_a" "$sd_b" "SF_$sd_i"
+		fi
+		sd_i=$((sd_i + 1))
+	done
 	# With systemd as PID 1 (sd_booted(): /run/systemd/system), the files
 	# are applied at boot by systemd-sysctl, which never reads
 	# /etc/sysctl.conf (only through a link in sysctl.d, such as Debian's
 	# 99-sysctl.conf); procps' `sysctl --system` reads it last.
 	section sysctl_boot
 	if [ -d /run/systemd/system ]; then kv systemd 1; else kv systemd 0; fi
-	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf ""
+	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf "" SYSCTL_CONF
+}
+
+# Read every file the probe reads whole, with one grep (fetch).
+fetch_all() {
+	set --
+	for fa_p in $PROCSYS; do
+		subst "$fa_p" / _
+		set -- "$@" "PS_$R" "/proc/sys/$fa_p"
+	done
+	fa_osr=/etc/os-release
+	[ -r $fa_osr ] || fa_osr=/usr/lib/os-release
+	set -- "$@" STATUS /proc/self/status OSR $fa_osr MOUNTS /proc/self/mounts
+	sysctld_list
+	fa_i=1
+	while [ "$fa_i" -le "$SDN" ]; do
+		val "SDK_$fa_i"
+		if [ "$R" = f ]; then
+			val "SDA_$fa_i"
+			! [ -r "$R" ] || set -- "$@" "SF_$fa_i" "$R"
+		fi
+		fa_i=$((fa_i + 1))
+	done
+	! [ -r /etc/sysctl.conf ] || set -- "$@" SYSCTL_CONF /etc/sysctl.conf
+	fetch "$@"
 }
 
 # ---- the managed drop-in as it is, every line (its comments too), for the
@@ -767,21 +1021,28 @@ EOF
 # The RTT targets become the arguments (TARGETS holds them as sh words).
 eval "set -- $TARGETS"
 printf 'tcptune-probe 1\n'
-procsys_fetch
+fetch_all
 probe_self
 printf 'args=%s\n' "$#"
-if [ "$ONLY" != sysctl ]; then
-	probe_system
-	probe_config
+# Whether ONLY asks for $1 (everything when it is empty).
+only() {
+	case " ${ONLY:-net modules} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+[ -n "$ONLY" ] || probe_system
+only modules && probe_config
+if only net; then
 	probe_congestion
 	probe_route
 	probe_routes "$@"
 	probe_links
-	probe_memory
 fi
+[ -n "$ONLY" ] || probe_memory
 probe_sysctl
 probe_sysctld
-if [ "$ONLY" != sysctl ]; then
+if [ -z "$ONLY" ]; then
 	probe_dropin
 	probe_tuned
 	for t in "$@"; do

@@ -64,6 +64,46 @@ test_command(void **state)
 	remote_call_clear(&call);
 }
 
+/* The probe after an apply reads again what the apply can have changed:
+ * the sysctls always, the links and routes with a qdisc or a route, the
+ * modules with a module (tune_refresh_facts keeps the rest). */
+static void
+test_reread(void **state)
+{
+	static const struct {
+		const char		*qdisc, *route, *modules, *only;
+		enum probe_reread	 what;
+	} cases[] = {
+		{ NULL, NULL, NULL, "ONLY='\\''sysctl'\\''", PROBE_SYSCTL },
+		{ "", "", "", "ONLY='\\''sysctl'\\''", PROBE_SYSCTL },
+		{ "fq", NULL, NULL, "ONLY='\\''net'\\''", PROBE_NET },
+		{ NULL, "initcwnd 10", NULL, "ONLY='\\''net'\\''", PROBE_NET },
+		{ "fq", NULL, "tcp_bbr", "ONLY='\\''net modules'\\''",
+		    PROBE_NET_MODULES },
+	};
+	struct apply_request	 req;
+	struct remote_call	 call;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(&req, 0, sizeof req);
+		req.mode = APPLY_APPLY;
+		req.file = "/etc/sysctl.d/90-tcptune.conf";
+		req.qdisc = cases[i].qdisc;
+		req.route_opts = cases[i].route;
+		req.modules = cases[i].modules;
+		req.reprobe = 1;
+		assert_int_equal(apply_reread(&req), cases[i].what);
+		apply_call(&req, NULL, &call);
+		/* PROBE is the probe's program, quoted in the header. */
+		if (strstr(call.program, cases[i].only) == NULL)
+			fail_msg("case %zu: no %s in the program", i,
+			    cases[i].only);
+		remote_call_clear(&call);
+	}
+}
+
 static void
 test_rollback_failed(void **state)
 {
@@ -249,6 +289,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_reread),
 		cmocka_unit_test(test_rollback_failed),
 		cmocka_unit_test(test_undo),
 		cmocka_unit_test(test_other_steps),

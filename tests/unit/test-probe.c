@@ -965,7 +965,7 @@ run_in_namespace(const char *shell, const char *prep)
 	path = tprintf("%s/probe.sh", dir);
 	script = fopen(path, "w");
 	assert_non_null(script);
-	program = probe_program(0, NULL);
+	program = probe_program(PROBE_ALL, NULL);
 	fputs(program, script);
 	free(program);
 	fclose(script);
