@@ -9,3 +9,9 @@ set_tests_properties(lab/smoke PROPERTIES
   RUN_SERIAL TRUE
   SKIP_RETURN_CODE 77
   TIMEOUT 300)
+
+# close_inherited_fds (tests/lab/close-fds.sh) closes what lab.sh and
+# regions.sh inherit and keeps their stderr: no lab, a second.
+add_test(NAME lab/close-fds
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lab/close-fds-test.sh)
+set_tests_properties(lab/close-fds PROPERTIES LABELS lab)

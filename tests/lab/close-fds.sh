@@ -5,12 +5,19 @@
 # holds, or `flock LOCK lab.sh up` would keep LOCK locked until `down`.
 # Bash reads the running script from fd 255: that one stays. Sourced by
 # lab.sh and regions.sh.
+#
+# No redirection around the loop: bash keeps a redirected fd's original in a
+# descriptor of 10 or more while the loop runs, the loop closed that one too,
+# and stderr stayed /dev/null for the rest of the script (every die of
+# lab.sh and regions.sh said nothing: "regions.sh up failed:" and no why).
+# The glob's own directory descriptor is gone when the loop runs: only what
+# is still open is closed.
 close_inherited_fds() {
 	local f fd
 	for f in "/proc/$$/fd/"*; do
 		fd=${f##*/}
-		if ((fd > 2 && fd < 255)); then
+		if ((fd > 2 && fd < 255)) && [[ -e $f ]]; then
 			eval "exec $fd>&-"
 		fi
-	done 2>/dev/null
+	done
 }
