@@ -49,7 +49,8 @@
 #                         ICMP "fragmentation needed"); DEV's MTU first,
 #                         then, while lost, the MTUs paths commonly have
 #                         below it (PPPoE 1492, GCP's VPC 1460, 1400,
-#                         IPv6's minimum 1280)
+#                         IPv6's minimum 1280); each probe 3 pings
+#                         within 2 s (-w: any answer is a pass)
 # Without ip(8) the route is unknown and only the pings run.
 path() {
 	dev=
@@ -72,12 +73,18 @@ path() {
 	fi
 	[ "$PINGS" -gt 0 ] && have ping || return 0
 	# 10 ms apart; where only root may ping that fast, 0.2 s (the
-	# unprivileged minimum of older iputils), within the same deadline.
-	w=$((PINGS / 100 + 3))
-	out=$(ping -n -q -c "$PINGS" -i 0.01 -w "$w" "$ADDRESS" 2>&1)
+	# unprivileged minimum of older iputils). Not -w: with a deadline
+	# ping sends on until COUNT answers came, and the pings still in
+	# flight when it stops count as lost. -W 2: the last answers may take
+	# 2 s; timeout(1) bounds the whole burst.
+	t=
+	have timeout && t="timeout $((PINGS / 5 + 5))"
+	# shellcheck disable=SC2086 # t is words of digits
+	out=$($t ping -n -q -c "$PINGS" -i 0.01 -W 2 "$ADDRESS" 2>&1)
+	# shellcheck disable=SC2086
 	case $out in
 	*"packets transmitted"*) ;;
-	*) out=$(ping -n -q -c "$PINGS" -i 0.2 -w "$w" "$ADDRESS" 2>&1) ;;
+	*) out=$($t ping -n -q -c "$PINGS" -i 0.2 -W 2 "$ADDRESS" 2>&1) ;;
 	esac
 	echo "$out" | awk '/packets transmitted/ { print "@ping", $1, $4 }'
 	# No answer at all: ICMP does not pass, the MTU cannot be told.
