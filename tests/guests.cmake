@@ -19,7 +19,10 @@
 #           itself within the timeout + 10 s, everything as before; a qdisc
 #           change confirmed, no timer left; --check schedules nothing
 #           (~4 min)
-foreach(t smoke tune verify timer ifaces confirm)
+#   diag    what limited a flow (issue 24) on a 60 Mbit/s x 200 ms guest
+#           WAN: receive_window at the stock receiver, link_rate with both
+#           tuned, from --format json (long tier, ~4 min)
+foreach(t smoke tune verify timer ifaces confirm diag)
   add_test(NAME e2e/guests-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-${t}.sh
             $<TARGET_FILE:tcptune>
@@ -30,7 +33,7 @@ foreach(t smoke tune verify timer ifaces confirm)
     # Three plays, one of them waiting out a revert: more on a loaded machine.
     set_tests_properties(e2e/guests-${t} PROPERTIES TIMEOUT 2400)
   endif()
-  if(t STREQUAL confirm OR t STREQUAL verify)
+  if(t STREQUAL confirm OR t STREQUAL verify OR t STREQUAL diag)
     # The long tier (label guests-long; the test command leaves it out,
     # `ctest --test-dir build -L guests-long` runs it). confirm was written
     # this stop and its one full run here failed 3 of its checks (the
@@ -43,6 +46,9 @@ foreach(t smoke tune verify timer ifaces confirm)
     # ceilings made 142-143 (retransmits 2500-2800), and a calibration
     # flow once stalled for 9 minutes; verify itself stays in CI on the
     # namespace labs (e2e/verify-wan, verify-gate, verify-diag).
+    # diag (issue 24: receive_window and link_rate from real kernels'
+    # TCP_INFO, two guests and four plays, minutes) is the namespace
+    # lab's e2e/verify-diag on guests: too slow for the test command.
     set_tests_properties(e2e/guests-${t} PROPERTIES LABELS "guests;guests-long")
   endif()
 endforeach()
