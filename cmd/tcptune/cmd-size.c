@@ -20,14 +20,21 @@
 
 /* {"schema", "rtt_ms", "bdp_bytes", "ceiling_bytes", "flow_cap_mbit",
  * "current_flow_cap_mbit" (with tcp_rmem=), "sysctl": {KEY: VALUE},
- * "reasons": {KEY: why}, "dropin": the file's text}. */
+ * "reasons": {KEY: why}, "not_planned": {KEY: why} (the keys beyond
+ * buffers asked for and left out), "dropin": the file's text}. */
 static void
 print_json(const struct sizing_input *in, const struct sizing_plan *plan,
-    const struct dropin *d, const char *text)
+    const struct sizing_extra *extra, const struct dropin *d,
+    const char *text)
 {
 	json_t	*doc, *keys = json_object(), *reasons = json_object();
+	json_t	*left = json_object();
 	size_t	 i;
 
+	for (i = 0; i < extra->n; i++)
+		if (extra->keys[i].value == NULL)
+			json_object_set_new(left, extra->keys[i].key,
+			    json_string(extra->keys[i].reason));
 	for (i = 0; i < d->n; i++) {
 		json_object_set_new(keys, d->entries[i].key,
 		    json_string(d->entries[i].value));
@@ -41,6 +48,7 @@ print_json(const struct sizing_input *in, const struct sizing_plan *plan,
 	    (json_int_t)plan->ceiling, "flow_cap_mbit",
 	    sizing_flow_cap_mbit(plan->ceiling, in->rtt_ms), "sysctl", keys,
 	    "reasons", reasons, "dropin", text);
+	json_object_set_new(doc, "not_planned", left);
 	if (in->st_rmem == SIZING_PRESENT)
 		json_object_set_new(doc, "current_flow_cap_mbit", json_real(
 		    sizing_flow_cap_mbit(in->cur_rmem.max, in->rtt_ms)));
@@ -253,7 +261,7 @@ cmd_size_exec(struct options *opts)
 		return 1;
 	}
 	if (opts->format == FORMAT_JSON)
-		print_json(&in, &plan, &d, text);
+		print_json(&in, &plan, &extra, &d, text);
 	else {
 		if (in.st_rmem == SIZING_PRESENT)
 			printf("flow cap of the current tcp_rmem maximum (%llu "
