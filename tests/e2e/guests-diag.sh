@@ -37,7 +37,7 @@ DELAY=${GUESTS_DIAG_DELAY:-200}		# ms each way
 BDP=$((RATE * 1000000 * 2 * DELAY / 8 / 1000))
 BAR=$(awk -v r="$RATE" 'BEGIN { print 0.9 * r }')
 
-guests_up 2 tgdg 198.19.184
+guests_up 2 tgd 198.19.184
 H0=${HOSTS[0]}
 H1=${HOSTS[1]}
 
