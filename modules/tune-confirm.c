@@ -89,11 +89,33 @@ set_msg(struct module_result *res, enum result_status status, char *msg)
 	res->msg = msg;
 }
 
+/*
+ * The connect timeout of a confirm attempt: until the revert is due, an
+ * attempt that outlasts it cannot confirm anything (the host reverts at
+ * the due time whatever arrives later), so it is bounded by the time left
+ * (at least CONFIRM_MIN_CONNECT s); after it, the host's own, to learn
+ * what the host did. A change that cuts new connections off stalls the
+ * handshake: with the host's timeout alone (--timeout 120) the play waited
+ * 207 s for a 30 s revert.
+ */
+int
+tune_confirm_connect_timeout(long long due, long long now_s, int host_timeout)
+{
+	long long left = due - now_s;
+
+	if (left <= 0 || left + 1 >= host_timeout)
+		return host_timeout;
+	/* one second more: the due second itself, on a host clock */
+	return left + 1 < CONFIRM_MIN_CONNECT ? CONFIRM_MIN_CONNECT :
+	    (int)left + 1;
+}
+
 /* One call of the confirm mode over a new connection: 0 with out filled
  * (its @confirm section), or -1 with *cause and *st (the transport's). */
 static int
 confirm_once(struct module_ctx *ctx, const struct apply_request *req,
-    struct apply_result *out, enum tp_status *st, char **cause)
+    long long due, struct apply_result *out, enum tp_status *st,
+    char **cause)
 {
 	struct remote_call	call;
 	struct tp_result	tr;
@@ -103,7 +125,9 @@ confirm_once(struct module_ctx *ctx, const struct apply_request *req,
 	/* Within the command timeout: the confirm waits at most 90 s for a
 	 * revert that runs. */
 	*st = module_ctx_exec_fresh(ctx, call.command, call.program,
-	    call.program_len, 0, &tr, cause);
+	    call.program_len, 0, tune_confirm_connect_timeout(due,
+	    (long long)time(NULL), module_ctx_connect_timeout(ctx)), &tr,
+	    cause);
 	remote_call_clear(&call);
 	if (*st != TP_OK)
 		goto out;
@@ -145,7 +169,7 @@ confirm_after(struct module_ctx *ctx, const struct apply_request *areq,
 		tries++;
 		free(cause);
 		cause = NULL;
-		if (confirm_once(ctx, &req, &cr, &st, &cause) == 0)
+		if (confirm_once(ctx, &req, due, &cr, &st, &cause) == 0)
 			break;
 		if (now() + 2 >= deadline) {
 			tune_confirm_clock(due, clock, sizeof clock);

@@ -20,6 +20,16 @@ struct apply_result;
  * again, within which tcptune keeps trying new connections. */
 #define CONFIRM_MARGIN		60
 
+/* The shortest connect timeout of a confirm attempt made before the
+ * revert is due (a handshake over a slow path needs a few seconds). */
+#define CONFIRM_MIN_CONNECT	5
+
+/* The connect timeout of a confirm attempt at now_s (epoch seconds) for a
+ * revert due at due: the time left until it (at least CONFIRM_MIN_CONNECT)
+ * while that is below host_timeout, else host_timeout. Pure. */
+int	 tune_confirm_connect_timeout(long long due, long long now_s,
+	    int host_timeout);
+
 /* The seconds an apply is confirmed within, 0 for none: given is
  * --confirm-timeout (-1 when not given: CONFIRM_TIMEOUT_DEFAULT when the
  * apply sets a live qdisc or route, live_net, none for sysctls alone).

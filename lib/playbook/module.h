@@ -286,10 +286,12 @@ enum tp_status	 module_ctx_exec(struct module_ctx *ctx, const char *cmd,
 /* Run a command on this host over a NEW connection, opened for this call
  * and closed after it (the host's own one is left alone): what proves,
  * after a live change, that the host can still be reached. Not counted in
- * the pool of open connections (a moment's one more per host). */
+ * the pool of open connections (a moment's one more per host).
+ * connect_timeout: seconds for this connection's connect and key exchange,
+ * <= 0 for the host's own. */
 enum tp_status	 module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
 		    const void *in, size_t in_len, int timeout,
-		    struct tp_result *res, char **cause);
+		    int connect_timeout, struct tp_result *res, char **cause);
 /* --confirm-timeout: -1 when not given (tcptune's default: 120 s for a
  * live qdisc or route change, off for sysctls alone), 0 for off, else the
  * seconds a host waits for the confirmation before it reverts by itself;

@@ -1042,12 +1042,12 @@ conf-write)
 	reprobe
 	;;
 check)
-	# Read only: no temp file, no write. The new content is held in a
-	# variable so each key's live value can be shown beside it.
+	# Read only: no temp file, no write. The new content is INPUT, as
+	# for apply (stdin is the program itself): each key's live value is
+	# shown beside it.
 	CHECK=1
 	old_file
-	new=$(cat)
-	printf '%s\n' "$new" | file_keys /dev/stdin | while IFS='	' read -r k v; do
+	printf '%s\n' "$INPUT" | file_keys /dev/stdin | while IFS='	' read -r k v; do
 		set_key "${k#-}" "$v"
 	done
 	if [ -n "$QDISC" ]; then

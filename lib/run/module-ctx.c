@@ -189,17 +189,21 @@ module_ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
 
 enum tp_status
 module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
-    const void *in, size_t in_len, int timeout, struct tp_result *res,
-    char **cause)
+    const void *in, size_t in_len, int timeout, int connect_timeout,
+    struct tp_result *res, char **cause)
 {
 	struct host_state	*h = ctx->host;
 	struct transport	*t = NULL;
+	struct tp_options	 opts;
 	enum tp_status		 st;
 
 	memset(res, 0, sizeof *res);
-	/* h->tp is set once per run and only read; the counts are the
-	 * lock's. */
-	st = transport_open(&h->tp, &t, cause);
+	/* h->tp is set once per run and only read (a shallow copy shares
+	 * its strings); the counts are the lock's. */
+	opts = h->tp;
+	if (connect_timeout > 0)
+		opts.connect_timeout = connect_timeout;
+	st = transport_open(&opts, &t, cause);
 	pthread_mutex_lock(&h->lock);
 	h->stats.connections++;
 	if (st == TP_OK)

@@ -211,6 +211,11 @@ for i in 0 1; do
 		bar=$(awk -v r="$RATE" -v c="$cap" -v f="$MIN_TUNED" 'BEGIN {
 		    if (c < r) r = c; printf "%.1f", r * f }')
 		e2e_log "figure: $h $k: tuned $after Mbit/s, $(awk -v a="$after" -v c="$cap" 'BEGIN { printf "%.0f", c > 0 ? 100 * a / c : 0 }')% of the calibrated $cap (bar $bar)"
+		# What the kernel says held the flow (TCP_INFO on both ends):
+		# a shortfall names its limit instead of only a number.
+		e2e_log "figure: $h $k diagnosis: $(jqp "$VERIFY_AFTER"' |
+		    .data.pairs[0].diagnosis[$k] // {} | "\(.limit // "none"): \(.detail // "-") evidence \(.evidence // {} | tojson)"' \
+		    --arg h "$h" --arg k "$k")"
 		assert_eq "$h $k: cubic before, bbr after" "cubic bbr" "$ccb $cca"
 		assert_lt "$h $k: tuned single flow >= ${MIN_TUNED} x min($RATE, calibrated $cap) Mbit/s" \
 		    "$(awk -v b="$bar" 'BEGIN { print b - 0.001 }')" \

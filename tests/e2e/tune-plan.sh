@@ -53,6 +53,21 @@ assert_eq "json: 8 hosts' apply step 'changed' (pending) in check mode" 8 \
 assert_eq "json: the rendered content is in the result data" 8 \
     "$(jq_out '[.plays[0].results[][-1].data.content | select(test("net.ipv4.tcp_rmem = 4096 131072 4194304"))] | length')"
 
+# A key the probe does not read: check mode reads it on the host, so the
+# table shows its live value, not "?".
+cat >"$E2E_TMP/unprobed.yml" <<'EOF'
+- hosts: all
+  become: true
+  tasks:
+    - sysctl:
+        values:
+          net.ipv4.tcp_adv_win_scale: 2
+EOF
+e2e_run 40 tt play "$E2E_TMP/unprobed.yml" --check --diff
+assert_rc "play --check --diff of a key the probe does not read" 0
+assert_eq "the live value of that key on 8 hosts, read in check mode" 8 \
+    "$(grep -cE "^ +net.ipv4.tcp_adv_win_scale +$(lab "${HOSTS[0]}" sysctl -n net.ipv4.tcp_adv_win_scale) -> 2 " <<<"$RUN_OUT")"
+
 fleet_snapshot >"$E2E_TMP/after"
 if cmp -s "$E2E_TMP/before" "$E2E_TMP/after"; then
 	e2e_ok "8 hosts: files, mtimes, inodes, contents, live keys, qdisc, route unchanged ($(wc -l <"$E2E_TMP/after") lines compared)"

@@ -36,6 +36,17 @@ no_temp() {
 	    "$(cd "${FILE%/*}" && find . -maxdepth 1 -name '.90-tcptune.conf.*')"
 }
 
+# ---- check mode reads the new file's keys from INPUT (stdin is the
+# program: a check that read its stdin showed "?" for every live value)
+new_root check
+printf '%s\n' "$OLD" >"$FILE"
+keep "$FILE"
+run_apply check <<<"$NEW1"
+assert_block "check: each key of the new file, its live value, no write" \
+    $'@key tcptune.test.a\nwant=5\nbefore=1\nlive=1'
+same "$FILE" "check: the file"
+assert_eq "check: the live value untouched" 1 "$(key a)"
+
 # ---- the normal paths, for contrast
 applied normal
 keep "$FILE"

@@ -22,7 +22,8 @@
 #                         (trailing newlines kept): an INPUT value
 #   sh_words WORD...      the words quoted for sh, separated by spaces (a
 #                         list value)
-#   run_apply MODE [TO]   apply.sh under dash, stdin as its INPUT, MODULES,
+#   run_apply MODE [TO]   apply.sh under dash, stdin as its INPUT (apply and
+#                         check), MODULES,
 #                         ROUTE and PERSIST as set; OUT holds the output
 #                         (also written to $R/out)
 #   keep PATH / same PATH copy PATH aside / assert it is byte-identical
@@ -213,7 +214,7 @@ stdin_value() {
 
 run_apply() {
 	local input=
-	[[ $1 == apply ]] && input=$(stdin_value; printf .)
+	[[ $1 == apply || $1 == check ]] && input=$(stdin_value; printf .)
 	OUT=$(cd "$R" && TCPTUNE_TEST_ROOT=$R call apply "$APPLY_SH" \
 	    MODE="$1" FILE="$FILE" STATE="$STATE" QDISC= DEV= TXQ=0 \
 	    MODULES="$MODULES" ROUTE="$ROUTE" PROBE= PERSIST="$PERSIST" \

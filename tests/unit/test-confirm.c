@@ -30,6 +30,27 @@ test_seconds(void **state)
 	assert_int_equal(tune_confirm_seconds(30, 1), 30);
 }
 
+/* A confirm attempt before the revert is due is bounded by the time left
+ * (an attempt that outlasts it cannot confirm), after it by the host's. */
+static void
+test_connect_timeout(void **state)
+{
+	(void)state;
+	/* 30 s left of a 30 s revert, host timeout 120: 31 s */
+	assert_int_equal(tune_confirm_connect_timeout(1030, 1000, 120), 31);
+	/* 2 s left: the floor */
+	assert_int_equal(tune_confirm_connect_timeout(1002, 1000, 120),
+	    CONFIRM_MIN_CONNECT);
+	/* due, or past it: the host's own, to learn what it did */
+	assert_int_equal(tune_confirm_connect_timeout(1000, 1000, 120), 120);
+	assert_int_equal(tune_confirm_connect_timeout(990, 1000, 120), 120);
+	/* more left than the host's timeout: the host's */
+	assert_int_equal(tune_confirm_connect_timeout(1120, 1000, 10), 10);
+	/* a host clock far ahead: the host's, never longer */
+	assert_int_equal(tune_confirm_connect_timeout(1000 + 3600, 1000, 10),
+	    10);
+}
+
 static void
 test_messages(void **state)
 {
@@ -145,6 +166,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_connect_timeout),
 		cmocka_unit_test(test_messages),
 		cmocka_unit_test(test_arm_call),
 		cmocka_unit_test(test_parse),
