@@ -806,7 +806,15 @@ pair_diagnose(struct module_ctx *ctx, struct pair *p)
 	struct verify_diag_in in;
 	enum iperf_kind	 ck;
 	double		 mbit = path_mbit(ctx, p->peer);
+	json_t		*d, *one = json_object();
+	char		*hole;
 	int		 k, up, sender_is_client;
+
+	/* pathcheck_blackholes reads a {peer: path} object */
+	if (json_object_get(p->data, "path") != NULL)
+		json_object_set(one, p->peer, json_object_get(p->data, "path"));
+	hole = pathcheck_blackholes(one);
+	json_decref(one);
 
 	p->diagnosis = json_object();
 	for (k = 0; k < IPERF_NKINDS; k++) {
@@ -829,9 +837,17 @@ pair_diagnose(struct module_ctx *ctx, struct pair *p)
 		if (json_is_null(in.receiver_info))
 			in.receiver_info = NULL;
 		in.path_mbit = mbit;
-		json_object_set_new(p->diagnosis, iperf_kind_name(k),
-		    verify_diagnose(&in));
+		d = verify_diagnose(&in);
+		/* A flow held back on a path with an MTU blackhole: the key
+		 * that lets TCP through, whatever the limit read. */
+		if (hole != NULL && strcmp(json_string_value(json_object_get(d,
+		    "limit")), "link_rate") != 0)
+			json_object_set_new(d, "path", json_sprintf("the path "
+			    "has an MTU blackhole (%s): net.ipv4.tcp_mtu_probing"
+			    "=1 on the sender (tcp_buffers: mtu_probing)", hole));
+		json_object_set_new(p->diagnosis, iperf_kind_name(k), d);
 	}
+	free(hole);
 	p->reading = json_object();
 	for (up = 1; up >= 0; up--) {
 		json_t *r = verify_reading(&p->now, p->diagnosis, up, mbit,

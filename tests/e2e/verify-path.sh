@@ -16,7 +16,8 @@
 #             than 3 standard deviations of 200 pings either side)
 #   blackhole lab01 -> lab02 carries at most 1460 bytes (wanem mtu=1460,
 #             no ICMP back): the 1500-byte ping gets no answer, 1460 does:
-#             "blackhole", path MTU 1460; in the same run tcp_buffers
+#             "blackhole", path MTU 1460, the up flow's diagnosis naming
+#             tcp_mtu_probing; in the same run tcp_buffers
 #             (mtu_probing: auto, long_lived, latency_sensitive after the
 #             congestion module's bbr) plans tcp_mtu_probing = 1 naming
 #             the blackhole, tcp_slow_start_after_idle = 0 and
@@ -173,6 +174,9 @@ assert_match "blackhole: the table says it" \
     '; MTU BLACKHOLE: 1500 lost, 1460 passes;' \
     "$(jq_out "$TABLE" | grep '^  path:')" ||
     true
+assert_eq "blackhole: the diagnosis names the key that gets through" \
+    "the path has an MTU blackhole (to lab02: 1500 lost, 1460 passes): net.ipv4.tcp_mtu_probing=1 on the sender (tcp_buffers: mtu_probing)" \
+    "$(jq_out "$V.data.pairs[0].diagnosis.single_up.path")" || true
 stalled=$(jq_out "$UP")
 e2e_log "blackhole: single up before tcp_mtu_probing: $stalled Mbit/s"
 for h in lab01 lab02; do
