@@ -43,6 +43,10 @@
 /* Seconds a run costs beyond -t and -O: the server's start and kill over
  * SSH, the client's exec (for the estimate shown before starting). */
 #define RUN_OVERHEAD	2
+/* Seconds of a pair's path checks on a clean path: the loss burst (50
+ * pings at 10 ms and the last answers), one MTU probe, four short
+ * execs. */
+#define PATH_OVERHEAD	2
 
 static const char *const verify_on_regression[] = { "fail", "rollback",
 	"warn", NULL };
@@ -360,7 +364,8 @@ verify_pair_seconds(const void *vconf)
 	struct verify_opts o;
 
 	read_opts(vconf, &o);
-	return (double)nruns(&o) * (o.duration + o.omit + RUN_OVERHEAD);
+	return (double)nruns(&o) * (o.duration + o.omit + RUN_OVERHEAD) +
+	    PATH_OVERHEAD + o.pings / 100.0;
 }
 
 /* The baseline the client keeps for a peer, if any, and the options it
