@@ -575,8 +575,9 @@ wall_seconds(void)
 
 /* The path action of iperf3.sh to address, on the client (ph NULL) or on
  * the server ph, read (pathcheck_parse); NULL when it could not run: the
- * checks inform, they never fail a pair. Bounded: 50 pings at 10 ms and
- * at most five 2 s MTU probes. */
+ * checks inform, they never fail a pair. Bounded: the script's timeout(1)
+ * of the loss burst is pings / 5 + 5 s (pings 0.2 s apart where only
+ * root may ping faster), then at most five 2 s MTU probes. */
 static json_t *
 path_check(struct module_ctx *ctx, struct host_state *ph,
     const char *address, int pings)
@@ -594,11 +595,11 @@ path_check(struct module_ctx *ctx, struct host_state *ph,
 	if (ph != NULL) {
 		module_ctx_lock_pair(ctx, ph);
 		st = module_ctx_exec_on(ctx, ph, call.command, call.program,
-		    call.program_len, pings / 100 + 30, &out, &cause);
+		    call.program_len, pings / 5 + 30, &out, &cause);
 		module_ctx_unlock_pair(ctx, ph);
 	} else
 		st = module_ctx_exec(ctx, call.command, call.program,
-		    call.program_len, pings / 100 + 30, &out, &cause);
+		    call.program_len, pings / 5 + 30, &out, &cause);
 	remote_call_clear(&call);
 	if (st == TP_OK && out.exit_status == 0)
 		j = pathcheck_parse(out.out != NULL ? out.out : "");
