@@ -19,9 +19,9 @@
 #           itself within the timeout + 10 s, everything as before; a qdisc
 #           change confirmed, no timer left; --check schedules nothing
 #           (~3-4 min: the one real test of --confirm-timeout, in CI)
-#   diag    what limited a flow (issue 24) on a 60 Mbit/s x 200 ms guest
-#           WAN: receive_window at the stock receiver, link_rate with both
-#           tuned, from --format json (long tier, ~4 min)
+#   diag    what limited a flow (issue 24) on the guest WAN: receive_window
+#           at the stock receiver (100 Mbit/s x 200 ms), link_rate with both
+#           tuned (60 x 25), from --format json (long tier, ~3 min)
 foreach(t smoke tune verify timer ifaces confirm diag)
   add_test(NAME e2e/guests-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-${t}.sh
