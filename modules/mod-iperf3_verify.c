@@ -33,14 +33,20 @@
 #include "modules/tune.h"
 #include "modules/verify-diag.h"
 #include "modules/verify-table.h"
+#include "remote/pathcheck.h"
 #include "remote/tcpinfo.h"
 #include "base/xalloc.h"
 
 #define MEMO_KEY	"iperf3_before"
 #define MEMO_OPTIONS	"iperf3_options"
+#define MEMO_PATH	"iperf3_path"
 /* Seconds a run costs beyond -t and -O: the server's start and kill over
  * SSH, the client's exec (for the estimate shown before starting). */
 #define RUN_OVERHEAD	2
+/* Seconds of a pair's path checks on a clean path: the loss burst (50
+ * pings at 10 ms and the last answers), one MTU probe, four short
+ * execs. */
+#define PATH_OVERHEAD	2
 
 static const char *const verify_on_regression[] = { "fail", "rollback",
 	"warn", NULL };
@@ -67,6 +73,7 @@ struct verify_conf {
 	long long		 sample;
 	const char		*max_rtt_increase;
 	double			 max_retransmit_rate;
+	long long		 pings;
 };
 
 #define AT(field)	offsetof(struct verify_conf, field)
@@ -124,6 +131,11 @@ static const struct module_param iperf3_verify_params[] = {
 	  .offset = AT(max_retransmit_rate), .min = 0, .max = 1,
 	  .help = "fail when a run after retransmits more than this fraction "
 		  "of the segments it sent (0.01 = 1%)" },
+	{ .name = "pings", .type = PARAM_INT, .offset = AT(pings),
+	  .def = "50", .min = 0, .max = 1000,
+	  .help = "pings of the path check before a pair's runs (loss, "
+		  "then the path MTU with DF set); 0 = only the drop "
+		  "counters" },
 	{ .name = NULL },
 };
 
@@ -136,6 +148,7 @@ struct verify_opts {
 	struct verify_gate gate;
 	const char	*on_regression;
 	const char	*phase;
+	int		 pings;
 };
 
 /* One pair as this host sees it: the other end is its peer, up is this
@@ -207,6 +220,7 @@ read_opts(const struct verify_conf *conf, struct verify_opts *o)
 	o->gate.max_retr_rate = conf->max_retransmit_rate;
 	o->on_regression = conf->on_regression;
 	o->phase = conf->phase;
+	o->pings = (int)conf->pings;
 }
 
 static int
@@ -350,7 +364,8 @@ verify_pair_seconds(const void *vconf)
 	struct verify_opts o;
 
 	read_opts(vconf, &o);
-	return (double)nruns(&o) * (o.duration + o.omit + RUN_OVERHEAD);
+	return (double)nruns(&o) * (o.duration + o.omit + RUN_OVERHEAD) +
+	    PATH_OVERHEAD + o.pings / 100.0;
 }
 
 /* The baseline the client keeps for a peer, if any, and the options it
@@ -558,6 +573,41 @@ wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The path action of iperf3.sh to address, on the client (ph NULL) or on
+ * the server ph, read (pathcheck_parse); NULL when it could not run: the
+ * checks inform, they never fail a pair. Bounded: the script's timeout(1)
+ * of the loss burst is pings / 5 + 5 s (pings 0.2 s apart where only
+ * root may ping faster), then at most five 2 s MTU probes. */
+static json_t *
+path_check(struct module_ctx *ctx, struct host_state *ph,
+    const char *address, int pings)
+{
+	struct remote_call	 call;
+	struct tp_result	 out;
+	enum tp_status		 st;
+	char			*cause = NULL;
+	json_t			*j = NULL;
+
+	if (address == NULL)
+		return NULL;
+	memset(&out, 0, sizeof out);
+	iperf_path_call(address, pings, &call);
+	if (ph != NULL) {
+		module_ctx_lock_pair(ctx, ph);
+		st = module_ctx_exec_on(ctx, ph, call.command, call.program,
+		    call.program_len, pings / 5 + 30, &out, &cause);
+		module_ctx_unlock_pair(ctx, ph);
+	} else
+		st = module_ctx_exec(ctx, call.command, call.program,
+		    call.program_len, pings / 5 + 30, &out, &cause);
+	remote_call_clear(&call);
+	if (st == TP_OK && out.exit_status == 0)
+		j = pathcheck_parse(out.out != NULL ? out.out : "");
+	free(cause);
+	tp_result_clear(&out);
+	return j;
+}
+
 /*
  * One pair, on its client (ctx): the phase from the client's memo, every
  * wanted run, the baseline kept in phase before. Returns the measurement:
@@ -573,7 +623,8 @@ verify_measure(struct module_ctx *ctx, const void *vconf,
 	struct measure		 m;
 	struct iperf_set	 before;
 	struct module_result	 res;
-	json_t			*j;
+	json_t			*j, *cb, *sb, *ca, *sa, *m_path;
+	const char		*src;
 	char			*address;
 	int			 k, after;
 
@@ -597,6 +648,12 @@ verify_measure(struct module_ctx *ctx, const void *vconf,
 		after = memo_get(ctx, peer->name, &before, &o);
 	j = json_pack("{s:s, s:i, s:o, s:f}", "address", address, "after",
 	    after, "options", options_json(&o), "started", wall_seconds());
+	/* The path checks: loss and MTU from here, each end's drop
+	 * counters around the runs (the server's on its route back to this
+	 * end's address). */
+	cb = path_check(ctx, NULL, address, o.pings);
+	src = json_string_value(json_object_get(cb, "source"));
+	sb = path_check(ctx, ph, src, 0);
 	for (k = 0; k < IPERF_NKINDS; k++) {
 		if (kind_wanted(&o, k) && measure_one(ctx, &o, &m, k,
 		    &res) != 0) {
@@ -607,12 +664,28 @@ verify_measure(struct module_ctx *ctx, const void *vconf,
 			break;
 		}
 	}
+	ca = path_check(ctx, NULL, address, 0);
+	sa = path_check(ctx, ph, src, 0);
+	json_object_set_new(j, "path", pathcheck_summary(cb, ca,
+	    module_ctx_host_name(ctx), sb, sa, peer->name));
+	json_decref(cb);
+	json_decref(sb);
+	json_decref(ca);
+	json_decref(sa);
 	json_object_set_new(j, "ended", json_real(wall_seconds()));
 	json_object_set_new(j, "now", iperf_set_json(&m.now));
 	json_object_set_new(j, "tcp_info", m.tcp_info);
-	if (after == 1)
+	if (after == 1) {
 		json_object_set_new(j, "before", iperf_set_json(&before));
+		m_path = module_ctx_memo_get(ctx, MEMO_PATH);
+		if (json_object_get(m_path, peer->name) != NULL)
+			json_object_set(j, "path_before", json_object_get(
+			    m_path, peer->name));
+		json_decref(m_path);
+	}
 	if (after == 0 && json_object_get(j, "error") == NULL) {
+		memo_put_one(ctx, MEMO_PATH, peer->name, json_incref(
+		    json_object_get(j, "path")));
 		memo_put_one(ctx, MEMO_KEY, peer->name,
 		    iperf_set_json(&m.now));
 		memo_put_one(ctx, MEMO_OPTIONS, peer->name, options_json(&o));
@@ -739,7 +812,15 @@ pair_diagnose(struct module_ctx *ctx, struct pair *p)
 	struct verify_diag_in in;
 	enum iperf_kind	 ck;
 	double		 mbit = path_mbit(ctx, p->peer);
+	json_t		*d, *one = json_object();
+	char		*hole;
 	int		 k, up, sender_is_client;
+
+	/* pathcheck_blackholes reads a {peer: path} object */
+	if (json_object_get(p->data, "path") != NULL)
+		json_object_set(one, p->peer, json_object_get(p->data, "path"));
+	hole = pathcheck_blackholes(one);
+	json_decref(one);
 
 	p->diagnosis = json_object();
 	for (k = 0; k < IPERF_NKINDS; k++) {
@@ -762,9 +843,17 @@ pair_diagnose(struct module_ctx *ctx, struct pair *p)
 		if (json_is_null(in.receiver_info))
 			in.receiver_info = NULL;
 		in.path_mbit = mbit;
-		json_object_set_new(p->diagnosis, iperf_kind_name(k),
-		    verify_diagnose(&in));
+		d = verify_diagnose(&in);
+		/* A flow held back on a path with an MTU blackhole: the key
+		 * that lets TCP through, whatever the limit read. */
+		if (hole != NULL && strcmp(json_string_value(json_object_get(d,
+		    "limit")), "link_rate") != 0)
+			json_object_set_new(d, "path", json_sprintf("the path "
+			    "has an MTU blackhole (%s): net.ipv4.tcp_mtu_probing"
+			    "=1 on the sender (tcp_buffers: mtu_probing)", hole));
+		json_object_set_new(p->diagnosis, iperf_kind_name(k), d);
 	}
+	free(hole);
 	p->reading = json_object();
 	for (up = 1; up >= 0; up--) {
 		json_t *r = verify_reading(&p->now, p->diagnosis, up, mbit,
@@ -786,6 +875,29 @@ add_reading(struct strbuf *sb, const json_t *reading)
 	json_object_foreach((json_t *)reading, dir, r)
 		strbuf_addf(sb, "  %s: %s\n", dir, json_string_value(
 		    json_object_get(r, "text")));
+}
+
+/* The table's lines of the path checks: "path: ..." for this
+ * measurement, with "path before: ..." first when the baseline kept its
+ * own. */
+static void
+add_path(struct strbuf *sb, const json_t *data)
+{
+	const json_t	*now = json_object_get(data, "path");
+	const json_t	*was = json_object_get(data, "path_before");
+	char		*t;
+
+	if (was != NULL) {
+		t = pathcheck_text(was);
+		strbuf_addf(sb, "  path before: %s\n", t);
+		free(t);
+	}
+	if (now != NULL) {
+		t = pathcheck_text(now);
+		strbuf_addf(sb, "  path%s: %s\n", was != NULL ? " after" : "",
+		    t);
+		free(t);
+	}
 }
 
 static json_t *
@@ -810,7 +922,7 @@ static json_t *
 pair_json(const struct pair *p)
 {
 	const char	*keep[] = { "client", "server", "round", "options",
-	    "started", "ended", NULL };
+	    "started", "ended", "path", "path_before", NULL };
 	json_t		*j;
 	size_t		 i;
 
@@ -1065,12 +1177,14 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 			    "baseline kept for phase: after" :
 			    "no baseline in this run: gate not checked");
 		}
-		if (json_object_size(p->reading) > 0) {
+		if (json_object_size(p->reading) > 0 ||
+		    json_object_get(p->data, "path") != NULL) {
 			struct strbuf t;
 
 			strbuf_init(&t);
 			strbuf_addstr(&t, s);
 			add_reading(&t, p->reading);
+			add_path(&t, p->data);
 			free(s);
 			s = strbuf_detach(&t, NULL);
 		}
@@ -1084,6 +1198,11 @@ verify_run(struct module_ctx *ctx, const void *vconf,
 		}
 		free(s);
 		json_array_append_new(jpairs, pair_json(p));
+		/* Both ends keep what the path check found, for
+		 * tcp_buffers's mtu_probing: auto. */
+		if (json_object_get(p->data, "path") != NULL)
+			memo_put_one(ctx, PATHCHECK_MEMO, p->peer, json_incref(
+			    json_object_get(p->data, "path")));
 	}
 	res->data = json_pack("{s:o, s:s, s:s, s:{s:i, s:i, s:i, s:b}}",
 	    "pairs", jpairs, "table", tables.buf, "client_table", mine.buf,

@@ -11,11 +11,15 @@
 #include "modules/mod-tcp_buffers.h"
 #include "modules/tune-facts.h"
 #include "modules/tune.h"
+#include "remote/pathcheck.h"
+#include "tune/dropin.h"
 #include "base/strbuf.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 
 #define AT(field)	offsetof(struct tcp_buffers_conf, field)
+
+static const char *const switch_choices[] = { "auto", "on", "off", NULL };
 
 static const struct module_param tcp_buffers_params[] = {
 	{ .name = "rtt_ms", .type = PARAM_FLOAT, .offset = AT(rtt_ms),
@@ -49,6 +53,27 @@ static const struct module_param tcp_buffers_params[] = {
 	  .def = "/etc/sysctl.d/90-tcptune.conf",
 	  .host_line = HOSTLINE_DROPIN_PATH,
 	  .help = "the drop-in to manage (or var tcptune_sysctl_file)" },
+	{ .name = "long_lived", .type = PARAM_BOOL, .offset = AT(long_lived),
+	  .def = "false",
+	  .help = "long-lived flows that idle: tcp_slow_start_after_idle=0 "
+		  "(GCP's guidance; tuned leaves it on)" },
+	{ .name = "latency_sensitive", .type = PARAM_BOOL,
+	  .offset = AT(latency_sensitive), .def = "false",
+	  .help = "latency-sensitive senders: tcp_notsent_lowat, where the "
+		  "congestion control is bbr" },
+	{ .name = "notsent_lowat", .type = PARAM_SIZE,
+	  .offset = AT(notsent_lowat), .def = "16KiB", .min = 4096,
+	  .max = 4294967295.0,
+	  .help = "the tcp_notsent_lowat of latency_sensitive (Cloudflare's "
+		  "16 KiB)" },
+	{ .name = "mtu_probing", .type = PARAM_CHOICE,
+	  .offset = AT(mtu_probing), .def = "auto", .choices = switch_choices,
+	  .help = "tcp_mtu_probing=1: auto where an iperf3_verify path check "
+		  "of this host found an MTU blackhole" },
+	{ .name = "netdev_backlog", .type = PARAM_BOOL,
+	  .offset = AT(netdev_backlog), .def = "false",
+	  .help = "netdev_max_backlog sized for the link rate (fasterdata's; "
+		  "tuned does not set it)" },
 	{ .name = NULL },
 };
 
@@ -63,6 +88,18 @@ tcp_buffers_input(const struct tcp_buffers_conf *conf, struct sizing_input *in)
 	in->allow_decrease = conf->allow_decrease;
 	in->rmem_default = conf->rmem_default;
 	in->wmem_default = conf->wmem_default;
+}
+
+void
+tcp_buffers_extra_input(const struct tcp_buffers_conf *conf,
+    struct sizing_extra_input *in)
+{
+	in->long_lived = conf->long_lived;
+	in->latency_sensitive = conf->latency_sensitive;
+	in->notsent_lowat = conf->notsent_lowat;
+	in->mtu_probing = strcmp(conf->mtu_probing, "on") == 0 ? SIZING_ON :
+	    strcmp(conf->mtu_probing, "off") == 0 ? SIZING_OFF : SIZING_AUTO;
+	in->netdev_backlog = conf->netdev_backlog;
 }
 
 static void
@@ -182,6 +219,58 @@ summary(const struct sizing_input *in, const struct sizing_plan *plan,
 	return add_warnings(s, fp);
 }
 
+/* The keys beyond buffers for this host: the congestion control it will
+ * run (the drop-in's, as staged so far, else the live one), the blackhole
+ * its path checks found, each key's state. */
+static void
+plan_extra(struct module_ctx *ctx, const struct tcp_buffers_conf *conf,
+    const struct sizing_input *in, struct stage *st,
+    struct sizing_extra *x)
+{
+	const json_t		*facts = module_ctx_facts(ctx);
+	struct sizing_extra_input xin;
+	json_t			*checks;
+	const char		*v;
+	char			*hole;
+	size_t			 i;
+
+	memset(&xin, 0, sizeof xin);
+	tcp_buffers_extra_input(conf, &xin);
+	xin.bandwidth_mbit = in->bandwidth_mbit;
+	if ((xin.cc = dropin_get(&st->dropin,
+	    "net.ipv4.tcp_congestion_control")) == NULL)
+		facts_sysctl(facts, "net.ipv4.tcp_congestion_control",
+		    &xin.cc);
+	checks = module_ctx_memo_get(ctx, PATHCHECK_MEMO);
+	hole = pathcheck_blackholes(checks);
+	json_decref(checks);
+	xin.blackhole = hole;
+	xin.st_idle = facts_sysctl(facts,
+	    "net.ipv4.tcp_slow_start_after_idle", &v);
+	xin.st_lowat = facts_sysctl(facts, "net.ipv4.tcp_notsent_lowat",
+	    &v);
+	xin.st_probing = facts_sysctl(facts, "net.ipv4.tcp_mtu_probing",
+	    &v);
+	xin.st_backlog = facts_sysctl(facts, "net.core.netdev_max_backlog",
+	    &v);
+	if (v != NULL)
+		xin.cur_backlog = strtoull(v, NULL, 10);
+	/* A key the probe does not read may be absent (a network namespace
+	 * has none): planned only where the probe saw it. */
+	if (xin.netdev_backlog && xin.st_backlog == SIZING_UNKNOWN) {
+		xin.netdev_backlog = 0;
+		stage_note(st, "net.core.netdev_max_backlog: not planned: the "
+		    "probe did not read it on this host");
+	}
+	sizing_extra_compute(&xin, x);
+	free(hole);
+	sizing_extra_to_dropin(x, &st->dropin);
+	for (i = 0; i < x->n; i++)
+		if (x->keys[i].value == NULL)
+			stage_note(st, "%s: %s", x->keys[i].key,
+			    x->keys[i].reason);
+}
+
 static int
 tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
@@ -190,6 +279,7 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 	const json_t		*facts = module_ctx_facts(ctx);
 	struct sizing_input	 in;
 	struct sizing_plan	 plan;
+	struct sizing_extra	 extra;
 	struct facts_paths	 fp;
 	struct stage		*st;
 	char			*cause = NULL;
@@ -204,6 +294,7 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 	memset(&in, 0, sizeof in);
 	memset(&plan, 0, sizeof plan);
 	memset(&fp, 0, sizeof fp);
+	memset(&extra, 0, sizeof extra);
 	tcp_buffers_input(conf, &in);
 	if (choose_path(ctx, &in, &fp, &cause) != 0) {
 		res->status = RESULT_FAILED;
@@ -238,6 +329,7 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 		stage_note(st, "net.core.wmem_max: %s", plan.reason_wmem_max);
 	for (i = 0; i < fp.nwarnings; i++)
 		stage_note(st, "warning: %s", fp.warnings[i]);
+	plan_extra(ctx, conf, &in, st, &extra);
 	res->status = RESULT_OK;
 	res->msg = summary(&in, &plan, &fp);
 	res->data = json_pack("{s:f, s:f, s:s?, s:s?, s:I, s:I, s:I, s:o, "
@@ -250,6 +342,7 @@ tcp_buffers_run(struct module_ctx *ctx, const void *vconf,
 		json_array_append_new(json_object_get(res->data, "warnings"),
 		    json_string(fp.warnings[i]));
 out:
+	sizing_extra_clear(&extra);
 	sizing_plan_clear(&plan);
 	facts_paths_clear(&fp);
 	return 0;

@@ -8,6 +8,7 @@
 
 #include "playbook/module.h"
 #include "tune/sizing.h"
+#include "tune/sizing-extra.h"
 
 struct tcp_buffers_conf {
 	struct module_conf	 hdr;
@@ -20,6 +21,12 @@ struct tcp_buffers_conf {
 	uint64_t		 wmem_default;	/* 0: not given */
 	int			 allow_decrease;
 	const char		*sysctl_file;
+	/* The keys beyond buffers (tune/sizing-extra.h). */
+	int			 long_lived;
+	int			 latency_sensitive;
+	uint64_t		 notsent_lowat;
+	const char		*mtu_probing;	/* auto, on, off */
+	int			 netdev_backlog;
 };
 
 extern const struct module mod_tcp_buffers;
@@ -28,5 +35,10 @@ extern const struct module mod_tcp_buffers;
  * host's facts give (RTT and bandwidth fallbacks, RAM, current values). */
 void	tcp_buffers_input(const struct tcp_buffers_conf *conf,
 	    struct sizing_input *in);
+
+/* The same for the keys beyond buffers; in leaves the host's (the
+ * congestion control, the path checks' blackhole, the keys' states). */
+void	tcp_buffers_extra_input(const struct tcp_buffers_conf *conf,
+	    struct sizing_extra_input *in);
 
 #endif

@@ -6,14 +6,17 @@
 # (verify-diag, issue 24: receive_window, send_buffer, congestion at 1%
 # loss and link_rate, each from --format json and the table's "limited
 # by" column, and the single-vs-many reading, ~150 s; the pure parts are
-# unit/test-diag). Each uses its
-# own lab (prefix tvw / tvg / tvd). They
+# unit/test-diag), and the path checks with the keys they plan
+# (verify-path, issue 24: loss, path MTU and a blackhole, drop counters;
+# tcp_mtu_probing from the blackhole, ~70 s; the pure parts are
+# unit/test-pathcheck). Each uses its
+# own lab (prefix tvw / tvg / tvd / dg1). They
 # measure throughput, so they run alone (RUN_SERIAL): wanem needs about a
 # third of a core per 100 Mbit/s flow. Need root; exit 77 (skipped)
 # otherwise. The unit test of the parser, table and gate is
 # unit/test-iperf (tests/unit/test-iperf.c).
 if(TARGET wanem)
-  foreach(t wan gate diag)
+  foreach(t wan gate diag path)
     add_test(NAME e2e/verify-${t}
       COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/verify-${t}.sh
               $<TARGET_FILE:tcptune> $<TARGET_FILE:wanem>

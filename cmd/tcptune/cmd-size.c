@@ -20,14 +20,21 @@
 
 /* {"schema", "rtt_ms", "bdp_bytes", "ceiling_bytes", "flow_cap_mbit",
  * "current_flow_cap_mbit" (with tcp_rmem=), "sysctl": {KEY: VALUE},
- * "reasons": {KEY: why}, "dropin": the file's text}. */
+ * "reasons": {KEY: why}, "not_planned": {KEY: why} (the keys beyond
+ * buffers asked for and left out), "dropin": the file's text}. */
 static void
 print_json(const struct sizing_input *in, const struct sizing_plan *plan,
-    const struct dropin *d, const char *text)
+    const struct sizing_extra *extra, const struct dropin *d,
+    const char *text)
 {
 	json_t	*doc, *keys = json_object(), *reasons = json_object();
+	json_t	*left = json_object();
 	size_t	 i;
 
+	for (i = 0; i < extra->n; i++)
+		if (extra->keys[i].value == NULL)
+			json_object_set_new(left, extra->keys[i].key,
+			    json_string(extra->keys[i].reason));
 	for (i = 0; i < d->n; i++) {
 		json_object_set_new(keys, d->entries[i].key,
 		    json_string(d->entries[i].value));
@@ -41,6 +48,7 @@ print_json(const struct sizing_input *in, const struct sizing_plan *plan,
 	    (json_int_t)plan->ceiling, "flow_cap_mbit",
 	    sizing_flow_cap_mbit(plan->ceiling, in->rtt_ms), "sysctl", keys,
 	    "reasons", reasons, "dropin", text);
+	json_object_set_new(doc, "not_planned", left);
 	if (in->st_rmem == SIZING_PRESENT)
 		json_object_set_new(doc, "current_flow_cap_mbit", json_real(
 		    sizing_flow_cap_mbit(in->cur_rmem.max, in->rtt_ms)));
@@ -89,9 +97,14 @@ parse_triple(const char *key, const char *v, struct tcp_triple *t,
 /* What a host's facts give the module, given here as words instead: 0,
  * -1 after printing why v is bad, or 1 when key is not one of them. */
 static int
-host_word(const char *key, const char *v, struct sizing_input *in)
+host_word(const char *key, const char *v, struct sizing_input *in,
+    struct sizing_extra_input *xin)
 {
 	/* host_words[], in this order */
+	if (strcmp(key, "congestion") == 0) {
+		xin->cc = v;
+		return 0;
+	}
 	if (strcmp(key, "mem") == 0)
 		return parse_bytes(key, v, &in->mem_total);
 	if (strcmp(key, "tcp_rmem") == 0)
@@ -102,7 +115,8 @@ host_word(const char *key, const char *v, struct sizing_input *in)
 }
 
 /* The facts of a host that size takes as words (host_word). */
-static const char *const host_words[] = { "mem", "tcp_rmem", "tcp_wmem" };
+static const char *const host_words[] = { "congestion", "mem", "tcp_rmem",
+	"tcp_wmem" };
 
 const char *const *
 size_keys(size_t *n)
@@ -114,7 +128,7 @@ size_keys(size_t *n)
 
 	if (nkeys == 0) {
 		for (p = mod_tcp_buffers.params; p->name != NULL &&
-		    nkeys < sizeof keys / sizeof *keys - 3; p++)
+		    nkeys < sizeof keys / sizeof *keys - 4; p++)
 			if (size_param(p->name) != NULL)
 				keys[nkeys++] = p->name;
 		for (i = 0; i < sizeof host_words / sizeof *host_words; i++)
@@ -152,7 +166,8 @@ unknown_key(const char *key)
  * refuses it), and the host's facts the module would read.
  */
 static int
-parse_words(struct options *opts, struct sizing_input *in)
+parse_words(struct options *opts, struct sizing_input *in,
+    struct sizing_extra_input *xin)
 {
 	struct ypos	 pos = { "<command line>", 1, 1 };
 	json_t		*words = json_object(), *args = NULL, *v;
@@ -181,7 +196,7 @@ parse_words(struct options *opts, struct sizing_input *in)
 				goto out;
 			}
 			json_object_set_new(words, key, v);
-		} else if ((hw = host_word(key, eq, in)) != 0) {
+		} else if ((hw = host_word(key, eq, in, xin)) != 0) {
 			if (hw > 0)
 				unknown_key(key);
 			goto out;
@@ -195,6 +210,7 @@ parse_words(struct options *opts, struct sizing_input *in)
 	}
 	conf = bind_conf(&mod_tcp_buffers, args, given);
 	tcp_buffers_input(conf, in);
+	tcp_buffers_extra_input(conf, xin);
 	free(conf);
 	r = 0;
 out:
@@ -208,14 +224,19 @@ static int
 cmd_size_exec(struct options *opts)
 {
 	struct sizing_input	 in;
+	struct sizing_extra_input xin;
 	struct sizing_plan	 plan;
+	struct sizing_extra	 extra;
 	struct dropin		 d;
 	char			*cause = NULL, *text;
+	size_t			 i;
 
 	memset(&in, 0, sizeof in);
+	memset(&xin, 0, sizeof xin);
+	memset(&extra, 0, sizeof extra);
 	in.st_rmem = in.st_wmem = SIZING_UNKNOWN;
 	in.st_rmem_max = in.st_wmem_max = SIZING_UNKNOWN;
-	if (parse_words(opts, &in) != 0)
+	if (parse_words(opts, &in, &xin) != 0)
 		return EXIT_COULD_NOT_RUN;
 	if (sizing_plan_compute(&in, &plan, &cause) != 0) {
 		cmd_error("size: %s", cause);
@@ -225,16 +246,22 @@ cmd_size_exec(struct options *opts)
 	}
 	dropin_init(&d);
 	sizing_plan_to_dropin(&plan, &d);
+	/* No host: no path check (mtu_probing auto plans nothing), the
+	 * keys' states unknown (planned). */
+	xin.bandwidth_mbit = in.bandwidth_mbit;
+	sizing_extra_compute(&xin, &extra);
+	sizing_extra_to_dropin(&extra, &d);
 	if ((text = dropin_render(&d, "(tcptune size)", NULL, &cause)) ==
 	    NULL) {
 		cmd_error("%s", cause);
 		free(cause);
 		dropin_free(&d);
+		sizing_extra_clear(&extra);
 		sizing_plan_clear(&plan);
 		return 1;
 	}
 	if (opts->format == FORMAT_JSON)
-		print_json(&in, &plan, &d, text);
+		print_json(&in, &plan, &extra, &d, text);
 	else {
 		if (in.st_rmem == SIZING_PRESENT)
 			printf("flow cap of the current tcp_rmem maximum (%llu "
@@ -245,7 +272,12 @@ cmd_size_exec(struct options *opts)
 		    "Mbit/s\n", in.rtt_ms,
 		    sizing_flow_cap_mbit(plan.ceiling, in.rtt_ms));
 		fputs(text, stdout);
+		for (i = 0; i < extra.n; i++)
+			if (extra.keys[i].value == NULL)
+				printf("# %s: %s\n", extra.keys[i].key,
+				    extra.keys[i].reason);
 	}
+	sizing_extra_clear(&extra);
 	free(text);
 	dropin_free(&d);
 	sizing_plan_clear(&plan);

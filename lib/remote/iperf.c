@@ -86,6 +86,7 @@ struct iperf3_inputs {
 	const char	*sample;
 	const char	*dropin;
 	const char	*info;
+	char		 pings[32];
 	char		 port[32];
 	char		 tries[32];
 	char		 duration[32];
@@ -113,6 +114,7 @@ iperf3_call(const struct iperf3_inputs *in, struct remote_call *call)
 		{ "SAMPLE", in->sample },
 		{ "DROPIN", in->dropin },
 		{ "INFO", in->info },
+		{ "PINGS", in->pings },
 		{ NULL, NULL } });
 }
 
@@ -182,6 +184,16 @@ iperf_server_parse(const char *out, long *pid, int *port, char **info,
 bad:
 	return fail(cause, "unexpected iperf3 server start output '%.80s'",
 	    out);
+}
+
+void
+iperf_path_call(const char *address, int pings, struct remote_call *call)
+{
+	struct iperf3_inputs in = { .action = "path" };
+
+	in.address = address;
+	NUM(in.pings, pings);
+	iperf3_call(&in, call);
 }
 
 void

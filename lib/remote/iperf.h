@@ -121,6 +121,11 @@ int	 iperf_server_parse(const char *out, long *pid, int *port,
  * info (may be NULL) print the server's samples and remove their file. */
 void	 iperf_kill_call(long pid, const char *info,
 	    struct remote_call *call);
+/* The checks of the path to address (lib/remote/pathcheck.h reads what
+ * it prints): the route's interface, its MTU and drop counters, and with
+ * pings > 0 a loss burst of that many pings and the path MTU check. */
+void	 iperf_path_call(const char *address, int pings,
+	    struct remote_call *call);
 /* A sampled client's output is iperf3's document, a line "@tcp_info" and
  * the client's samples: the document's length, and *info (pointing into
  * out, NUL-terminated as out is) at the samples, or NULL. */

@@ -3,10 +3,10 @@
 # they print; modules/mod-iperf3_verify.c runs them).
 #
 # Run as a remote program (lib/remote/prelude.sh), its header giving:
-#   ACTION    server | client | stop
+#   ACTION    server | client | stop | path
 #   PORT      server: the first port to try; client: the server's port
 #   TRIES     server: how many ports to try, PORT .. PORT + TRIES - 1
-#   ADDRESS   client: the peer's traffic address
+#   ADDRESS   client: the peer's traffic address; path: the other end's
 #   DURATION  client: seconds measured (-t)
 #   OMIT      client: seconds omitted first (-O)
 #   PARALLEL  client: streams (-P when more than 1)
@@ -19,12 +19,15 @@
 #             assignments of the limit keys are reported with the samples
 #   INFO      stop: the server's sample file (the third word the server
 #             printed), or empty
+#   PINGS     path: the loss burst's pings, 0 = only the interface and its
+#             drop counters (no ping, no MTU check)
 #
 # Output. server: "PID PORT" of the server that listens, with SAMPLE "PID
 # PORT FILE", or a message on stderr and exit 1. client: iperf3's -J
 # document; with SAMPLE then a line "@tcp_info" and this end's samples
 # (below). stop: with INFO the server's samples, else nothing; exit 0.
 # Without iperf3 (server, client): a message on stderr and exit 127.
+# path: the checks of the path to ADDRESS (below), exit 0.
 #
 # Samples (lib/remote/tcpinfo.h reads them): "@samples N" (how many
 # samples found a socket), "@sysctl KEY=VALUE" for the keys that limit a
@@ -33,6 +36,78 @@
 # (address line, then a tab-indented line of TCP_INFO), each socket's last
 # sample, because busy, rwnd_limited and sndbuf_limited are totals since
 # the socket opened.
+
+# The path to ADDRESS, each line a fact (lib/remote/pathcheck.h reads
+# them), every check bounded (ping -w):
+#   @route DEV SRC        the interface the route uses, this end's address
+#   @mtu N                DEV's MTU
+#   @drops RX TX          DEV's rx_dropped and tx_dropped counters
+#   @ping SENT RECEIVED   the loss burst (PINGS > 0)
+#   @pmtu SIZE RESULT     a packet of SIZE bytes with DF (ping -M do):
+#                         ok (an answer), lost (none), or local=N (this
+#                         host already knows the path's MTU is N, from an
+#                         ICMP "fragmentation needed"); DEV's MTU first,
+#                         then, while lost, the MTUs paths commonly have
+#                         below it (PPPoE 1492, GCP's VPC 1460, 1400,
+#                         IPv6's minimum 1280); each probe 3 pings
+#                         within 2 s (-w: any answer is a pass)
+# Without ip(8) the route is unknown and only the pings run.
+path() {
+	dev=
+	if have ip; then
+		# shellcheck disable=SC2046 # two words, or none
+		set -- $(ip -o route get "$ADDRESS" 2>/dev/null | awk '
+		    { for (i = 1; i < NF; i++) {
+			if ($i == "dev") d = $(i + 1)
+			if ($i == "src") s = $(i + 1) } }
+		    END { if (d != "") print d, (s != "" ? s : "-") }')
+		[ $# -eq 2 ] && dev=$1 && echo "@route $1 $2"
+	fi
+	mtu=
+	if [ -n "$dev" ] && [ -r "/sys/class/net/$dev/mtu" ]; then
+		mtu=$(cat "/sys/class/net/$dev/mtu")
+		echo "@mtu $mtu"
+		d=/sys/class/net/$dev/statistics
+		echo "@drops $(cat "$d/rx_dropped" 2>/dev/null || echo -)" \
+		    "$(cat "$d/tx_dropped" 2>/dev/null || echo -)"
+	fi
+	[ "$PINGS" -gt 0 ] && have ping || return 0
+	# 10 ms apart; where only root may ping that fast, 0.2 s (the
+	# unprivileged minimum of older iputils). Not -w: with a deadline
+	# ping sends on until COUNT answers came, and the pings still in
+	# flight when it stops count as lost. -W 2: the last answers may take
+	# 2 s; timeout(1) bounds the whole burst.
+	t=
+	have timeout && t="timeout $((PINGS / 5 + 5))"
+	# shellcheck disable=SC2086 # t is words of digits
+	out=$($t ping -n -q -c "$PINGS" -i 0.01 -W 2 "$ADDRESS" 2>&1)
+	# shellcheck disable=SC2086
+	case $out in
+	*"packets transmitted"*) ;;
+	*) out=$($t ping -n -q -c "$PINGS" -i 0.2 -W 2 "$ADDRESS" 2>&1) ;;
+	esac
+	echo "$out" | awk '/packets transmitted/ { print "@ping", $1, $4 }'
+	# No answer at all: ICMP does not pass, the MTU cannot be told.
+	case $out in *" 0 received"*|*" 0 packets received"*) return 0 ;; esac
+	[ -n "$mtu" ] || return 0
+	first=1
+	for size in "$mtu" 1492 1460 1400 1280; do
+		[ -n "$first" ] || [ "$size" -lt "$mtu" ] || continue
+		first=
+		r=$(ping -n -q -M "do" -s $((size - 28)) -c 3 -i 0.01 -w 2 \
+		    "$ADDRESS" 2>&1)
+		case $r in
+		*"mtu="*)
+			echo "@pmtu $size local=$(echo "$r" |
+			    sed -n 's/.*mtu=\([0-9]*\).*/\1/p' | head -n 1)"
+			return 0 ;;
+		*" 0 received"*) echo "@pmtu $size lost" ;;
+		*"packets transmitted"*) echo "@pmtu $size ok"; return 0 ;;
+		*) return 0 ;;
+		esac
+	done
+	return 0
+}
 
 need_iperf3() {
 	have iperf3 || { echo 'iperf3 is not installed' >&2; exit 127; }
@@ -206,5 +281,6 @@ case $ACTION in
 server) need_iperf3; server ;;
 client) need_iperf3; client ;;
 stop) stop ;;
+path) path ;;
 *) echo "unknown action '$ACTION'" >&2; exit 2 ;;
 esac

@@ -55,7 +55,7 @@ expect "a module name" "tcp_buffers" modules tcp_b
 # expect, key_cases zexpect).
 key_cases() {
 	"$1" "size's keys" "ram_divisor= rmem_default= rtt_ms=" size r
-	"$1" "size's keys: the host's facts too" "max_buffer= mem=" size m
+	"$1" "size's keys: the host's facts too" "max_buffer= mem= mtu_probing=" size m
 	"$1" "verify: hosts and iperf3_verify's keys" "d1 d2 db duration=" \
 	    verify -i "$inv" d
 	"$1" "ping: hosts only" "d1 d2 db" ping -i "$inv" d

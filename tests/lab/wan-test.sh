@@ -17,13 +17,13 @@ config_tests() {
 	printf '%s\n' 'host a ns-a 198.19.0.1' 'host b ns-b 198.19.0.2' \
 	    'host c ns-c 198.18.7.3  # comment' '' \
 	    'link a b delay=52ms rate=100mbit queue=bdp' \
-	    'pipe a c delay=250us rate=1gbit queue=64k loss=1%' \
+	    'pipe a c delay=250us rate=1gbit queue=64k loss=1% mtu=1460' \
 	    'default delay=0.5 rate=none' >"$work/ok.conf"
 	"$1" --check --config "$work/ok.conf" >"$work/out"
 	for want in \
 	    'pipe a b delay_ns=52000000 rate_bps=100000000 queue_bytes=1300000 loss=0' \
 	    'pipe b a delay_ns=52000000 rate_bps=100000000 queue_bytes=1300000 loss=0' \
-	    'pipe a c delay_ns=250000 rate_bps=1000000000 queue_bytes=65536 loss=0.01' \
+	    'pipe a c delay_ns=250000 rate_bps=1000000000 queue_bytes=65536 loss=0.01 mtu=1460' \
 	    'pipe c a delay_ns=500000 rate_bps=0 queue_bytes=0 loss=0'; do
 		if ! grep -qxF "$want" "$work/out"; then
 			echo "wan-test: FAIL: no '$want' in:"
@@ -50,10 +50,12 @@ config_tests() {
 	link a b loss=2|loss '2' is over 1
 	host c ns-c 10.1.2.3|address '10.1.2.3' is outside 198.18.0.0/15
 	host c ns-a 198.19.0.3|namespace 'ns-a' already used at line 1
-	link a b mtu=9000|unknown option 'mtu'
+	link a b mtu=9000.5|bad mtu '9000.5' (bytes)
+	link a b mtu=500|mtu '500' is outside 576 to 65535
+	link a b jitter=5ms|unknown option 'jitter'
 	frobnicate|unknown statement 'frobnicate'
 	EOF
-	echo "wan-test: config checks: $((13 - bad)) ok, $bad failed"
+	echo "wan-test: config checks: $((15 - bad)) ok, $bad failed"
 	[ $bad -eq 0 ]
 }
 

@@ -151,6 +151,22 @@ parse_loss(const char *s, double *p, char **cause)
 	return 0;
 }
 
+/* mtu=BYTES: 576 (the least an IPv4 host must take) to 65535. */
+static int
+parse_mtu(const char *s, uint32_t *mtu, char **cause)
+{
+	const char	*unit;
+	double		 v;
+
+	if (parse_number(s, &v, &unit) != 0 || *unit != '\0' ||
+	    v != (double)(uint32_t)v)
+		return fail(cause, "bad mtu '%s' (bytes)", s);
+	if (v < 576 || v > 65535)
+		return fail(cause, "mtu '%s' is outside 576 to 65535", s);
+	*mtu = (uint32_t)v;
+	return 0;
+}
+
 int
 wan_conf_parse_opts(struct wan_pipe_conf *pc, char **words, size_t nwords,
     char **cause)
@@ -163,6 +179,7 @@ wan_conf_parse_opts(struct wan_pipe_conf *pc, char **words, size_t nwords,
 	pc->rate_bps = 0;
 	pc->queue_bytes = 0;
 	pc->loss = 0;
+	pc->mtu = 0;
 	for (i = 0; i < nwords; i++) {
 		value = strchr(words[i], '=');
 		if (value == NULL)
@@ -179,9 +196,12 @@ wan_conf_parse_opts(struct wan_pipe_conf *pc, char **words, size_t nwords,
 			queue_set = 1;
 		} else if (klen == 4 && strncmp(words[i], "loss", 4) == 0)
 			r = parse_loss(value, &pc->loss, cause);
+		else if (klen == 3 && strncmp(words[i], "mtu", 3) == 0)
+			r = parse_mtu(value, &pc->mtu, cause);
 		else
 			return fail(cause, "unknown option '%.*s' (expected "
-			    "delay, rate, queue or loss)", (int)klen, words[i]);
+			    "delay, rate, queue, loss or mtu)", (int)klen,
+			    words[i]);
 		if (r != 0)
 			return -1;
 	}

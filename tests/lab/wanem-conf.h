@@ -5,6 +5,7 @@
  *
  *	host NAME NETNS ADDRESS
  *	link A B [delay=52ms] [rate=100mbit] [queue=bdp|BYTES] [loss=P]
+ *	    [mtu=BYTES]
  *	pipe A B [options]	(one direction only, A to B)
  *	default [options]	(every host pair with no link or pipe)
  *
@@ -29,6 +30,10 @@ struct wan_pipe_conf {
 	uint64_t	 rate_bps;	/* bit/s; 0 means no rate limit */
 	uint64_t	 queue_bytes;	/* drop-tail limit; 0 means none */
 	double		 loss;		/* probability in [0, 1] */
+	/* The largest IPv4 packet the pipe carries; larger ones are dropped
+	 * without an ICMP "fragmentation needed": a router with a smaller
+	 * MTU whose ICMP is filtered (an MTU blackhole). 0: no limit. */
+	uint32_t	 mtu;
 	int		 line;		/* where it was defined, 0 if unset */
 };
 

@@ -78,6 +78,7 @@ struct pipe {
 	uint64_t	 bytes;		/* delivered */
 	uint64_t	 drop_queue;
 	uint64_t	 drop_loss;
+	uint64_t	 drop_mtu;	/* over the pipe's mtu */
 	uint64_t	 drop_full;
 	uint64_t	 drop_write;
 	uint64_t	 max_backlog;	/* bytes waiting for serialisation */
@@ -225,6 +226,12 @@ pipe_enqueue(struct pipe *p, const unsigned char *buf, size_t len,
 	size_t				 i;
 
 	p->in_packets++;
+	/* An MTU blackhole: dropped before the link, as the router that
+	 * cannot forward it does, and no ICMP back. */
+	if (pc->mtu != 0 && len > pc->mtu) {
+		p->drop_mtu++;
+		return;
+	}
 	if (pc->rate_bps != 0) {
 		/* Bytes not yet serialised: the fluid backlog. */
 		backlog = 0;
@@ -430,14 +437,16 @@ write_stats(struct wanem *w)
 	for (i = 0; i < w->npipes; i++) {
 		p = w->list[i];
 		fprintf(f, "pipe %s %s in=%llu packets=%llu bytes=%llu "
-		    "drop_queue=%llu drop_loss=%llu drop_full=%llu "
-		    "drop_write=%llu max_backlog=%llu queued=%zu\n",
+		    "drop_queue=%llu drop_loss=%llu drop_mtu=%llu "
+		    "drop_full=%llu drop_write=%llu max_backlog=%llu "
+		    "queued=%zu\n",
 		    w->conf.hosts[p->src].name, w->conf.hosts[p->dst].name,
 		    (unsigned long long)p->in_packets,
 		    (unsigned long long)p->packets,
 		    (unsigned long long)p->bytes,
 		    (unsigned long long)p->drop_queue,
 		    (unsigned long long)p->drop_loss,
+		    (unsigned long long)p->drop_mtu,
 		    (unsigned long long)p->drop_full,
 		    (unsigned long long)p->drop_write,
 		    (unsigned long long)p->max_backlog, p->count);
@@ -531,11 +540,15 @@ print_conf(const struct wan_conf *conf)
 			if ((pc = wan_conf_pipe(conf, i, j)) == NULL)
 				continue;
 			printf("pipe %s %s delay_ns=%llu rate_bps=%llu "
-			    "queue_bytes=%llu loss=%g\n", conf->hosts[i].name,
+			    "queue_bytes=%llu loss=%g", conf->hosts[i].name,
 			    conf->hosts[j].name,
 			    (unsigned long long)pc->delay_ns,
 			    (unsigned long long)pc->rate_bps,
 			    (unsigned long long)pc->queue_bytes, pc->loss);
+			/* Only when set: the line is otherwise what it was. */
+			if (pc->mtu != 0)
+				printf(" mtu=%u", (unsigned)pc->mtu);
+			putchar('\n');
 		}
 	}
 }
