@@ -92,6 +92,12 @@ void	 role_load_entry(struct loader *ld, const struct ynode *n,
 	    const struct scope *sc);
 void	 role_load_import(struct loader *ld, const struct ynode *n,
 	    const char *key, const struct scope *sc);
+/* include_role: role name (rendered) with opts (tasks_from, ...: strings)
+ * under sc, read when the task runs (playbook_load_include). -1 when the
+ * role was not loaded (the error in ld->d). */
+int	 role_load_dynamic(struct loader *ld, const char *name,
+	    const json_t *opts, const struct ypos *pos,
+	    const struct scope *sc);
 void	 role_free(struct role *r);
 
 #endif

@@ -826,6 +826,8 @@ task_clear(struct task *t)
 	free_tags(t->listen, t->nlisten);
 	free(t->include);
 	free(t->include_dir);
+	json_decref(t->include_opts);
+	free(t->include_pbfile);
 }
 
 void

@@ -73,6 +73,12 @@ struct task {
 	char			*include;	/* TASK_INCLUDE: the file, as
 						 * written (a template) */
 	char			*include_dir;	/* relative to which */
+	int			 include_role;	/* TASK_INCLUDE of a role:
+						 * include is its name */
+	json_t			*include_opts;	/* its tasks_from, ... */
+	char			*include_pbfile; /* the playbook it is in:
+						 * where roles are looked
+						 * for */
 	const struct block	*parent;	/* its innermost block; NULL
 						 * in a play made by hand: a
 						 * list of tasks */

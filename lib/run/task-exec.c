@@ -381,6 +381,8 @@ runner_include(struct runner *r, struct host_state *h,
 	const struct play	*tree = NULL;
 	json_t			*items = NULL, *file = NULL;
 	const char		*path = NULL;
+	const char		*what = t->include_role ? "include_role" :
+				    "include_tasks";
 	char			*cause = NULL, *label;
 	size_t			 i, n = 1;
 	int			 when = 1, skipped = 0;
@@ -402,15 +404,17 @@ runner_include(struct runner *r, struct host_state *h,
 	    &cause)) == NULL)
 		goto failed;
 	if (!json_is_string(file)) {
-		ypos_fail(&cause, &t->pos, "include_tasks: the file must be a "
-		    "string");
+		ypos_fail(&cause, &t->pos, "%s: the %s must be a string",
+		    what, t->include_role ? "role name" : "file");
 		goto failed;
 	}
 	if ((tree = include_tree(r, play, t, json_string_value(file), items,
 	    seq, &path, &cause)) == NULL)
 		goto failed;
-	/* one result per item, as Ansible's "included: FILE for h" */
-	n = items != NULL ? json_array_size(items) : 1;
+	/* one result per item, as Ansible's "included: FILE for h"; an
+	 * included role's tasks say it all (Ansible prints and counts
+	 * nothing for include_role itself) */
+	n = t->include_role ? 0 : items != NULL ? json_array_size(items) : 1;
 	for (i = 0; i < n; i++) {
 		memset(&res, 0, sizeof res);
 		res.status = RESULT_OK;
@@ -422,15 +426,14 @@ runner_include(struct runner *r, struct host_state *h,
 			free(label);
 		} else
 			res.msg = xprintf("included: %s", path);
-		runner_record(h, play_index, t->name, "include_tasks", &res,
-		    0, 0);
+		runner_record(h, play_index, t->name, what, &res, 0, 0);
 	}
 	goto out;
 failed:
 	res.status = RESULT_FAILED;
 	res.msg = cause;
 record:
-	runner_record(h, play_index, t->name, "include_tasks", &res,
+	runner_record(h, play_index, t->name, what, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors, 0);
 	module_result_clear(&res);
 	tree = NULL;
