@@ -150,7 +150,9 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 	struct output	*o = arg;
 	json_t		*ev;
 
-	o->play = play->name != NULL ? play->name : play->hosts;
+	/* an unnamed play is named by its hosts, as ansible-playbook */
+	o->play = play->name != NULL && *play->name != '\0' ? play->name :
+	    play->hosts;
 	o->task = NULL;
 	if (doc(o) != NULL)
 		jdoc_play_start(doc(o), play->name != NULL ? play->name : "",
@@ -268,7 +270,7 @@ static size_t
 print_items(struct output *o, const char *host, const struct task_result *tr)
 {
 	const json_t	*results = json_object_get(tr->data, "results"), *it;
-	const char	*st, *c;
+	const char	*st, *c, *shown;
 	size_t		 i;
 
 	if (!json_is_array(results) || json_array_size(results) == 0)
@@ -279,10 +281,13 @@ print_items(struct output *o, const char *host, const struct task_result *tr)
 			return i;
 		c = strcmp(st, "changed") == 0 ? C_YELLOW : strcmp(st, "ok") ==
 		    0 ? C_GREEN : strcmp(st, "skipped") == 0 ? C_CYAN : C_RED;
-		printf("%s%s: [%s] => (item=%s)%s\n", color(o, c),
+		/* what a module shows of each item (debug's msg) */
+		shown = json_string_value(json_object_get(it, "_display"));
+		printf("%s%s: [%s] => (item=%s)%s%s%s\n", color(o, c),
 		    strcmp(st, "skipped") == 0 ? "skipping" : strcmp(st,
 		    "failed") == 0 ? "failed" : st, host,
 		    json_string_value(json_object_get(it, "_label")),
+		    shown != NULL ? " => " : "", shown != NULL ? shown : "",
 		    color(o, C_RESET));
 	}
 	return i;
@@ -312,9 +317,12 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 	case RESULT_FAILED:
 	default:
 		if (tr->ignored) {
-			printf("%sfailed (ignored): [%s] => %s%s\n",
-			    color(o, C_CYAN), host, tr->msg != NULL ?
-			    tr->msg : "", color(o, C_RESET));
+			/* as ansible-playbook: the failure, then that it
+			 * was ignored */
+			printf("%sfatal: [%s]: FAILED! => %s%s\n%s...ignoring"
+			    "%s\n", color(o, C_RED), host, tr->msg != NULL ?
+			    tr->msg : "", color(o, C_RESET), color(o, C_CYAN),
+			    color(o, C_RESET));
 			return;
 		}
 		printf("%sfatal: [%s]: FAILED! => %s%s\n", color(o, C_RED),
@@ -617,6 +625,7 @@ run_config_from_options(struct run_config *cfg, const struct options *opts)
 	cfg->limit = opts->limit;
 	cfg->tags = opts->tags;
 	cfg->skip_tags = opts->skip_tags;
+	cfg->verbosity = opts->verbose;
 	if (strcmp(opts->host_key_checking, "accept-new") == 0)
 		cfg->hostkey_mode = TP_HOSTKEY_ACCEPT_NEW;
 	else if (strcmp(opts->host_key_checking, "off") == 0)

@@ -84,6 +84,7 @@ struct task {
 						 * list of tasks */
 	enum block_part		 part;		/* and the part it is in */
 	int			 implicit;	/* a flush the play adds */
+	enum meta_kind		 meta;		/* TASK_META */
 	int			 before_start;	/* before the task the run
 						 * starts at: not run
 						 * (playbook_start_at) */

@@ -503,22 +503,49 @@ load_include(struct loader *ld, const struct ynode *n, const char *key,
 	include_lint(ld, t, n, &file->pos, sc);
 }
 
+static const char *const meta_names[] = { "noop", "end_play", "end_batch",
+	"end_host", "clear_facts", NULL };
+
 static void
 load_meta(struct loader *ld, const struct ynode *n, const char *key,
     const struct scope *sc)
 {
-	const struct ynode *v = ynode_get(n, key);
+	const struct ynode	*v = ynode_get(n, key);
+	struct task		*t;
+	size_t			 k;
 
-	check_keys(ld, n, (const char *const[]){ "name", NULL }, key,
-	    "meta");
 	if (v->type == YNODE_SCALAR && strcmp(v->value, "flush_handlers") ==
 	    0 && !sc->handlers) {
+		check_keys(ld, n, (const char *const[]){ "name", NULL }, key,
+		    "meta");
 		tree_add_meta(ld, sc, TASK_FLUSH_HANDLERS, &n->pos);
 		return;
 	}
-	diag_add(ld->d, &v->pos, "meta: '%s' is not supported (only "
-	    "flush_handlers, in tasks)", v->type == YNODE_SCALAR ? v->value :
-	    ynode_type_name(v));
+	for (k = 0; v->type == YNODE_SCALAR && meta_names[k] != NULL; k++) {
+		if (strcmp(v->value, meta_names[k]) == 0)
+			break;
+	}
+	if (v->type != YNODE_SCALAR || meta_names[k] == NULL ||
+	    sc->handlers) {
+		diag_add(ld->d, &v->pos, "meta: '%s' is not supported (only "
+		    "flush_handlers, noop, end_play, end_batch, end_host and "
+		    "clear_facts, in tasks)", v->type == YNODE_SCALAR ?
+		    v->value : ynode_type_name(v));
+		return;
+	}
+	check_keys(ld, n, (const char *const[]){ "name", "when", "tags",
+	    NULL }, key, "meta");
+	t = new_task(ld, sc);
+	t->kind = TASK_META;
+	t->meta = (enum meta_kind)k;
+	t->pos = n->pos;
+	get_string(ld, ynode_get(n, "name"), "name", &t->name);
+	if (t->name == NULL)
+		t->name = xstrdup(key);
+	if ((t->when = get_when(ld, ynode_get(n, "when"))) != NULL)
+		t->when_pos = ynode_get(n, "when")->pos;
+	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
+	inherit(sc, t);
 }
 
 void

@@ -49,6 +49,28 @@ module_ctx_playbook_path(const struct module_ctx *ctx)
 	return ctx->run->cfg->playbook_path;
 }
 
+int
+module_ctx_verbosity(const struct module_ctx *ctx)
+{
+	return ctx->run->cfg->verbosity;
+}
+
+/* The host's own vars: only its worker touches them during a step. */
+void
+module_ctx_set_fact(struct module_ctx *ctx, const char *name, json_t *value)
+{
+	json_object_set_new(ctx->host->registered, name, value);
+}
+
+void
+module_ctx_include_vars(struct module_ctx *ctx, const json_t *vars)
+{
+	json_t *copy = json_deep_copy(vars);
+
+	json_object_update(ctx->host->included, copy);
+	json_decref(copy);
+}
+
 const json_t *
 module_ctx_facts(const struct module_ctx *ctx)
 {

@@ -79,6 +79,7 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	    conn.become_password : cfg->become_password);
 	host_conn_clear(&conn);
 	h->registered = json_object();
+	h->included = json_object();
 	h->memo = json_object();
 	*out = h;
 	return 0;
@@ -120,6 +121,7 @@ host_state_free(struct host_state *h)
 	json_decref(h->facts);
 	free(h->facts_parked);
 	json_decref(h->registered);
+	json_decref(h->included);
 	free(h->notified);
 	json_decref(h->memo);
 	drop_stage(h);
@@ -355,11 +357,18 @@ runner_host_vars(struct runner *r, struct host_state *h,
     const struct play *play, const struct task *t, const json_t *groups)
 {
 	/* The inventory's merge for this host was made once, for hostvars. */
-	json_t *vars;
+	json_t *vars, *level = h->registered;
 
+	/* include_vars' are below set_fact's and registered results */
+	if (json_object_size(h->included) > 0) {
+		level = json_deep_copy(h->included);
+		json_object_update(level, h->registered);
+	} else
+		json_incref(level);
 	vars = playbook_task_vars(play, t, json_object_get(r->hostvars,
-	    h->name), h->registered, r->cfg->extra_vars, h->facts, h->name,
+	    h->name), level, r->cfg->extra_vars, h->facts, h->name,
 	    groups);
+	json_decref(level);
 	json_object_set(vars, "hostvars", r->hostvars);
 	return vars;
 }
@@ -574,7 +583,8 @@ needs_flush(const struct batch *b, const struct host_state *h)
 		return 0;
 	if (b->at_end || b->task == NULL)
 		return 1;
-	if (b->task->kind == TASK_INCLUDE || b->task->kind == TASK_NOOP)
+	if (b->task->kind == TASK_INCLUDE || b->task->kind == TASK_NOOP ||
+	    b->task->kind == TASK_META)
 		return 0;
 	/* before handlers run, only on a host that has one to run: a play
 	 * still writes its drop-in once */
@@ -1058,6 +1068,99 @@ run_includes(struct batch *b, unsigned char *took)
 	}
 }
 
+/* A meta task's `when` on one host: 1, 0, or -1 with *cause. */
+static int
+meta_when(struct batch *b, struct host_state *h, char **cause)
+{
+	const struct task	*t = b->task;
+	json_t			*vars;
+	int			 when = 1, r;
+
+	if (t->when == NULL)
+		return 1;
+	unpark_facts(h);
+	vars = runner_host_vars(b->r, h, b->play, t, b->groups);
+	r = template_eval_bool(t->when, vars, &t->when_pos, &when, cause);
+	json_decref(vars);
+	park_facts(b->r, h, b->n);
+	return r != 0 ? -1 : when;
+}
+
+/* What meta t does, on host i (end_host, noop) or on every host of the
+ * batch (the others). */
+static void
+meta_act(struct batch *b, size_t i)
+{
+	struct host_state	*h;
+	size_t			 j;
+
+	switch (b->task->meta) {
+	case META_NOOP:
+		break;
+	case META_END_HOST:
+		cursor_end(&b->cursor[i]);
+		break;
+	case META_CLEAR_FACTS:
+		for (j = 0; j < b->n; j++) {
+			h = b->hosts[j];
+			unpark_facts(h);
+			json_decref(h->facts);
+			h->facts = json_object();
+			park_facts(b->r, h, b->n);
+		}
+		break;
+	case META_END_PLAY:
+		b->r->play_ended = 1;
+		/* FALLTHROUGH */
+	case META_END_BATCH:
+		for (j = 0; j < b->n; j++)
+			cursor_end(&b->cursor[j]);
+		break;
+	}
+}
+
+/* meta at the step (other than flush_handlers), in the main thread (no
+ * host is contacted), as Ansible's linear strategy runs it: noop and
+ * end_host on each host at it, each with its own banner; the others once,
+ * on the first host, its `when` deciding for the batch. A false `when`
+ * prints as skipped but is not counted, as in Ansible's recap. */
+static void
+run_metas(struct batch *b, unsigned char *took)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	const struct task	*t = b->task;
+	struct module_result	 res;
+	struct host_state	*h;
+	size_t			 i, first;
+	char			*cause = NULL;
+	int			 when, per_host = t->meta == META_NOOP ||
+				    t->meta == META_END_HOST, once = 0;
+
+	for (i = 0; i < b->n; i++)
+		took[i] = (unsigned char)takes_step(b, i);
+	for (i = 0; i < b->n && !once; i++) {
+		if (!took[i])
+			continue;
+		once = !per_host;
+		h = b->hosts[i];
+		if (cfg->task_start != NULL)
+			cfg->task_start(cfg->cb_arg, b->play, t->name, 1);
+		if ((when = meta_when(b, h, &cause)) == 1) {
+			meta_act(b, i);
+			continue;
+		}
+		memset(&res, 0, sizeof res);
+		res.status = when < 0 ? RESULT_FAILED : RESULT_SKIPPED;
+		res.msg = cause;
+		cause = NULL;
+		first = h->nresults;
+		runner_record(h, b->play_index, t->name, "meta", &res, 0, 0);
+		if (when == 0)
+			h->stats.skipped--;
+		report_host(b, h, first);
+	}
+}
+
 /* The host furthest behind (in the run's order of tasks), whose place is
  * the next step; n when every host is done. */
 static size_t
@@ -1121,6 +1224,11 @@ run_batch(struct batch *b)
 				break;
 			memset(took, 0, b->n);
 			advance(b, took, 0);
+			continue;
+		}
+		if (t->kind == TASK_META) {
+			run_metas(b, took);
+			advance(b, took, 1);
 			continue;
 		}
 		if (t->kind == TASK_INCLUDE) {
@@ -1255,8 +1363,9 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	groups = groups_var(r);
 	if (r->cfg->play_start != NULL)
 		r->cfg->play_start(r->cfg->cb_arg, play, n);
-	for (off = 0; off < n && !r->stopped && !runner_interrupted;
-	    off += size, batch_index++) {
+	r->play_ended = 0;
+	for (off = 0; off < n && !r->stopped && !r->play_ended &&
+	    !runner_interrupted; off += size, batch_index++) {
 		size = serial_batch_size(&play->serial, batch_index, n);
 		if (size == 0 || size > n - off)
 			size = n - off;

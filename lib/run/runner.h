@@ -71,7 +71,10 @@ struct host_state {
 						 * the host takes no step it
 						 * may be parked instead: */
 	char			*facts_parked;	/* facts as compact JSON text */
-	json_t			*registered;	/* register: results */
+	json_t			*registered;	/* register: results, and
+						 * set_fact's facts */
+	json_t			*included;	/* include_vars' (below
+						 * those) */
 	unsigned char		*notified;	/* per handler of the play:
 						 * notified, not yet run */
 	json_t			*memo;		/* module state kept across
@@ -114,6 +117,7 @@ struct run_config {
 	const char		*tags;
 	const char		*skip_tags;
 	const char		*playbook_path;	/* for the drop-in header */
+	int			 verbosity;	/* -v count: debug's verbosity */
 	int			 drift;		/* check mode that reports drift
 						 * items (tcptune drift) */
 	json_t			*extra_vars;	/* borrowed */
@@ -175,6 +179,8 @@ struct runner {
 	pthread_mutex_t		  lock;		/* the running step's state,
 						 * and the callbacks */
 	int			  stopped;	/* max_fail / any_errors_fatal */
+	int			  play_ended;	/* meta: end_play in this play:
+						 * no later batch of it runs */
 	json_t			 *hostvars;	/* every host's inventory vars,
 						 * the `hostvars` variable */
 	char			 *stop_reason;

@@ -142,7 +142,9 @@ result_var(const struct module_result *res)
 		return reg;
 	json_object_set(reg, "data", res->data);
 	json_object_foreach(res->data, key, v) {
-		if (json_object_get(reg, key) != NULL)
+		/* the module's own msg (debug's) over the line's text */
+		if (json_object_get(reg, key) != NULL && strcmp(key, "msg") !=
+		    0)
 			continue;
 		/* Ansible's command module strips the output's trailing
 		 * newlines: `when: out.stdout == "x"` holds as there */
@@ -212,6 +214,9 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 		loop_set_item(&t->loop, vars, items, i);
 		call_module(r, h, play, t, vars, &item);
 		one = result_var(&item);
+		if (item.verbose && item.msg != NULL)
+			json_object_set_new(one, "_display",
+			    json_string(item.msg));
 		json_object_set(one, t->loop.loop_var, json_array_get(items,
 		    i));
 		if (strcmp(t->loop.loop_var, "item") != 0)
