@@ -74,15 +74,25 @@ is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 char *
 action_find_vars(const char *file, const char *role_path,
-    const char *playbook_dir)
+    const char *playbook_dir, int want_dir)
 {
+	int	(*exists)(const char *) = want_dir ? is_dir : is_file;
+
 	char	*cand[4] = { NULL, NULL, NULL, NULL }, *found = NULL;
 	size_t	 i;
 
 	if (file[0] == '/')
-		return is_file(file) ? xstrdup(file) : NULL;
+		return exists(file) ? xstrdup(file) : NULL;
 	if (role_path != NULL) {
 		cand[0] = xprintf("%s/vars/%s", role_path, file);
 		cand[1] = xprintf("%s/%s", role_path, file);
@@ -92,7 +102,7 @@ action_find_vars(const char *file, const char *role_path,
 		cand[3] = xprintf("%s/%s", playbook_dir, file);
 	}
 	for (i = 0; i < 4; i++) {
-		if (found == NULL && cand[i] != NULL && is_file(cand[i]))
+		if (found == NULL && cand[i] != NULL && exists(cand[i]))
 			found = cand[i];
 		else
 			free(cand[i]);
@@ -133,8 +143,6 @@ vars_name(const char *name)
 	static const char *const ext[] = { ".yml", ".yaml", ".json" };
 	size_t	n = strlen(name), i, e;
 
-	if (name[0] == '.')
-		return 0;
 	for (i = 0; i < 3; i++) {
 		e = strlen(ext[i]);
 		if (n > e && strcmp(name + n - e, ext[i]) == 0)
@@ -158,16 +166,26 @@ action_vars_dir(const char *dir, char **cause)
 		return NULL;
 	}
 	while ((e = readdir(d)) != NULL) {
-		if (!vars_name(e->d_name))
+		if (e->d_name[0] == '.')
 			continue;
 		path = xprintf("%s/%s", dir, e->d_name);
-		if (is_file(path)) {
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = path;
-		} else
+		if (!is_file(path)) {
 			free(path);
+			continue;
+		}
+		if (!vars_name(e->d_name) && *cause == NULL)
+			*cause = xprintf("%s does not have a valid extension: "
+			    "yaml, yml, json", path);
+		names = xreallocarray(names, n + 1, sizeof *names);
+		names[n++] = path;
 	}
 	closedir(d);
+	if (*cause != NULL) {
+		for (i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return NULL;
+	}
 	if (n > 0)
 		qsort(names, n, sizeof *names, cmp_str);
 	out = json_array();

@@ -28,12 +28,14 @@ json_t	*action_debug_var(const char *expr, const json_t *vars);
  * directory (role_path or playbook_dir NULL: not looked in). Returns the
  * first that exists (allocated), or NULL. */
 char	*action_find_vars(const char *file, const char *role_path,
-	    const char *playbook_dir);
+	    const char *playbook_dir, int want_dir);
 /* The variables of a YAML (or JSON) file, a mapping: a new object, or
  * NULL with *cause. */
 json_t	*action_read_vars(const char *path, char **cause);
 /* The files of dir that include_vars reads (*.yml, *.yaml, *.json, sorted
- * by name, not recursing): a new array of paths, or NULL with *cause. */
+ * by name, not recursing): a new array of paths, or NULL with *cause (a
+ * file of another name is an error, as Ansible's "does not have a valid
+ * extension"; hidden files are left out). */
 json_t	*action_vars_dir(const char *dir, char **cause);
 
 #endif

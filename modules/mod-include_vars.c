@@ -53,27 +53,19 @@ vars_files(struct module_ctx *ctx, const struct include_vars_conf *conf,
 			    module_ctx_vars(ctx), "role_path"));
 	const char	*pb = module_ctx_playbook_path(ctx), *slash;
 	const char	*want = conf->file != NULL ? conf->file : conf->dir;
-	char		*pbdir = NULL, *found = NULL, *dir;
+	char		*pbdir = NULL, *found;
 	json_t		*files = NULL;
 
 	if (pb != NULL && (slash = strrchr(pb, '/')) != NULL)
 		pbdir = xstrndup(pb, (size_t)(slash - pb));
 	else if (pb != NULL)
 		pbdir = xstrdup(".");
-	if (conf->file != NULL) {
-		if ((found = action_find_vars(want, role, pbdir)) != NULL)
-			files = json_pack("[s]", found);
-	} else {
-		/* a directory: looked for as a file's parent is */
-		dir = xprintf("%s/.", want);
-		found = action_find_vars(dir, role, pbdir);
-		free(dir);
-		if (found == NULL && want[0] == '/')
-			found = xstrdup(want);
-		if (found != NULL)
-			files = action_vars_dir(found, cause);
-	}
-	if (found == NULL)
+	found = action_find_vars(want, role, pbdir, conf->dir != NULL);
+	if (found != NULL && conf->file != NULL)
+		files = json_pack("[s]", found);
+	else if (found != NULL)
+		files = action_vars_dir(found, cause);
+	else
 		*cause = xprintf("Could not find or access '%s'", want);
 	free(found);
 	free(pbdir);

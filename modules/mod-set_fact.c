@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/xalloc.h"
+#include "playbook/playbook.h"
 
 struct set_fact_conf {
 	struct module_conf	 hdr;
@@ -42,8 +43,17 @@ set_fact_run(struct module_ctx *ctx, const void *vconf,
 static int
 set_fact_validate(const void *vconf, char **cause)
 {
-	const struct set_fact_conf *conf = vconf;
+	const struct set_fact_conf	*conf = vconf;
+	const char			*key;
+	json_t				*v;
 
+	json_object_foreach((json_t *)conf->facts, key, v) {
+		if (playbook_reserved_var(key)) {
+			*cause = xprintf("'%s' is a name tcptune sets; it "
+			    "cannot be a fact", key);
+			return -1;
+		}
+	}
 	if (json_object_size(conf->facts) == 0) {
 		*cause = xstrdup("no key/value pairs provided, at least "
 		    "one is required for this action to succeed");

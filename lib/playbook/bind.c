@@ -10,7 +10,6 @@
 
 #include "base/strbuf.h"
 #include "base/util.h"
-#include "playbook/playbook.h"
 #include "template/template.h"
 #include "base/units.h"
 #include "base/xalloc.h"
@@ -540,7 +539,7 @@ add_rest(const struct module *m, json_t *args, const char *key,
 		unknown_param(d, NULL, pos, m, key);
 		return -1;
 	}
-	if (!str_is_identifier(key) || playbook_reserved_var(key)) {
+	if (!str_is_identifier(key)) {
 		diag_add(d, pos, "invalid variable name '%s' for module '%s'",
 		    key, m->name);
 		return -1;

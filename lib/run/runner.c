@@ -1297,7 +1297,10 @@ judge_batch(struct runner *r, const struct play *play,
 		    "exceeded: %zu of %zu host(s) failed or unreachable "
 		    "in batch %zu; remaining batches not started",
 		    play->max_fail_percentage, bad, k, batch_index + 1);
-	}
+	} else if (k > 0 && bad == k)
+		/* as Ansible's PlaybookExecutor: a batch whose every host
+		 * failed ends the run, no later batch or play starting */
+		r->stopped = 1;
 }
 
 /* One serial batch of a play over hosts[0..size), reported through the
@@ -1311,11 +1314,11 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	struct host_state	**live;
 	size_t			  j, k = 0;
 
-	/* Hosts unreachable in an earlier play are left out, as Ansible
-	 * removes them from the rest of the run. */
+	/* Hosts unreachable or failed in an earlier play are left out, as
+	 * Ansible removes them from the rest of the run. */
 	live = xcalloc(size, sizeof *live);
 	for (j = 0; j < size; j++) {
-		if (!hosts[j]->unreachable)
+		if (!hosts[j]->unreachable && !hosts[j]->failed_run)
 			live[k++] = hosts[j];
 	}
 	memset(&b, 0, sizeof b);
@@ -1336,6 +1339,8 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	if (r->cfg->batch_done != NULL)
 		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
 	judge_batch(r, play, live, k, batch_index);
+	for (j = 0; j < k; j++)
+		live[j]->failed_run |= live[j]->failed;
 	free(live);
 }
 

@@ -67,6 +67,9 @@ struct host_state {
 	int			 unreachable;	/* sticky for the run */
 	char			*unreachable_msg;
 	int			 failed;	/* failed in the current play */
+	int			 failed_run;	/* failed in an earlier play:
+						 * left out of the later ones,
+						 * as Ansible's failed hosts */
 	json_t			*facts;		/* from probe, or NULL; while
 						 * the host takes no step it
 						 * may be parked instead: */
