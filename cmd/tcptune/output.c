@@ -24,6 +24,7 @@
 #define C_YELLOW	"\033[33m"
 #define C_RED		"\033[31m"
 #define C_CYAN		"\033[36m"
+#define C_GRAY		"\033[90m"	/* Ansible's debug colour */
 #define C_RESET		"\033[0m"
 
 void
@@ -217,6 +218,26 @@ on_host_warning(void *arg, const char *host, const char *warning)
 	json_object_set_new(ev, "host", json_string(host));
 	json_object_set_new(ev, "msg", json_string(warning));
 	emit(o, ev);
+}
+
+/* A task's until did not hold yet: ansible-playbook's retry line. */
+static void
+on_host_retry(void *arg, const char *host, const char *task, int left)
+{
+	struct output	*o = arg;
+	json_t		*ev;
+
+	ev = runlog_event("retry");
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "host", json_string(host));
+	json_object_set_new(ev, "task", json_string(task));
+	json_object_set_new(ev, "retries_left", json_integer(left));
+	emit(o, ev);
+	if (!text_shown(o))
+		return;
+	clear_progress(o);
+	printf("%sFAILED - RETRYING: [%s]: %s (%d retries left).%s\n",
+	    color(o, C_GRAY), host, task, left, color(o, C_RESET));
 }
 
 /* -vv: the transport's phases and command lines; -vvv: libssh's log.
@@ -488,6 +509,7 @@ output_attach(struct output *o, struct run_config *cfg)
 	cfg->round_done = on_round;
 	cfg->task_start = on_task_start;
 	cfg->host_warning = on_host_warning;
+	cfg->host_retry = on_host_retry;
 	cfg->host_result = on_host_result;
 	if (o->progress)
 		cfg->progress = on_progress;

@@ -20,7 +20,8 @@ static const char *const play_keys[] = { "name", "hosts", "vars",
 	"roles", "post_tasks", "handlers", "force_handlers", NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
-	"loop", "loop_control", "changed_when", "failed_when", NULL };
+	"loop", "loop_control", "changed_when", "failed_when", "until",
+	"retries", "delay", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path", NULL };
 
@@ -327,6 +328,26 @@ task_module(const char *key, const struct ynode *params)
 	return m;
 }
 
+/* retries and delay: a whole number of 0 or more, not templated. */
+static void
+get_count(struct loader *ld, const struct ynode *n, const char *key, int *out)
+{
+	char		*end;
+	long		 v;
+
+	if (n == NULL || ynode_is_null(n))
+		return;
+	if (n->type == YNODE_SCALAR) {
+		v = strtol(n->value, &end, 10);
+		if (*n->value != '\0' && *end == '\0' && v >= 0 && v <= 100000) {
+			*out = (int)v;
+			return;
+		}
+	}
+	type_error(ld, n, key, "a whole number from 0 to 100000 (not "
+	    "templated)");
+}
+
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
@@ -339,6 +360,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	t->pos = n->pos;
 	t->check_mode = -1;
 	t->diff = -1;
+	t->retries = t->delay = -1;
 	if (n->type != YNODE_MAP) {
 		diag_add(ld->d, &n->pos, "task must be a mapping, got %s",
 		    ynode_type_name(n));
@@ -402,6 +424,10 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	if ((t->failed_when = get_when(ld, ynode_get(n, "failed_when"))) !=
 	    NULL)
 		t->failed_when_pos = ynode_get(n, "failed_when")->pos;
+	if ((t->until = get_when(ld, ynode_get(n, "until"))) != NULL)
+		t->until_pos = ynode_get(n, "until")->pos;
+	get_count(ld, ynode_get(n, "retries"), "retries", &t->retries);
+	get_count(ld, ynode_get(n, "delay"), "delay", &t->delay);
 	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
 	if (get_string(ld, ynode_get(n, "register"), "register",
 	    &t->register_as) == 0 && t->register_as != NULL &&
@@ -819,6 +845,7 @@ task_clear(struct task *t)
 	free_tags(t->tags, t->ntags);
 	free(t->register_as);
 	free(t->changed_when);
+	free(t->until);
 	free(t->failed_when);
 	json_decref(t->vars);
 	loop_clear(&t->loop);
@@ -921,6 +948,14 @@ playbook_host_vars(const struct play *p, const json_t *inventory_vars,
 {
 	return playbook_task_vars(p, NULL, inventory_vars, registered,
 	    extra_vars, facts, inventory_hostname, groups);
+}
+
+int
+task_until_attempts(const struct task *t)
+{
+	if (t->until == NULL || t->retries == 0)
+		return 1;
+	return t->retries < 0 ? 4 : t->retries + 1;
 }
 
 json_t *

@@ -58,6 +58,10 @@ struct task {
 	struct ypos		 changed_when_pos;
 	char			*failed_when;	/* NULL: the module's word */
 	struct ypos		 failed_when_pos;
+	char			*until;		/* NULL: one attempt */
+	struct ypos		 until_pos;
+	int			 retries;	/* -1: Ansible's 3 */
+	int			 delay;		/* seconds; -1: Ansible's 5 */
 	int			 ignore_errors;
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
@@ -211,6 +215,11 @@ json_t		*task_render_args(const struct task *t, const json_t *vars,
  * skipped by name; 'never' runs only when asked for by one of its tags. */
 int		 task_selected(const struct play *p, const struct task *t,
 		     const char *tags, const char *skip_tags);
+
+/* How many times a task with an until runs at most, as Ansible's
+ * TaskExecutor: retries + 1, 4 when retries is not given (-1), 1 for 0
+ * (then the condition is not looked at). */
+int		 task_until_attempts(const struct task *t);
 
 /* Names that a playbook may not define as vars (set by the runner). */
 int		 playbook_reserved_var(const char *name);

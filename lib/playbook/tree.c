@@ -63,6 +63,7 @@ new_task(struct loader *ld, const struct scope *sc)
 	memset(t, 0, sizeof *t);
 	t->check_mode = -1;
 	t->diff = -1;
+	t->retries = t->delay = -1;
 	t->parent = sc->block;
 	t->part = sc->part;
 	t->role = sc->role;

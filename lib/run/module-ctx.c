@@ -55,11 +55,12 @@ module_ctx_verbosity(const struct module_ctx *ctx)
 	return ctx->run->cfg->verbosity;
 }
 
-/* The host's own vars: only its worker touches them during a step. */
+/* The host's own vars: only its worker touches them during a step. They
+ * are the host's when the task ends without failing (runner_run_task). */
 void
 module_ctx_set_fact(struct module_ctx *ctx, const char *name, json_t *value)
 {
-	json_object_set_new(ctx->host->registered, name, value);
+	json_object_set_new(ctx->host->pending_facts, name, value);
 }
 
 void
@@ -67,7 +68,7 @@ module_ctx_include_vars(struct module_ctx *ctx, const json_t *vars)
 {
 	json_t *copy = json_deep_copy(vars);
 
-	json_object_update(ctx->host->included, copy);
+	json_object_update(ctx->host->pending_vars, copy);
 	json_decref(copy);
 }
 

@@ -80,6 +80,8 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	host_conn_clear(&conn);
 	h->registered = json_object();
 	h->included = json_object();
+	h->pending_facts = json_object();
+	h->pending_vars = json_object();
 	h->memo = json_object();
 	*out = h;
 	return 0;
@@ -122,6 +124,8 @@ host_state_free(struct host_state *h)
 	free(h->facts_parked);
 	json_decref(h->registered);
 	json_decref(h->included);
+	json_decref(h->pending_facts);
+	json_decref(h->pending_vars);
 	free(h->notified);
 	json_decref(h->memo);
 	drop_stage(h);
@@ -384,6 +388,17 @@ redacted(char *s)
 		return s;
 	free(s);
 	return r;
+}
+
+void
+runner_retry(struct runner *r, struct host_state *h, const char *task,
+    int left)
+{
+	if (r->cfg->host_retry == NULL)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->cfg->host_retry(r->cfg->cb_arg, h->name, task, left);
+	pthread_mutex_unlock(&r->lock);
 }
 
 /* Keep res as the host's next result (a task's; the caller marks an

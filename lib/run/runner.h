@@ -78,6 +78,10 @@ struct host_state {
 						 * set_fact's facts */
 	json_t			*included;	/* include_vars' (below
 						 * those) */
+	/* set_fact's and include_vars' of the running task: the host's
+	 * when it did not fail */
+	json_t			*pending_facts;
+	json_t			*pending_vars;
 	unsigned char		*notified;	/* per handler of the play:
 						 * notified, not yet run */
 	json_t			*memo;		/* module state kept across
@@ -134,6 +138,9 @@ struct run_config {
 	 * facts gathering and the stager's apply have one too). */
 	void	(*task_start)(void *arg, const struct play *play,
 		    const char *task, size_t nhosts);
+	/* A host's task will run again (until): left attempts to go. */
+	void	(*host_retry)(void *arg, const char *host, const char *task,
+		    int left);
 	/* A host's transport warning, once, before its next result. */
 	void	(*host_warning)(void *arg, const char *host,
 		    const char *warning);

@@ -5,6 +5,7 @@
  * which task; this file decides what running it means. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/strbuf.h"
 #include "base/util.h"
@@ -18,6 +19,8 @@
 
 static json_t	*result_var(const struct module_result *);
 static void	 judge(const struct task *, json_t *, struct module_result *);
+static void	 set_attempts(struct module_result *, int);
+static void	 sleep_seconds(int);
 
 int
 runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
@@ -36,12 +39,89 @@ runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
 	return -1;
 }
 
-/* when, templating, binding, the gate, then the module: one call. */
+/* The module on the rendered arguments, judged: one attempt. */
+static void
+call_attempt(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, const json_t *args, uint64_t given,
+    struct module_result *res)
+{
+	struct module_ctx ctx;
+
+	runner_fill_ctx(&ctx, r, h, play, t, vars);
+	if (module_call(t->module, &ctx, args, given, res) != 0 &&
+	    res->status != RESULT_FAILED && res->status != RESULT_UNREACHABLE) {
+		res->status = RESULT_FAILED;
+		if (res->msg == NULL)
+			res->msg = xstrdup("module failed");
+	}
+	judge(t, vars, res);
+}
+
+/* until, retries and delay, as Ansible's TaskExecutor: the arguments are
+ * rendered once; with an until, up to retries + 1 attempts (retries 3 when
+ * not given; 0: one attempt, the condition not looked at), each judged by
+ * the condition with the task's result under its register name and the
+ * facts it set (a failed attempt too); before each retry the retry line
+ * and `delay` seconds (5 when not given). Out of attempts, the task has
+ * failed with attempts = retries, Ansible's count. */
+static void
+call_until(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, const json_t *args, uint64_t given,
+    struct module_result *res)
+{
+	const json_t	*facts;
+	char		*cause = NULL;
+	int		 attempts, attempt, truth = 0;
+
+	attempts = task_until_attempts(t);
+	for (attempt = 1; attempt <= attempts && !runner_interrupted;
+	    attempt++) {
+		if (attempt > 1)
+			module_result_clear(res);
+		memset(res, 0, sizeof *res);
+		call_attempt(r, h, play, t, vars, args, given, res);
+		set_attempts(res, attempt);
+		if (attempts == 1 || res->status == RESULT_UNREACHABLE)
+			return;
+		if (json_is_object(facts = json_object_get(res->data,
+		    "ansible_facts")))
+			json_object_update(vars, (json_t *)facts);
+		if (t->register_as != NULL)
+			json_object_set_new(vars, t->register_as,
+			    result_var(res));
+		if (template_eval_bool(t->until, vars, &t->until_pos, &truth,
+		    &cause) != 0) {
+			res->status = RESULT_FAILED;
+			free(res->msg);
+			res->msg = cause;
+			break;
+		}
+		if (truth)
+			break;
+		if (attempt < attempts) {
+			runner_retry(r, h, t->name, attempts - attempt);
+			sleep_seconds(t->delay < 0 ? 5 : t->delay);
+		}
+	}
+	if (t->register_as != NULL)
+		json_object_del(vars, t->register_as);
+	if (truth || cause != NULL)
+		return;
+	set_attempts(res, attempts - 1);
+	if (res->status != RESULT_FAILED && res->msg == NULL) {
+		/* the result as Ansible shows it: its data, failed */
+		json_object_set_new(res->data, "changed",
+		    json_boolean(res->status == RESULT_CHANGED));
+		res->msg = json_dumps(res->data, JSON_SORT_KEYS);
+	}
+	res->status = RESULT_FAILED;
+}
+
+/* when, templating, binding, the gate, then the module's attempts. */
 static void
 call_module(struct runner *r, struct host_state *h, const struct play *play,
     const struct task *t, json_t *vars, struct module_result *res)
 {
-	struct module_ctx	 ctx;
 	json_t			*args = NULL;
 	uint64_t		 given = 0;
 	char			*cause = NULL;
@@ -64,17 +144,34 @@ call_module(struct runner *r, struct host_state *h, const struct play *play,
 		return;
 	}
 	if (runner_gate_args(t, args, vars, res) == 0) {
-		runner_fill_ctx(&ctx, r, h, play, t, vars);
-		if (module_call(t->module, &ctx, args, given, res) != 0 &&
-		    res->status != RESULT_FAILED &&
-		    res->status != RESULT_UNREACHABLE) {
-			res->status = RESULT_FAILED;
-			if (res->msg == NULL)
-				res->msg = xstrdup("module failed");
-		}
-		judge(t, vars, res);
+		if (t->until != NULL)
+			call_until(r, h, play, t, vars, args, given, res);
+		else
+			call_attempt(r, h, play, t, vars, args, given, res);
 	}
 	json_decref(args);
+}
+
+/* until's delay, in steps of a tenth of a second so that Ctrl-C ends it
+ * soon. */
+static void
+sleep_seconds(int secs)
+{
+	struct timespec	tenth = { 0, 100000000L };
+	long		i;
+
+	for (i = 0; i < (long)secs * 10 && !runner_interrupted; i++)
+		nanosleep(&tenth, NULL);
+}
+
+/* attempts in the registered result, as Ansible's. */
+static void
+set_attempts(struct module_result *res, int n)
+{
+	if (res->data == NULL)
+		res->data = json_object();
+	if (json_is_object(res->data))
+		json_object_set_new(res->data, "attempts", json_integer(n));
 }
 
 /* changed_when, then failed_when, as Ansible's TaskExecutor: each sees
@@ -286,6 +383,14 @@ runner_run_task(struct runner *r, struct host_state *h,
 
 		json_object_set_new(h->registered, t->register_as, reg);
 	}
+	/* set_fact's and include_vars' variables, as Ansible keeps a
+	 * result's ansible_facts: only when the task did not fail */
+	if (res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
+		json_object_update(h->included, h->pending_vars);
+		json_object_update(h->registered, h->pending_facts);
+	}
+	json_object_clear(h->pending_vars);
+	json_object_clear(h->pending_facts);
 	if (res.status == RESULT_CHANGED)
 		notify(play, h, t);
 	runner_record(h, play_index, t->name, t->module->name, &res,

@@ -4,7 +4,8 @@
 # an undefined var, a list, verbosity; set_fact over include_vars;
 # include_vars with file, name, dir and from a role's vars/; assert with
 # that, quiet, success_msg and a failing one ignored; fail, when false and
-# ignored; a debug loop; include_role plain, with tasks_from and vars, in a
+# ignored; until that never holds, its retry lines, and one that holds
+# at once; a debug loop; include_role plain, with tasks_from and vars, in a
 # loop and under a when true on one host; meta noop, clear_facts, end_host
 # on one host, end_play; a later play where one host fails, and one after
 # it that leaves that host out) is run by both on the same two lab hosts,

@@ -163,7 +163,16 @@ test_load(void **state)
 	    "    - meta: end_host\n"
 	    "      when: a == 1\n"
 	    "    - include_role: {name: greet, tasks_from: other}\n"
-	    "      loop: [1, 2]\n";
+	    "      loop: [1, 2]\n"
+	    "    - debug: msg=x\n"
+	    "      until: [a, b]\n"
+	    "      retries: 2\n"
+	    "      delay: 0\n"
+	    "    - debug: msg=x\n"
+	    "      until: a\n"
+	    "    - debug: msg=x\n"
+	    "      until: a\n"
+	    "      retries: 0\n";
 	static const char bad[] =
 	    "- hosts: all\n"
 	    "  tasks:\n"
@@ -173,7 +182,9 @@ test_load(void **state)
 	    "    - meta: refresh_inventory\n"
 	    "    - include_role: {name: greet, apply: {tags: x}}\n"
 	    "    - include_role: {name: no_such_role}\n"
-	    "    - set_fact: {'not a name': 1}\n";
+	    "    - set_fact: {'not a name': 1}\n"
+	    "    - debug: msg=x\n"
+	    "      retries: '{{ n }}'\n";
 	static const char *const want[] = {
 		"t.yml:3:7: module 'set_fact': 'facts' is a name tcptune sets",
 		"t.yml:4:7: module 'set_fact': no key/value pairs provided",
@@ -184,6 +195,8 @@ test_load(void **state)
 		"t.yml:8:28: role 'no_such_role' not found",
 		"t.yml:9:18: invalid variable name 'not a name' for module "
 		    "'set_fact'",
+		"t.yml:11:16: 'retries' must be a whole number from 0 to "
+		    "100000 (not templated), got string '{{ n }}'",
 	};
 	struct playbook		*pb = NULL;
 	struct diag		 d = DIAG_INIT;
@@ -207,6 +220,14 @@ test_load(void **state)
 	assert_int_equal(p->tasks[4].kind, TASK_INCLUDE);
 	assert_true(p->tasks[4].include_role);
 	assert_string_equal(p->tasks[4].name, "include_role : greet");
+	/* until: a list ANDed as when's; Ansible's count of attempts */
+	assert_string_equal(p->tasks[5].until, "(a) and (b)");
+	assert_int_equal(p->tasks[5].delay, 0);
+	assert_int_equal(task_until_attempts(&p->tasks[5]), 3);
+	assert_int_equal(task_until_attempts(&p->tasks[6]), 4);
+	assert_int_equal(p->tasks[6].delay, -1);
+	assert_int_equal(task_until_attempts(&p->tasks[7]), 1);
+	assert_int_equal(task_until_attempts(&p->tasks[0]), 1);
 	playbook_free(pb);
 	pb = NULL;
 	assert_int_equal(playbook_load_buffer(LANG2 "/t.yml", bad,
