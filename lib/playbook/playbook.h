@@ -63,6 +63,8 @@ struct task {
 	int			 retries;	/* -1: Ansible's 3 */
 	int			 delay;		/* seconds; -1: Ansible's 5 */
 	int			 ignore_errors;
+	int			 run_once;	/* on the first host at it; its
+						 * result is every host's */
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
 	json_t			*vars;		/* the blocks' vars, then the

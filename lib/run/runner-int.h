@@ -41,6 +41,10 @@ const struct play *runner_include(struct runner *r, struct host_state *h,
 void	 runner_run_task(struct runner *r, struct host_state *h,
 	    const struct play *play, size_t play_index, const struct task *t,
 	    json_t *vars);
+/* task-exec.c: run_once task t ran on from: what it registered and set
+ * is to's too (a failure not ignored fails to). */
+void	 runner_share_once(struct host_state *from, const struct task *t,
+	    struct host_state *to);
 /* The context a module (t) or a stager's flush (t NULL) runs with. */
 void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	    struct host_state *h, const struct play *play,

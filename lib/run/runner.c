@@ -613,8 +613,18 @@ needs_flush(const struct batch *b, const struct host_state *h)
 	return b->task->module->stager != h->stager;
 }
 
+/* A task step that runs on one host for all (run_once). */
 static int
-takes_step(const struct batch *b, size_t i)
+once(const struct batch *b)
+{
+	return !b->flushing && !b->gathering && b->handler < 0 &&
+	    b->task != NULL && b->task->kind == TASK_MODULE &&
+	    b->task->run_once;
+}
+
+/* Whether host i is at the step and takes it (run_once aside). */
+static int
+at_step(const struct batch *b, size_t i)
 {
 	const struct host_state *h = b->hosts[i];
 
@@ -628,6 +638,22 @@ takes_step(const struct batch *b, size_t i)
 	if (b->at_end || cursor_cmp(&b->cursor[i], &b->at) != 0)
 		return 0;
 	return b->handler < 0 || h->notified[b->handler];
+}
+
+/* Whether host i takes the step: at it, and for a run_once task the first
+ * host at it. */
+static int
+takes_step(const struct batch *b, size_t i)
+{
+	size_t j;
+
+	if (!at_step(b, i))
+		return 0;
+	for (j = 0; once(b) && j < i; j++) {
+		if (at_step(b, j))
+			return 0;
+	}
+	return 1;
 }
 
 /*
@@ -952,6 +978,27 @@ run_step(struct batch *b, unsigned char *took)
 	return 0;
 }
 
+/* After a run_once step: the other hosts at it take its result's
+ * variables and move on with it (runner_share_once). */
+static void
+share_once(struct batch *b, unsigned char *took)
+{
+	size_t first, i;
+
+	for (first = 0; first < b->n && !took[first]; first++)
+		;
+	for (i = 0; first < b->n && i < b->n; i++) {
+		if (i == first || !at_step(b, i))
+			continue;
+		runner_share_once(b->hosts[first], b->task, b->hosts[i]);
+		took[i] = !b->hosts[i]->failed;
+	}
+	if (first < b->n) {
+		json_object_clear(b->hosts[first]->pending_vars);
+		json_object_clear(b->hosts[first]->pending_facts);
+	}
+}
+
 /* After the step's task ran: each host that took it moves on along the
  * tree (run/cursor.h); a failure no rescue catches fails the host. A
  * rescued failure counts as rescued, not failed, as in Ansible's recap. A
@@ -1254,6 +1301,8 @@ run_batch(struct batch *b)
 			continue;
 		}
 		run_step(b, took);
+		if (once(b))
+			share_once(b, took);
 		advance(b, took, 1);
 		if (fatal(b))
 			break;

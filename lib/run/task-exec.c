@@ -18,6 +18,16 @@
 #include "template/template.h"
 
 static json_t	*result_var(const struct module_result *);
+
+/* into gets a copy of every key of from. */
+static void
+vars_update_copy(json_t *into, const json_t *from)
+{
+	json_t *copy = json_deep_copy(from);
+
+	json_object_update(into, copy);
+	json_decref(copy);
+}
 static void	 judge(const struct task *, json_t *, struct module_result *);
 static void	 set_attempts(struct module_result *, int);
 static void	 sleep_seconds(int);
@@ -389,8 +399,11 @@ runner_run_task(struct runner *r, struct host_state *h,
 		json_object_update(h->included, h->pending_vars);
 		json_object_update(h->registered, h->pending_facts);
 	}
-	json_object_clear(h->pending_vars);
-	json_object_clear(h->pending_facts);
+	/* run_once: what it set is every host's (runner_share_once) */
+	if (!t->run_once) {
+		json_object_clear(h->pending_vars);
+		json_object_clear(h->pending_facts);
+	}
 	if (res.status == RESULT_CHANGED)
 		notify(play, h, t);
 	runner_record(h, play_index, t->name, t->module->name, &res,
@@ -551,4 +564,29 @@ out:
 	json_decref(items);
 	json_decref(file);
 	return tree != NULL && tree->ntasks > 0 ? tree : NULL;
+}
+
+void
+runner_share_once(struct host_state *from, const struct task *t,
+    struct host_state *to)
+{
+	const struct task_result	*last = from->nresults > 0 ?
+					    &from->results[from->nresults - 1] :
+					    NULL;
+	json_t				*v;
+
+	if (last == NULL || last->status == RESULT_FAILED ||
+	    last->status == RESULT_UNREACHABLE) {
+		/* a failure of it fails them all, as Ansible makes a
+		 * run_once task's errors fatal */
+		if (last != NULL && !last->ignored)
+			to->failed = 1;
+		return;
+	}
+	vars_update_copy(to->included, from->pending_vars);
+	vars_update_copy(to->registered, from->pending_facts);
+	if (t->register_as != NULL &&
+	    (v = json_object_get(from->registered, t->register_as)) != NULL)
+		json_object_set_new(to->registered, t->register_as,
+		    json_deep_copy(v));
 }

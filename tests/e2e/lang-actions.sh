@@ -7,7 +7,8 @@
 # ignored; until that never holds, its retry lines, and one that holds
 # at once; a debug loop; include_role plain, with tasks_from and vars, in a
 # loop and under a when true on one host; meta noop, clear_facts, end_host
-# on one host, end_play; a later play where one host fails, and one after
+# on one host, end_play; a later play with run_once (a debug registered
+# and a set_fact, both every host's) where one host fails, and one after
 # it that leaves that host out) is run by both on the same two lab hosts,
 # with -f 1 so that hosts print in inventory order, once as it is and once
 # with -e over set_fact (where an assert then fails on every host, which

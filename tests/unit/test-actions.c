@@ -172,7 +172,8 @@ test_load(void **state)
 	    "      until: a\n"
 	    "    - debug: msg=x\n"
 	    "      until: a\n"
-	    "      retries: 0\n";
+	    "      retries: 0\n"
+	    "      run_once: yes\n";
 	static const char bad[] =
 	    "- hosts: all\n"
 	    "  tasks:\n"
@@ -227,6 +228,8 @@ test_load(void **state)
 	assert_int_equal(task_until_attempts(&p->tasks[6]), 4);
 	assert_int_equal(p->tasks[6].delay, -1);
 	assert_int_equal(task_until_attempts(&p->tasks[7]), 1);
+	assert_true(p->tasks[7].run_once);
+	assert_false(p->tasks[6].run_once);
 	assert_int_equal(task_until_attempts(&p->tasks[0]), 1);
 	playbook_free(pb);
 	pb = NULL;
