@@ -319,8 +319,10 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 {
 	const char *word, *c;
 
-	/* a loop's items say it all unless it failed, then its diff */
-	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED) {
+	/* a loop's items say it all unless it failed, then its diff; a
+	 * censored one (no_log) ends with its own line, as Ansible's */
+	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED &&
+	    json_object_get(tr->data, "censored") == NULL) {
 		if (tr->diff != NULL && o->opts->diff)
 			print_diff(o, tr->diff);
 		return;

@@ -21,7 +21,7 @@ static const char *const play_keys[] = { "name", "hosts", "vars",
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
-	"retries", "delay", "run_once", NULL };
+	"retries", "delay", "run_once", "no_log", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path", NULL };
 
@@ -439,6 +439,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
 	    &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
+	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
 	get_bool(ld, ynode_get(n, "check_mode"), "check_mode", &t->check_mode);
 	get_bool(ld, ynode_get(n, "diff"), "diff", &t->diff);
 	if (ynode_get(n, "vars") != NULL && !ynode_is_null(ynode_get(n,

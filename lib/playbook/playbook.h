@@ -65,6 +65,8 @@ struct task {
 	int			 ignore_errors;
 	int			 run_once;	/* on the first host at it; its
 						 * result is every host's */
+	int			 no_log;	/* its result is not shown nor
+						 * kept (registered, it is) */
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
 	json_t			*vars;		/* the blocks' vars, then the

@@ -359,6 +359,37 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 	json_decref(items);
 }
 
+#define CENSORED	"the output has been hidden due to the fact that " \
+			"'no_log: true' was specified for this result"
+
+/* no_log: what is shown and kept of a result is Ansible's censored one
+ * (its register variable has it all): a failure says only that, a loop's
+ * items are labelled None; the diff goes. */
+static void
+censor(struct module_result *res)
+{
+	json_t	*results = json_object_get(res->data, "results"), *items, *it;
+	size_t	 i;
+
+	free(res->msg);
+	res->msg = NULL;
+	free(res->diff);
+	res->diff = NULL;
+	if (res->status == RESULT_FAILED)
+		res->msg = xprintf("{\"censored\": \"%s\", \"changed\": "
+		    "false}", CENSORED);
+	items = json_array();
+	json_array_foreach(results, i, it)
+		json_array_append_new(items, json_pack("{s:O?, s:s, s:s}",
+		    "status", json_object_get(it, "status"), "_label", "None",
+		    "censored", CENSORED));
+	json_decref(res->data);
+	res->data = json_pack("{s:s}", "censored", CENSORED);
+	if (json_array_size(items) > 0)
+		json_object_set(res->data, "results", items);
+	json_decref(items);
+}
+
 /* notify: every handler named so, and every one listening to the name. */
 static void
 notify(const struct play *play, struct host_state *h, const struct task *t)
@@ -406,6 +437,8 @@ runner_run_task(struct runner *r, struct host_state *h,
 	}
 	if (res.status == RESULT_CHANGED)
 		notify(play, h, t);
+	if (t->no_log)
+		censor(&res);
 	runner_record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,
 	    monotonic_seconds() - start);

@@ -5,7 +5,8 @@
 # include_vars with file, name, dir and from a role's vars/; assert with
 # that, quiet, success_msg and a failing one ignored; fail, when false and
 # ignored; until that never holds, its retry lines, and one that holds
-# at once; a debug loop; include_role plain, with tasks_from and vars, in a
+# at once; a debug loop; no_log on a debug, a fail and a loop (which
+# registers it all); include_role plain, with tasks_from and vars, in a
 # loop and under a when true on one host; meta noop, clear_facts, end_host
 # on one host, end_play; a later play with run_once (a debug registered
 # and a set_fact, both every host's) where one host fails, and one after
@@ -72,6 +73,15 @@ assert_match "set_fact is over include_vars, -e over set_fact" \
     '"msg": "level=extra count=3 from_file=common"' "$(cat "$E2E_TMP/tcptune")"
 assert_match "an assertion failing on every host ends the run" \
     'FAILED! => \{' "$(cat "$E2E_TMP/tcptune")"
+e2e_run 60 tt play site.yml -f 1 --format json
+# the run's results as kept (the JSON document): no_log's are censored
+for secret in 'sekrit set-fact' '"msg": "sekrit"' sekrit2; do
+	assert_eq "no_log: '$secret' is in no result kept" 0 \
+	    "$(grep -c -- "$secret" <<<"$RUN_OUT")"
+done
+assert_match "no_log: the results say they are censored" \
+    "the output has been hidden due to the fact that 'no_log: true'" \
+    "$RUN_OUT"
 e2e_run 60 tt play site.yml -f 1
 assert_match "include_role with tasks_from, its params and its vars/" \
     '"msg": "other param from-role-vars-dir"' "$RUN_OUT"

@@ -173,7 +173,8 @@ test_load(void **state)
 	    "    - debug: msg=x\n"
 	    "      until: a\n"
 	    "      retries: 0\n"
-	    "      run_once: yes\n";
+	    "      run_once: yes\n"
+	    "      no_log: true\n";
 	static const char bad[] =
 	    "- hosts: all\n"
 	    "  tasks:\n"
@@ -229,6 +230,8 @@ test_load(void **state)
 	assert_int_equal(p->tasks[6].delay, -1);
 	assert_int_equal(task_until_attempts(&p->tasks[7]), 1);
 	assert_true(p->tasks[7].run_once);
+	assert_true(p->tasks[7].no_log);
+	assert_false(p->tasks[6].no_log);
 	assert_false(p->tasks[6].run_once);
 	assert_int_equal(task_until_attempts(&p->tasks[0]), 1);
 	playbook_free(pb);
