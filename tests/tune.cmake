@@ -66,4 +66,4 @@ add_test(NAME e2e/lang-actions
           $<TARGET_FILE:tcptune>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/lang-actions PROPERTIES
-  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 120)
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 400)

@@ -100,4 +100,9 @@ int	 role_load_dynamic(struct loader *ld, const char *name,
 	    const struct scope *sc);
 void	 role_free(struct role *r);
 
+/* prompt.c: a play's vars_prompt list n. */
+void	 prompts_load(struct loader *ld, const struct ynode *n,
+	    struct play *p);
+void	 prompts_free(struct play *p);
+
 #endif

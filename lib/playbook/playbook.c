@@ -17,7 +17,8 @@
 static const char *const play_keys[] = { "name", "hosts", "vars",
 	"vars_files", "become", "serial", "max_fail_percentage",
 	"any_errors_fatal", "gather_facts", "tasks", "tags", "pre_tasks",
-	"roles", "post_tasks", "handlers", "force_handlers", NULL };
+	"roles", "post_tasks", "handlers", "force_handlers", "vars_prompt",
+	NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
@@ -589,6 +590,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 			    "'%s'", key);
 	}
 	get_string(ld, ynode_get(n, "name"), "name", &p->name);
+	prompts_load(ld, ynode_get(n, "vars_prompt"), p);
 
 	v = ynode_get(n, "hosts");
 	if (v == NULL) {
@@ -875,6 +877,7 @@ playbook_free(struct playbook *pb)
 		serial_free(&p->serial);
 		free_tags(p->tags, p->ntags);
 		play_free_tree(p);
+		prompts_free(p);
 	}
 	free(pb->plays);
 	for (i = 0; i < pb->ndocs; i++)

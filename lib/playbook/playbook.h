@@ -98,6 +98,17 @@ struct task {
 						 * (playbook_start_at) */
 };
 
+/* One of a play's vars_prompt: asked before the play runs unless -e
+ * gives it (cmd/tcptune/vars-prompt.c). */
+struct var_prompt {
+	struct ypos		 pos;
+	char			*name;
+	char			*prompt;	/* NULL: the name */
+	int			 private;	/* no echo (default) */
+	int			 confirm;	/* asked twice */
+	json_t			*def;		/* or NULL */
+};
+
 struct play {
 	struct ypos		 pos;
 	char			*name;		/* "" when not given */
@@ -127,6 +138,8 @@ struct play {
 	size_t			 nblocks;
 	struct role		**roles;	/* every role the play uses */
 	size_t			 nroles;
+	struct var_prompt	*prompts;	/* vars_prompt */
+	size_t			 nprompts;
 	json_t			*role_defaults;	/* every top role's defaults */
 	json_t			*role_vars;	/* and vars (exported) */
 };
@@ -157,6 +170,10 @@ int		 playbook_load(const char *path, struct playbook **out,
 int		 playbook_load_buffer(const char *name, const char *buf,
 		     size_t len, struct playbook **out, struct diag *d);
 void		 playbook_free(struct playbook *pb);
+
+/* A vars_prompt's answer v (stolen) as a play variable. */
+void		 play_answer_prompt(struct play *p,
+		    const struct var_prompt *vp, json_t *v);
 
 /* Play vars with vars_files merged over them (a new reference). */
 json_t		*playbook_play_vars(const struct play *p);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # lang-actions.sh - the language-level actions and include_role against
-# ansible-playbook 2.14: tests/data/lang2/site.yml (debug with msg, var,
+# ansible-playbook 2.14: tests/data/lang2/site.yml (vars_prompt with no
+# terminal, or given by -e; debug with msg, var,
 # an undefined var, a list, verbosity; set_fact over include_vars;
 # include_vars with file, name, dir and from a role's vars/; assert with
 # that, quiet, success_msg and a failing one ignored; fail, when false and
@@ -50,16 +51,21 @@ tt play site.yml --list-tasks >"$E2E_TMP/ours" 2>&1
 assert_eq "--list-tasks: the same text" "$(cat "$E2E_TMP/theirs")" \
     "$(cat "$E2E_TMP/ours")"
 
-for extra in "" "level=extra who=extra-who"; do
+for extra in "" "level=extra who=extra-who answer=41 unanswered=x"; do
 	args=()
 	[[ -n $extra ]] && args=(-e "$extra")
-	e2e_run 60 ansible-playbook -i "$LAB_INVENTORY" -f 1 "${args[@]}" \
-	    site.yml
+	# no terminal: vars_prompt is not asked
+	e2e_run 150 ansible-playbook -i "$LAB_INVENTORY" -f 1 "${args[@]}" \
+	    site.yml </dev/null
 	ansible_rc=$RUN_RC
 	lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
 	recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
-	e2e_run 60 tt play site.yml -f 1 "${args[@]}"
+	grep -c 'Not prompting' <<<"$RUN_ERR" >"$E2E_TMP/ansible-warned"
+	e2e_run 60 tt play site.yml -f 1 "${args[@]}" </dev/null
 	assert_eq "[-e '$extra'] the same exit status" "$ansible_rc" "$RUN_RC"
+	assert_eq "[-e '$extra'] the same vars_prompt warnings" \
+	    "$(cat "$E2E_TMP/ansible-warned")" \
+	    "$(grep -c 'Not prompting' <<<"$RUN_ERR")"
 	lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
 	assert_eq "[-e '$extra'] the same lines" "" \
 	    "$(diff "$E2E_TMP/ansible" "$E2E_TMP/tcptune")"

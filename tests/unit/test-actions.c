@@ -156,6 +156,10 @@ test_load(void **state)
 {
 	static const char good[] =
 	    "- hosts: all\n"
+	    "  vars_prompt:\n"
+	    "    - name: pw\n"
+	    "      default: d\n"
+	    "    - {name: who, prompt: Who, private: no, confirm: yes}\n"
 	    "  tasks:\n"
 	    "    - set_fact: {a: 1, b: '{{ x }}', cacheable: true}\n"
 	    "    - include_vars: vars/common.yml\n"
@@ -186,7 +190,11 @@ test_load(void **state)
 	    "    - include_role: {name: no_such_role}\n"
 	    "    - set_fact: {'not a name': 1}\n"
 	    "    - debug: msg=x\n"
-	    "      retries: '{{ n }}'\n";
+	    "      retries: '{{ n }}'\n"
+	    "- hosts: all\n"
+	    "  vars_prompt:\n"
+	    "    - {name: pw, encrypt: sha512_crypt}\n"
+	    "    - {prompt: nameless}\n";
 	static const char *const want[] = {
 		"t.yml:3:7: module 'set_fact': 'facts' is a name tcptune sets",
 		"t.yml:4:7: module 'set_fact': no key/value pairs provided",
@@ -199,6 +207,8 @@ test_load(void **state)
 		    "'set_fact'",
 		"t.yml:11:16: 'retries' must be a whole number from 0 to "
 		    "100000 (not templated), got string '{{ n }}'",
+		"t.yml:14:18: 'encrypt' is not supported on vars_prompt",
+		"t.yml:15:7: vars_prompt needs 'name:' with a variable name",
 	};
 	struct playbook		*pb = NULL;
 	struct diag		 d = DIAG_INIT;
@@ -209,6 +219,13 @@ test_load(void **state)
 	assert_int_equal(playbook_load_buffer(LANG2 "/t.yml", good,
 	    sizeof good - 1, &pb, &d), 0);
 	p = &pb->plays[0];
+	assert_int_equal(p->nprompts, 2);
+	assert_string_equal(p->prompts[0].name, "pw");
+	assert_true(p->prompts[0].private);
+	assert_string_equal(json_string_value(p->prompts[0].def), "d");
+	assert_false(p->prompts[1].private);
+	assert_true(p->prompts[1].confirm);
+	assert_string_equal(p->prompts[1].prompt, "Who");
 	assert_string_equal(p->tasks[0].module->name, "set_fact");
 	assert_non_null(json_object_get(json_object_get(p->tasks[0].args, "*"),
 	    "b"));
