@@ -24,7 +24,8 @@ static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
 	"retries", "delay", "run_once", "no_log", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
-	"inventory_hostname", "hostvars", "role_name", "role_path", NULL };
+	"inventory_hostname", "hostvars", "role_name", "role_path",
+	"ansible_version", NULL };
 
 size_t
 count_words(const char *const *words)
@@ -906,6 +907,21 @@ vars_merge(json_t *into, const json_t *from)
 	json_decref(copy);
 }
 
+/* Ansible's magic variable: the release tcptune follows. */
+static json_t *
+ansible_version(void)
+{
+	char	*full = xprintf("%d.%d.%d", PLAYBOOK_ANSIBLE_MAJOR,
+		    PLAYBOOK_ANSIBLE_MINOR, PLAYBOOK_ANSIBLE_REVISION);
+	json_t	*v = json_pack("{s:s, s:i, s:i, s:i, s:s}", "full", full,
+		    "major", PLAYBOOK_ANSIBLE_MAJOR, "minor",
+		    PLAYBOOK_ANSIBLE_MINOR, "revision",
+		    PLAYBOOK_ANSIBLE_REVISION, "string", full);
+
+	free(full);
+	return v;
+}
+
 json_t *
 playbook_task_vars(const struct play *p, const struct task *t,
     const json_t *inventory_vars, const json_t *registered,
@@ -934,6 +950,7 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	if (inventory_hostname != NULL)
 		json_object_set_new(v, "inventory_hostname",
 		    json_string(inventory_hostname));
+	json_object_set_new(v, "ansible_version", ansible_version());
 	if (role != NULL) {
 		json_object_set_new(v, "role_name", json_string(role->name));
 		json_object_set_new(v, "role_path", json_string(role->path));

@@ -242,6 +242,13 @@ int		 task_selected(const struct play *p, const struct task *t,
  * (then the condition is not looked at). */
 int		 task_until_attempts(const struct task *t);
 
+/* The Ansible release whose language tcptune follows, as the magic
+ * variable ansible_version tells roles (Debian 12's ansible-core, the one
+ * the tests compare with). */
+#define PLAYBOOK_ANSIBLE_MAJOR		2
+#define PLAYBOOK_ANSIBLE_MINOR		14
+#define PLAYBOOK_ANSIBLE_REVISION	18
+
 /* Names that a playbook may not define as vars (set by the runner). */
 int		 playbook_reserved_var(const char *name);
 

@@ -302,6 +302,11 @@ test_include_role(void **state)
 	    "from-role-vars");
 	assert_non_null(strstr(json_string_value(json_object_get(v,
 	    "role_path")), "roles/greet"));
+	/* the magic ansible_version: the release tcptune follows */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v,
+	    "ansible_version"), "minor")), 14);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+	    v, "ansible_version"), "full")), "2.14.18");
 	json_decref(v);
 	playbook_free(inc);
 	/* a loop: one copy of the role per item, each with its item */
