@@ -270,6 +270,10 @@ int		 module_ctx_diff(const struct module_ctx *ctx);
 int		 module_ctx_drift(const struct module_ctx *ctx);
 const char	*module_ctx_playbook_path(const struct module_ctx *ctx);
 
+/* The task's environment rendered for this host as sh text to put
+ * before a command (remote_env_prefix: "" for none), or NULL with *cause.
+ * Allocated. */
+char		*module_ctx_environment(struct module_ctx *ctx, char **cause);
 /* -v given this many times (debug's verbosity). */
 int		 module_ctx_verbosity(const struct module_ctx *ctx);
 /* set_fact: name is the host's from the next task on, at the level of

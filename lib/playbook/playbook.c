@@ -22,7 +22,7 @@ static const char *const play_keys[] = { "name", "hosts", "vars",
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
-	"retries", "delay", "run_once", "no_log", NULL };
+	"retries", "delay", "run_once", "no_log", "environment", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path",
 	"ansible_version", NULL };
@@ -353,6 +353,7 @@ get_count(struct loader *ld, const struct ynode *n, const char *key, int *out)
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
+	const struct ynode	*v;
 	const struct module	*m;
 	const char		*key, *sugg, *module_key = NULL;
 	char			*names;
@@ -442,6 +443,16 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	    &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
+	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
+		if (v->type == YNODE_SEQ)
+			type_error(ld, v, "environment", "a mapping of "
+			    "variables");
+		else {
+			check_templates(ld, v);
+			t->environment = ynode_to_json(v);
+			t->environment_pos = v->pos;
+		}
+	}
 	get_bool(ld, ynode_get(n, "check_mode"), "check_mode", &t->check_mode);
 	get_bool(ld, ynode_get(n, "diff"), "diff", &t->diff);
 	if (ynode_get(n, "vars") != NULL && !ynode_is_null(ynode_get(n,
@@ -851,6 +862,7 @@ task_clear(struct task *t)
 	free(t->register_as);
 	free(t->changed_when);
 	free(t->until);
+	json_decref(t->environment);
 	free(t->failed_when);
 	json_decref(t->vars);
 	loop_clear(&t->loop);

@@ -67,6 +67,9 @@ struct task {
 						 * result is every host's */
 	int			 no_log;	/* its result is not shown nor
 						 * kept (registered, it is) */
+	json_t			*environment;	/* as written (templates in it),
+						 * or NULL */
+	struct ypos		 environment_pos;
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
 	json_t			*vars;		/* the blocks' vars, then the

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "modules/actions.h"
+#include "remote/remote-cmd.h"
 #include "playbook/playbook.h"
 #include "yaml/diag.h"
 
@@ -330,6 +331,33 @@ test_include_role(void **state)
 	diag_clear(&d);
 }
 
+/* environment: each value one quoted word before the command; a key that
+ * is no variable name refused. */
+static void
+test_environment(void **state)
+{
+	json_t	*env = json_pack("{s:s, s:i, s:b}", "A", "it's $(x)", "N", 3,
+		    "B", 1);
+	char	*s, *cause = NULL;
+
+	(void)state;
+	s = remote_env_prefix(env, &cause);
+	assert_string_equal(s, "A='it'\\''s $(x)'; export A; N='3'; export N; "
+	    "B='True'; export B; ");
+	free(s);
+	json_decref(env);
+	env = json_pack("{s:s}", "A;reboot", "x");
+	assert_null(remote_env_prefix(env, &cause));
+	assert_non_null(strstr(cause, "'A;reboot' is not a variable name"));
+	free(cause);
+	json_decref(env);
+	env = json_object();
+	s = remote_env_prefix(env, &cause);
+	assert_string_equal(s, "");
+	free(s);
+	json_decref(env);
+}
+
 int
 main(void)
 {
@@ -340,6 +368,7 @@ main(void)
 		cmocka_unit_test(test_vars_files),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_include_role),
+		cmocka_unit_test(test_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
