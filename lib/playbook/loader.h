@@ -31,6 +31,10 @@ struct scope {
 	size_t			 ntags;
 	json_t			*vars;		/* or NULL */
 	int			 ignore_errors;	/* -1 unset */
+	int			 no_log;	/* a block's, -1 unset */
+	int			 run_once;
+	json_t			*environment;	/* or NULL */
+	struct ypos		 environment_pos;
 	const struct role	*role;
 	char			*dir;		/* import_tasks is relative to */
 	int			 handlers;	/* loading a handlers list */

@@ -364,6 +364,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	t->check_mode = -1;
 	t->diff = -1;
 	t->retries = t->delay = -1;
+	t->run_once = t->no_log = -1;	/* unset: the blocks' (tree.c) */
 	if (n->type != YNODE_MAP) {
 		diag_add(ld->d, &n->pos, "task must be a mapping, got %s",
 		    ynode_type_name(n));

@@ -64,7 +64,8 @@ struct task {
 	int			 delay;		/* seconds; -1: Ansible's 5 */
 	int			 ignore_errors;
 	int			 run_once;	/* on the first host at it; its
-						 * result is every host's */
+						 * result is every host's (> 0;
+						 * -1 while loading: unset) */
 	int			 no_log;	/* its result is not shown nor
 						 * kept (registered, it is) */
 	json_t			*environment;	/* as written (templates in it),

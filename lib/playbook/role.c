@@ -489,6 +489,8 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 			in.tags[in.ntags++] = xstrdup(sc->tags[i]);
 		}
 		in.vars = sc->vars != NULL ? json_deep_copy(sc->vars) : NULL;
+		in.environment = sc->environment != NULL ?
+		    json_deep_copy(sc->environment) : NULL;
 		in.dir = xstrdup(sc->dir);
 	}
 	/* a role entry's vars are the role's (entry_vars), not block vars */

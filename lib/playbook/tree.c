@@ -15,7 +15,8 @@
 #include "template/template.h"
 
 static const char *const block_keys[] = { "block", "rescue", "always",
-	"name", "when", "tags", "vars", "ignore_errors", NULL };
+	"name", "when", "tags", "vars", "ignore_errors", "no_log", "run_once",
+	"environment", NULL };
 static const char *const import_keys[] = { "name", "when", "tags", "vars",
 	"ignore_errors", NULL };
 static const char *const part_names[NPARTS] = { "block", "rescue",
@@ -157,6 +158,21 @@ inherit(const struct scope *sc, struct task *t)
 	}
 	if (sc->ignore_errors > 0)
 		t->ignore_errors = 1;
+	/* a task's own no_log, run_once and environment over its blocks' */
+	if (t->no_log < 0)
+		t->no_log = sc->no_log > 0;
+	if (t->run_once < 0)
+		t->run_once = sc->run_once > 0;
+	if (sc->environment != NULL && (t->environment == NULL ||
+	    json_is_object(t->environment))) {
+		v = json_deep_copy(sc->environment);
+		if (t->environment != NULL)
+			json_object_update(v, t->environment);
+		json_decref(t->environment);
+		t->environment = v;
+		if (t->environment_pos.file == NULL)
+			t->environment_pos = sc->environment_pos;
+	}
 	/* Task.get_name(): a role's task is "role : name" */
 	if (sc->role != NULL && t->name != NULL) {
 		w = xprintf("%s : %s", sc->role->name, t->name);
@@ -174,6 +190,7 @@ scope_derive(struct loader *ld, const struct scope *up, const struct ynode *n,
 	const struct ynode	*v;
 	char			*when, **tags = NULL;
 	size_t			 ntags = 0;
+	json_t			*env;
 
 	*out = *up;
 	out->dir = xstrdup(up->dir);
@@ -196,11 +213,28 @@ scope_derive(struct loader *ld, const struct scope *up, const struct ynode *n,
 	}
 	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
 	    &out->ignore_errors);
+	get_bool(ld, ynode_get(n, "no_log"), "no_log", &out->no_log);
+	get_bool(ld, ynode_get(n, "run_once"), "run_once", &out->run_once);
+	out->environment = up->environment != NULL ?
+	    json_deep_copy(up->environment) : NULL;
+	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
+		if (v->type != YNODE_MAP)
+			type_error(ld, v, "environment", "a mapping of "
+			    "variables (on a block)");
+		else {
+			if (out->environment == NULL)
+				out->environment = json_object();
+			vars_merge(out->environment, (env = ynode_to_json(v)));
+			json_decref(env);
+			out->environment_pos = v->pos;
+		}
+	}
 }
 
 void
 scope_release(struct scope *s)
 {
+	json_decref(s->environment);
 	free(s->when);
 	free_tags(s->tags, s->ntags);
 	json_decref(s->vars);

@@ -619,7 +619,7 @@ once(const struct batch *b)
 {
 	return !b->flushing && !b->gathering && b->handler < 0 &&
 	    b->task != NULL && b->task->kind == TASK_MODULE &&
-	    b->task->run_once;
+	    b->task->run_once > 0;
 }
 
 /* Whether host i is at the step and takes it (run_once aside). */

@@ -431,13 +431,13 @@ runner_run_task(struct runner *r, struct host_state *h,
 		json_object_update(h->registered, h->pending_facts);
 	}
 	/* run_once: what it set is every host's (runner_share_once) */
-	if (!t->run_once) {
+	if (t->run_once <= 0) {
 		json_object_clear(h->pending_vars);
 		json_object_clear(h->pending_facts);
 	}
 	if (res.status == RESULT_CHANGED)
 		notify(play, h, t);
-	if (t->no_log)
+	if (t->no_log > 0)
 		censor(&res);
 	runner_record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,

@@ -10,7 +10,8 @@
 # registers it all); include_role plain, with tasks_from and vars, in a
 # loop and under a when true on one host; meta noop, clear_facts, end_host
 # on one host, end_play; a later play with run_once (a debug registered
-# and a set_fact, both every host's) where one host fails, and one after
+# and a set_fact, both every host's; a block's no_log, run_once and
+# environment) where one host fails, and one after
 # it that leaves that host out) is run by both on the same two lab hosts,
 # with -f 1 so that hosts print in inventory order, once as it is and once
 # with -e over set_fact (where an assert then fails on every host, which
@@ -82,7 +83,7 @@ assert_match "an assertion failing on every host ends the run" \
     'FAILED! => \{' "$(cat "$E2E_TMP/tcptune")"
 e2e_run 60 tt play site.yml -f 1 --format json
 # the run's results as kept (the JSON document): no_log's are censored
-for secret in 'sekrit set-fact' '"msg": "sekrit"' sekrit2; do
+for secret in 'sekrit set-fact' '"msg": "sekrit"' sekrit2 sekrit-block; do
 	assert_eq "no_log: '$secret' is in no result kept" 0 \
 	    "$(grep -c -- "$secret" <<<"$RUN_OUT")"
 done
