@@ -59,13 +59,23 @@ command_run(struct module_ctx *ctx, const void *vconf,
 	int			 expect = (int)conf->expect_rc;
 	struct tp_result	 out;
 	enum tp_status		 st;
-	char			*cause = NULL;
+	char			*cause = NULL, *env, *full;
 
 	/* The command is the play author's own shell text, like Ansible's
 	 * shell module; every template value in it was quoted as one word
 	 * when it was rendered (HOSTLINE_SHELL), so an inventory value is
 	 * data to the shell, never code. */
-	st = module_ctx_exec(ctx, cmd, NULL, 0, 0, &out, &cause);
+	/* the task's environment, before its text (Ansible's environment
+	 * keyword): each value one quoted word */
+	if ((env = module_ctx_environment(ctx, &cause)) == NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = cause;
+		return 0;
+	}
+	full = xprintf("%s%s", env, cmd);
+	free(env);
+	st = module_ctx_exec(ctx, full, NULL, 0, 0, &out, &cause);
+	free(full);
 	if (st != TP_OK) {
 		module_result_transport_failed(res, st, cause);
 		tp_result_clear(&out);

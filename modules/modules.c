@@ -18,6 +18,11 @@ extern const struct module mod_iperf3_verify;
 extern const struct module mod_command;
 extern const struct module mod_rollback;
 extern const struct module mod_modprobe;
+extern const struct module mod_debug;
+extern const struct module mod_assert;
+extern const struct module mod_fail;
+extern const struct module mod_set_fact;
+extern const struct module mod_include_vars;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -31,6 +36,11 @@ const struct module *const module_table[] = {
 	&mod_command,
 	&mod_rollback,
 	&mod_modprobe,
+	&mod_debug,
+	&mod_assert,
+	&mod_fail,
+	&mod_set_fact,
+	&mod_include_vars,
 	NULL,
 };
 
@@ -143,6 +153,7 @@ param_type_name(enum param_type type)
 	case PARAM_SIZE: return "size";
 	case PARAM_CHOICE: return "choice";
 	case PARAM_LIST: return "list";
+	case PARAM_ANY: return "any";
 	case PARAM_MAP: return "mapping";
 	case PARAM_PATH: return "path";
 	}

@@ -56,3 +56,14 @@ add_test(NAME e2e/lang-sysctl-role
 set_tests_properties(e2e/lang-sysctl-role PROPERTIES
   LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK lab-hlg)
 set_tests_properties(e2e/lang-ansible PROPERTIES RESOURCE_LOCK lab-hlg)
+
+# The language-level actions (debug, assert, fail, set_fact, include_vars,
+# meta) and include_role (issue 22) run by ansible-playbook and by tcptune
+# on the same two lab hosts: the same printed lines, recap counts and exit
+# status. Lab lg1, 198.18.163.0/24.
+add_test(NAME e2e/lang-actions
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/lang-actions.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/lang-actions PROPERTIES
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 400)

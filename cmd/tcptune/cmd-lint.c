@@ -67,7 +67,8 @@ lint_playbook(const char *path, const struct inventory *inv, json_t *out)
 			for (j = 0; j < pb->plays[i].ntasks; j++)
 				ntasks += pb->plays[i].tasks[j].kind ==
 				    TASK_MODULE || pb->plays[i].tasks[j].kind ==
-				    TASK_INCLUDE;
+				    TASK_INCLUDE || pb->plays[i].tasks[j].kind ==
+				    TASK_META;
 		}
 		if (out == NULL)
 			printf("%s: ok (%zu play%s, %zu task%s)\n", path,

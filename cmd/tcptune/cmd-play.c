@@ -15,6 +15,7 @@
 #include "prompt.h"
 #include "run/runner.h"
 #include "net/transport.h"
+#include "vars-prompt.h"
 #include "base/xalloc.h"
 
 static struct playbook *
@@ -83,6 +84,8 @@ cmd_run_playbook(struct options *opts, int drift,
 	if ((extra = cmd_extra_vars(opts)) == NULL)
 		goto out;
 	if (cmd_look(opts, pb, inv, &rc) != 0)
+		goto out;
+	if (cmd_vars_prompt(pb, extra) != 0)
 		goto out;
 	mvar = run_matrix_var(extra, pb);
 	if (report == NULL && run_matrix_check(opts, inv, mvar) != 0)

@@ -24,6 +24,7 @@
 #define C_YELLOW	"\033[33m"
 #define C_RED		"\033[31m"
 #define C_CYAN		"\033[36m"
+#define C_GRAY		"\033[90m"	/* Ansible's debug colour */
 #define C_RESET		"\033[0m"
 
 void
@@ -150,7 +151,9 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 	struct output	*o = arg;
 	json_t		*ev;
 
-	o->play = play->name != NULL ? play->name : play->hosts;
+	/* an unnamed play is named by its hosts, as ansible-playbook */
+	o->play = play->name != NULL && *play->name != '\0' ? play->name :
+	    play->hosts;
 	o->task = NULL;
 	if (doc(o) != NULL)
 		jdoc_play_start(doc(o), play->name != NULL ? play->name : "",
@@ -217,6 +220,26 @@ on_host_warning(void *arg, const char *host, const char *warning)
 	emit(o, ev);
 }
 
+/* A task's until did not hold yet: ansible-playbook's retry line. */
+static void
+on_host_retry(void *arg, const char *host, const char *task, int left)
+{
+	struct output	*o = arg;
+	json_t		*ev;
+
+	ev = runlog_event("retry");
+	json_object_set_new(ev, "play", json_string(o->play));
+	json_object_set_new(ev, "host", json_string(host));
+	json_object_set_new(ev, "task", json_string(task));
+	json_object_set_new(ev, "retries_left", json_integer(left));
+	emit(o, ev);
+	if (!text_shown(o))
+		return;
+	clear_progress(o);
+	printf("%sFAILED - RETRYING: [%s]: %s (%d retries left).%s\n",
+	    color(o, C_GRAY), host, task, left, color(o, C_RESET));
+}
+
 /* -vv: the transport's phases and command lines; -vvv: libssh's log.
  * From worker threads: say_trace is thread-safe. */
 static void
@@ -268,7 +291,7 @@ static size_t
 print_items(struct output *o, const char *host, const struct task_result *tr)
 {
 	const json_t	*results = json_object_get(tr->data, "results"), *it;
-	const char	*st, *c;
+	const char	*st, *c, *shown;
 	size_t		 i;
 
 	if (!json_is_array(results) || json_array_size(results) == 0)
@@ -279,10 +302,13 @@ print_items(struct output *o, const char *host, const struct task_result *tr)
 			return i;
 		c = strcmp(st, "changed") == 0 ? C_YELLOW : strcmp(st, "ok") ==
 		    0 ? C_GREEN : strcmp(st, "skipped") == 0 ? C_CYAN : C_RED;
-		printf("%s%s: [%s] => (item=%s)%s\n", color(o, c),
+		/* what a module shows of each item (debug's msg) */
+		shown = json_string_value(json_object_get(it, "_display"));
+		printf("%s%s: [%s] => (item=%s)%s%s%s\n", color(o, c),
 		    strcmp(st, "skipped") == 0 ? "skipping" : strcmp(st,
 		    "failed") == 0 ? "failed" : st, host,
 		    json_string_value(json_object_get(it, "_label")),
+		    shown != NULL ? " => " : "", shown != NULL ? shown : "",
 		    color(o, C_RESET));
 	}
 	return i;
@@ -293,8 +319,10 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 {
 	const char *word, *c;
 
-	/* a loop's items say it all unless it failed, then its diff */
-	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED) {
+	/* a loop's items say it all unless it failed, then its diff; a
+	 * censored one (no_log) ends with its own line, as Ansible's */
+	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED &&
+	    json_object_get(tr->data, "censored") == NULL) {
 		if (tr->diff != NULL && o->opts->diff)
 			print_diff(o, tr->diff);
 		return;
@@ -312,9 +340,12 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 	case RESULT_FAILED:
 	default:
 		if (tr->ignored) {
-			printf("%sfailed (ignored): [%s] => %s%s\n",
-			    color(o, C_CYAN), host, tr->msg != NULL ?
-			    tr->msg : "", color(o, C_RESET));
+			/* as ansible-playbook: the failure, then that it
+			 * was ignored */
+			printf("%sfatal: [%s]: FAILED! => %s%s\n%s...ignoring"
+			    "%s\n", color(o, C_RED), host, tr->msg != NULL ?
+			    tr->msg : "", color(o, C_RESET), color(o, C_CYAN),
+			    color(o, C_RESET));
 			return;
 		}
 		printf("%sfatal: [%s]: FAILED! => %s%s\n", color(o, C_RED),
@@ -480,6 +511,7 @@ output_attach(struct output *o, struct run_config *cfg)
 	cfg->round_done = on_round;
 	cfg->task_start = on_task_start;
 	cfg->host_warning = on_host_warning;
+	cfg->host_retry = on_host_retry;
 	cfg->host_result = on_host_result;
 	if (o->progress)
 		cfg->progress = on_progress;
@@ -617,6 +649,7 @@ run_config_from_options(struct run_config *cfg, const struct options *opts)
 	cfg->limit = opts->limit;
 	cfg->tags = opts->tags;
 	cfg->skip_tags = opts->skip_tags;
+	cfg->verbosity = opts->verbose;
 	if (strcmp(opts->host_key_checking, "accept-new") == 0)
 		cfg->hostkey_mode = TP_HOSTKEY_ACCEPT_NEW;
 	else if (strcmp(opts->host_key_checking, "off") == 0)

@@ -40,6 +40,12 @@ read_line(int fd, char *buf, size_t size)
 char *
 prompt_secret(const char *prompt, const char *what, char **cause)
 {
+	return prompt_line(prompt, 0, what, cause);
+}
+
+char *
+prompt_line(const char *prompt, int echo, const char *what, char **cause)
+{
 	struct termios	 saved, quiet;
 	char		 buf[PROMPT_MAX_SECRET + 1];
 	char		*secret = NULL;
@@ -50,7 +56,7 @@ prompt_secret(const char *prompt, const char *what, char **cause)
 		    strerror(errno));
 		return NULL;
 	}
-	if (tcgetattr(fd, &saved) == 0) {
+	if (!echo && tcgetattr(fd, &saved) == 0) {
 		quiet = saved;
 		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
 		quiet.c_lflag |= ICANON;
@@ -60,7 +66,8 @@ prompt_secret(const char *prompt, const char *what, char **cause)
 	ok = read_line(fd, buf, sizeof buf) == 0;
 	if (echo_off)
 		(void)tcsetattr(fd, TCSAFLUSH, &saved);
-	(void)!write(fd, "\n", 1);
+	if (!echo)
+		(void)!write(fd, "\n", 1);
 	close(fd);
 	if (ok)
 		secret = xstrdup(buf);

@@ -1,5 +1,5 @@
 /* Secrets typed at the terminal: --ask-vault-pass, --ask-become-pass and
- * --vault-id LABEL@prompt. */
+ * --vault-id LABEL@prompt, and a play's vars_prompt. */
 #ifndef TCPTUNE_PROMPT_H
 #define TCPTUNE_PROMPT_H
 
@@ -13,6 +13,11 @@
  * on end of input, or when the line is longer than PROMPT_MAX_SECRET. */
 #define PROMPT_MAX_SECRET	4096
 char	*prompt_secret(const char *prompt, const char *what, char **cause);
+
+/* The same with the typed text shown when echo is set (vars_prompt's
+ * private: false). */
+char	*prompt_line(const char *prompt, int echo, const char *what,
+	    char **cause);
 
 /* Zero a secret's bytes, then free it; NULL-safe. */
 void	 secret_free(char *secret);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/strbuf.h"
+#include "base/util.h"
 #include "template/template.h"
 #include "base/units.h"
 #include "base/xalloc.h"
@@ -253,6 +254,9 @@ convert(const struct module_param *p, const json_t *v, const char *text,
 			return type_error(msg, p, "mapping", v);
 		*out = json_deep_copy(v);
 		return 0;
+	case PARAM_ANY:
+		*out = json_deep_copy(v);
+		return 0;
 	}
 	*msg = xprintf("parameter '%s' has an unknown type", p->name);
 	return -1;
@@ -310,6 +314,9 @@ store(const struct module_param *p, const json_t *v, char *field)
 		break;
 	case PARAM_MAP:
 		*(const json_t **)(void *)field = json_is_object(v) ? v : NULL;
+		break;
+	case PARAM_ANY:
+		*(const json_t **)(void *)field = v;
 		break;
 	}
 }
@@ -519,6 +526,32 @@ check_templates(const struct ynode *n, struct diag *d, int *bad)
 	return templated;
 }
 
+/* A key the module's table does not name, into its rest parameter
+ * (module.h, `rest`): 0, or -1 (an error in d) when it has none or the
+ * key is no variable name. */
+static int
+add_rest(const struct module *m, json_t *args, const char *key,
+    const json_t *v, const struct ypos *pos, struct diag *d)
+{
+	json_t *rest;
+
+	if (m->rest == NULL) {
+		unknown_param(d, NULL, pos, m, key);
+		return -1;
+	}
+	if (!str_is_identifier(key)) {
+		diag_add(d, pos, "invalid variable name '%s' for module '%s'",
+		    key, m->name);
+		return -1;
+	}
+	if ((rest = json_object_get(args, m->rest)) == NULL) {
+		rest = json_object();
+		json_object_set_new(args, m->rest, rest);
+	}
+	json_object_set_new(rest, key, json_deep_copy(v));
+	return 0;
+}
+
 /* Ansible's free form of a module's parameters, each bound as a YAML
  * scalar would be (errors at the scalar); 1 if any is templated. */
 static int
@@ -540,7 +573,8 @@ bind_kv_form(const struct module *m, const struct ynode *params,
 		const char *text = json_string_value(v);
 
 		if ((p = module_find_param(m, key)) == NULL) {
-			unknown_param(d, NULL, &params->pos, m, key);
+			if (add_rest(m, args, key, v, &params->pos, d) == 0)
+				templated |= template_has(text);
 			continue;
 		}
 		*given |= given_bit(m, p);
@@ -578,14 +612,16 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 			goto checked;
 		}
 		/* the free form: `command: uptime` */
-		if ((p = module_find_param(m, "cmd")) == NULL) {
+		if ((p = module_find_param(m, m->free_form != NULL ?
+		    m->free_form : "cmd")) == NULL) {
 			diag_add(d, &params->pos, "parameters of module '%s' "
 			    "must be a mapping, got %s", m->name,
 			    ynode_type_name(params));
 			goto out;
 		}
 		templated = check_templates(params, d, &bad);
-		json_object_set_new(*args, "cmd", json_string(params->value));
+		json_object_set_new(*args, p->name,
+		    json_string(params->value));
 		given |= given_bit(m, p);
 	} else if (params != NULL && params->type == YNODE_SEQ) {
 		diag_add(d, &params->pos, "parameters of module '%s' must be a "
@@ -602,8 +638,13 @@ bind_task_params(const struct module *m, const struct ypos *pos,
 			continue;
 		}
 		if ((p = module_find_param(m, ynode_key(params, i))) == NULL) {
-			unknown_param(d, NULL, &key->pos, m,
-			    ynode_key(params, i));
+			v = ynode_to_json(val);
+			if (add_rest(m, *args, ynode_key(params, i), v,
+			    &key->pos, d) == 0) {
+				bad = 0;
+				templated |= check_templates(val, d, &bad);
+			}
+			json_decref(v);
 			continue;
 		}
 		if (ynode_is_null(val))
@@ -678,7 +719,8 @@ given_in_yaml(const struct module *m, const struct ynode *params,
 		return r;
 	}
 	if (params->type == YNODE_SCALAR)	/* the free form */
-		return !ynode_is_null(params) && strcmp(key, "cmd") == 0;
+		return !ynode_is_null(params) && strcmp(key,
+		    m->free_form != NULL ? m->free_form : "cmd") == 0;
 	n = params->type == YNODE_MAP ? ynode_get(params, key) : NULL;
 	return n != NULL && !ynode_is_null(n);
 }

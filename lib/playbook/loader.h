@@ -31,6 +31,10 @@ struct scope {
 	size_t			 ntags;
 	json_t			*vars;		/* or NULL */
 	int			 ignore_errors;	/* -1 unset */
+	int			 no_log;	/* a block's, -1 unset */
+	int			 run_once;
+	json_t			*environment;	/* or NULL */
+	struct ypos		 environment_pos;
 	const struct role	*role;
 	char			*dir;		/* import_tasks is relative to */
 	int			 handlers;	/* loading a handlers list */
@@ -92,6 +96,17 @@ void	 role_load_entry(struct loader *ld, const struct ynode *n,
 	    const struct scope *sc);
 void	 role_load_import(struct loader *ld, const struct ynode *n,
 	    const char *key, const struct scope *sc);
+/* include_role: role name (rendered) with opts (tasks_from, ...: strings)
+ * under sc, read when the task runs (playbook_load_include). -1 when the
+ * role was not loaded (the error in ld->d). */
+int	 role_load_dynamic(struct loader *ld, const char *name,
+	    const json_t *opts, const struct ypos *pos,
+	    const struct scope *sc);
 void	 role_free(struct role *r);
+
+/* prompt.c: a play's vars_prompt list n. */
+void	 prompts_load(struct loader *ld, const struct ynode *n,
+	    struct play *p);
+void	 prompts_free(struct play *p);
 
 #endif

@@ -25,6 +25,7 @@ enum param_type {
 	PARAM_LIST,	/* a list (items are not typed further) */
 	PARAM_MAP,	/* a mapping (values are not typed further) */
 	PARAM_PATH,	/* absolute path string */
+	PARAM_ANY,	/* any value, as written (debug's msg) */
 };
 
 /*
@@ -37,7 +38,7 @@ enum param_type {
  *	PARAM_FLOAT				double
  *	PARAM_SIZE				uint64_t	(bytes)
  *	PARAM_BOOL				int
- *	PARAM_LIST, PARAM_MAP			const json_t *	(NULL: none)
+ *	PARAM_LIST, PARAM_MAP, PARAM_ANY	const json_t *	(NULL: none)
  * A parameter neither given nor defaulted stays 0 or NULL. Strings, lists
  * and mappings are borrowed from the bound arguments, which outlive the
  * module call. The binder fills the conf (lib/playbook/bind.c); a module
@@ -95,6 +96,9 @@ struct module_result {
 	char			*msg;	/* one line for the task line, allocated */
 	char			*diff;	/* text diff for --diff, allocated, or NULL */
 	json_t			*data;	/* registered result, may be NULL */
+	int			 verbose; /* msg is shown for each loop item
+					 * too (Ansible's
+					 * _ansible_verbose_always) */
 };
 
 struct module {
@@ -136,6 +140,12 @@ struct module {
 	/* A string of "key=value" words is its parameters, as Ansible's
 	 * free form (`sysctl: name=vm.swappiness value=5`). */
 	int	kv_free_form;
+	/* The parameter a plain string is, as `command: uptime` is cmd
+	 * (NULL: "cmd"): `include_vars: vars/a.yml` is file. */
+	const char			*free_form;
+	/* A PARAM_MAP parameter that takes every key the table does not
+	 * name (set_fact's facts), NULL: such a key is an error. */
+	const char			*rest;
 	/* A module that measures pairs of hosts (below); NULL for others. */
 	const struct module_pairwise	*pairwise;
 };
@@ -259,6 +269,20 @@ int		 module_ctx_diff(const struct module_ctx *ctx);
  * playbook's path for the drop-in's header (NULL when ad hoc). */
 int		 module_ctx_drift(const struct module_ctx *ctx);
 const char	*module_ctx_playbook_path(const struct module_ctx *ctx);
+
+/* The task's environment rendered for this host as sh text to put
+ * before a command (remote_env_prefix: "" for none), or NULL with *cause.
+ * Allocated. */
+char		*module_ctx_environment(struct module_ctx *ctx, char **cause);
+/* -v given this many times (debug's verbosity). */
+int		 module_ctx_verbosity(const struct module_ctx *ctx);
+/* set_fact: name is the host's from the next task on, at the level of
+ * registered results (value stolen). include_vars: every key of vars
+ * (copied), a level below. */
+void		 module_ctx_set_fact(struct module_ctx *ctx, const char *name,
+		    json_t *value);
+void		 module_ctx_include_vars(struct module_ctx *ctx,
+		    const json_t *vars);
 
 /* The host's facts from the probe, or NULL; borrowed until the next
  * module_ctx_set_facts. set takes a reference of its own, so tasks still

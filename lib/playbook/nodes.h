@@ -17,6 +17,17 @@ enum task_kind {
 				 * (never shown, never reported) */
 	TASK_INCLUDE,		/* include_tasks: a file read per host when
 				 * the task runs (playbook_load_include) */
+	TASK_META,		/* meta: other than flush_handlers (enum
+				 * meta_kind, run by the runner's walk) */
+};
+
+/* What a meta task does to the walk (Ansible's _execute_meta). */
+enum meta_kind {
+	META_NOOP = 0,
+	META_END_PLAY,		/* every host of the play ends it */
+	META_END_BATCH,		/* every host of the batch ends the play */
+	META_END_HOST,		/* this host ends the play, not failed */
+	META_CLEAR_FACTS,	/* the host's gathered facts are dropped */
 };
 
 enum block_part {

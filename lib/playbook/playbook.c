@@ -17,12 +17,15 @@
 static const char *const play_keys[] = { "name", "hosts", "vars",
 	"vars_files", "become", "serial", "max_fail_percentage",
 	"any_errors_fatal", "gather_facts", "tasks", "tags", "pre_tasks",
-	"roles", "post_tasks", "handlers", "force_handlers", NULL };
+	"roles", "post_tasks", "handlers", "force_handlers", "vars_prompt",
+	NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
-	"loop", "loop_control", "changed_when", "failed_when", NULL };
+	"loop", "loop_control", "changed_when", "failed_when", "until",
+	"retries", "delay", "run_once", "no_log", "environment", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
-	"inventory_hostname", "hostvars", "role_name", "role_path", NULL };
+	"inventory_hostname", "hostvars", "role_name", "role_path",
+	"ansible_version", NULL };
 
 size_t
 count_words(const char *const *words)
@@ -327,9 +330,30 @@ task_module(const char *key, const struct ynode *params)
 	return m;
 }
 
+/* retries and delay: a whole number of 0 or more, not templated. */
+static void
+get_count(struct loader *ld, const struct ynode *n, const char *key, int *out)
+{
+	char		*end;
+	long		 v;
+
+	if (n == NULL || ynode_is_null(n))
+		return;
+	if (n->type == YNODE_SCALAR) {
+		v = strtol(n->value, &end, 10);
+		if (*n->value != '\0' && *end == '\0' && v >= 0 && v <= 100000) {
+			*out = (int)v;
+			return;
+		}
+	}
+	type_error(ld, n, key, "a whole number from 0 to 100000 (not "
+	    "templated)");
+}
+
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
+	const struct ynode	*v;
 	const struct module	*m;
 	const char		*key, *sugg, *module_key = NULL;
 	char			*names;
@@ -339,6 +363,8 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	t->pos = n->pos;
 	t->check_mode = -1;
 	t->diff = -1;
+	t->retries = t->delay = -1;
+	t->run_once = t->no_log = -1;	/* unset: the blocks' (tree.c) */
 	if (n->type != YNODE_MAP) {
 		diag_add(ld->d, &n->pos, "task must be a mapping, got %s",
 		    ynode_type_name(n));
@@ -402,6 +428,10 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	if ((t->failed_when = get_when(ld, ynode_get(n, "failed_when"))) !=
 	    NULL)
 		t->failed_when_pos = ynode_get(n, "failed_when")->pos;
+	if ((t->until = get_when(ld, ynode_get(n, "until"))) != NULL)
+		t->until_pos = ynode_get(n, "until")->pos;
+	get_count(ld, ynode_get(n, "retries"), "retries", &t->retries);
+	get_count(ld, ynode_get(n, "delay"), "delay", &t->delay);
 	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
 	if (get_string(ld, ynode_get(n, "register"), "register",
 	    &t->register_as) == 0 && t->register_as != NULL &&
@@ -412,6 +442,18 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	}
 	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
 	    &t->ignore_errors);
+	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
+	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
+	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
+		if (v->type == YNODE_SEQ)
+			type_error(ld, v, "environment", "a mapping of "
+			    "variables");
+		else {
+			check_templates(ld, v);
+			t->environment = ynode_to_json(v);
+			t->environment_pos = v->pos;
+		}
+	}
 	get_bool(ld, ynode_get(n, "check_mode"), "check_mode", &t->check_mode);
 	get_bool(ld, ynode_get(n, "diff"), "diff", &t->diff);
 	if (ynode_get(n, "vars") != NULL && !ynode_is_null(ynode_get(n,
@@ -561,6 +603,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 			    "'%s'", key);
 	}
 	get_string(ld, ynode_get(n, "name"), "name", &p->name);
+	prompts_load(ld, ynode_get(n, "vars_prompt"), p);
 
 	v = ynode_get(n, "hosts");
 	if (v == NULL) {
@@ -819,6 +862,8 @@ task_clear(struct task *t)
 	free_tags(t->tags, t->ntags);
 	free(t->register_as);
 	free(t->changed_when);
+	free(t->until);
+	json_decref(t->environment);
 	free(t->failed_when);
 	json_decref(t->vars);
 	loop_clear(&t->loop);
@@ -826,6 +871,8 @@ task_clear(struct task *t)
 	free_tags(t->listen, t->nlisten);
 	free(t->include);
 	free(t->include_dir);
+	json_decref(t->include_opts);
+	free(t->include_pbfile);
 }
 
 void
@@ -844,6 +891,7 @@ playbook_free(struct playbook *pb)
 		serial_free(&p->serial);
 		free_tags(p->tags, p->ntags);
 		play_free_tree(p);
+		prompts_free(p);
 	}
 	free(pb->plays);
 	for (i = 0; i < pb->ndocs; i++)
@@ -870,6 +918,21 @@ vars_merge(json_t *into, const json_t *from)
 	copy = json_deep_copy(from);
 	json_object_update(into, copy);
 	json_decref(copy);
+}
+
+/* Ansible's magic variable: the release tcptune follows. */
+static json_t *
+ansible_version(void)
+{
+	char	*full = xprintf("%d.%d.%d", PLAYBOOK_ANSIBLE_MAJOR,
+		    PLAYBOOK_ANSIBLE_MINOR, PLAYBOOK_ANSIBLE_REVISION);
+	json_t	*v = json_pack("{s:s, s:i, s:i, s:i, s:s}", "full", full,
+		    "major", PLAYBOOK_ANSIBLE_MAJOR, "minor",
+		    PLAYBOOK_ANSIBLE_MINOR, "revision",
+		    PLAYBOOK_ANSIBLE_REVISION, "string", full);
+
+	free(full);
+	return v;
 }
 
 json_t *
@@ -900,6 +963,7 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	if (inventory_hostname != NULL)
 		json_object_set_new(v, "inventory_hostname",
 		    json_string(inventory_hostname));
+	json_object_set_new(v, "ansible_version", ansible_version());
 	if (role != NULL) {
 		json_object_set_new(v, "role_name", json_string(role->name));
 		json_object_set_new(v, "role_path", json_string(role->path));
@@ -919,6 +983,14 @@ playbook_host_vars(const struct play *p, const json_t *inventory_vars,
 {
 	return playbook_task_vars(p, NULL, inventory_vars, registered,
 	    extra_vars, facts, inventory_hostname, groups);
+}
+
+int
+task_until_attempts(const struct task *t)
+{
+	if (t->until == NULL || t->retries == 0)
+		return 1;
+	return t->retries < 0 ? 4 : t->retries + 1;
 }
 
 json_t *

@@ -58,7 +58,19 @@ struct task {
 	struct ypos		 changed_when_pos;
 	char			*failed_when;	/* NULL: the module's word */
 	struct ypos		 failed_when_pos;
+	char			*until;		/* NULL: one attempt */
+	struct ypos		 until_pos;
+	int			 retries;	/* -1: Ansible's 3 */
+	int			 delay;		/* seconds; -1: Ansible's 5 */
 	int			 ignore_errors;
+	int			 run_once;	/* on the first host at it; its
+						 * result is every host's (> 0;
+						 * -1 while loading: unset) */
+	int			 no_log;	/* its result is not shown nor
+						 * kept (registered, it is) */
+	json_t			*environment;	/* as written (templates in it),
+						 * or NULL */
+	struct ypos		 environment_pos;
 	int			 check_mode;	/* -1 unset */
 	int			 diff;		/* -1 unset */
 	json_t			*vars;		/* the blocks' vars, then the
@@ -73,14 +85,32 @@ struct task {
 	char			*include;	/* TASK_INCLUDE: the file, as
 						 * written (a template) */
 	char			*include_dir;	/* relative to which */
+	int			 include_role;	/* TASK_INCLUDE of a role:
+						 * include is its name */
+	json_t			*include_opts;	/* its tasks_from, ... */
+	char			*include_pbfile; /* the playbook it is in:
+						 * where roles are looked
+						 * for */
 	const struct block	*parent;	/* its innermost block; NULL
 						 * in a play made by hand: a
 						 * list of tasks */
 	enum block_part		 part;		/* and the part it is in */
 	int			 implicit;	/* a flush the play adds */
+	enum meta_kind		 meta;		/* TASK_META */
 	int			 before_start;	/* before the task the run
 						 * starts at: not run
 						 * (playbook_start_at) */
+};
+
+/* One of a play's vars_prompt: asked before the play runs unless -e
+ * gives it (cmd/tcptune/vars-prompt.c). */
+struct var_prompt {
+	struct ypos		 pos;
+	char			*name;
+	char			*prompt;	/* NULL: the name */
+	int			 private;	/* no echo (default) */
+	int			 confirm;	/* asked twice */
+	json_t			*def;		/* or NULL */
 };
 
 struct play {
@@ -112,6 +142,8 @@ struct play {
 	size_t			 nblocks;
 	struct role		**roles;	/* every role the play uses */
 	size_t			 nroles;
+	struct var_prompt	*prompts;	/* vars_prompt */
+	size_t			 nprompts;
 	json_t			*role_defaults;	/* every top role's defaults */
 	json_t			*role_vars;	/* and vars (exported) */
 };
@@ -142,6 +174,10 @@ int		 playbook_load(const char *path, struct playbook **out,
 int		 playbook_load_buffer(const char *name, const char *buf,
 		     size_t len, struct playbook **out, struct diag *d);
 void		 playbook_free(struct playbook *pb);
+
+/* A vars_prompt's answer v (stolen) as a play variable. */
+void		 play_answer_prompt(struct play *p,
+		    const struct var_prompt *vp, json_t *v);
 
 /* Play vars with vars_files merged over them (a new reference). */
 json_t		*playbook_play_vars(const struct play *p);
@@ -204,6 +240,18 @@ json_t		*task_render_args(const struct task *t, const json_t *vars,
  * skipped by name; 'never' runs only when asked for by one of its tags. */
 int		 task_selected(const struct play *p, const struct task *t,
 		     const char *tags, const char *skip_tags);
+
+/* How many times a task with an until runs at most, as Ansible's
+ * TaskExecutor: retries + 1, 4 when retries is not given (-1), 1 for 0
+ * (then the condition is not looked at). */
+int		 task_until_attempts(const struct task *t);
+
+/* The Ansible release whose language tcptune follows, as the magic
+ * variable ansible_version tells roles (Debian 12's ansible-core, the one
+ * the tests compare with). */
+#define PLAYBOOK_ANSIBLE_MAJOR		2
+#define PLAYBOOK_ANSIBLE_MINOR		14
+#define PLAYBOOK_ANSIBLE_REVISION	18
 
 /* Names that a playbook may not define as vars (set by the runner). */
 int		 playbook_reserved_var(const char *name);

@@ -332,7 +332,7 @@ role_meta(struct loader *ld, const struct role *r, int *allow_duplicates)
 
 struct role_use {
 	const char		*name;
-	const struct ynode	*name_node;
+	struct ypos		 name_pos;	/* where it is named */
 	const struct ynode	*entry;		/* its keywords (when, tags) */
 	json_t			*params;
 	json_t			*entry_vars;
@@ -341,6 +341,8 @@ struct role_use {
 	const char		*defaults_from;
 	const char		*vars_from;
 	int			 top;
+	int			 dynamic;	/* include_role: runs each time
+						 * (no role cache) */
 };
 
 static struct role *role_use(struct loader *, struct role_use *,
@@ -357,7 +359,7 @@ split_entry(struct loader *ld, const struct ynode *n, struct role_use *u)
 	u->entry_vars = json_object();
 	if (n->type == YNODE_SCALAR && !ynode_is_null(n)) {
 		u->name = n->value;
-		u->name_node = n;
+		u->name_pos = n->pos;
 		return;
 	}
 	if (n->type != YNODE_MAP) {
@@ -373,7 +375,7 @@ split_entry(struct loader *ld, const struct ynode *n, struct role_use *u)
 		return;
 	}
 	u->name = v->value;
-	u->name_node = v;
+	u->name_pos = v->pos;
 	for (i = 0; i < n->n; i++) {
 		key = ynode_key(n, i);
 		if (in_list(key, entry_keys))
@@ -433,23 +435,24 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 	int			 dups = 0, part;
 
 	if (ld->depth >= LOADER_MAX_DEPTH) {
-		diag_add(ld->d, &u->name_node->pos, "roles nested more than "
+		diag_add(ld->d, &u->name_pos, "roles nested more than "
 		    "%d deep (does role '%s' depend on itself?)",
 		    LOADER_MAX_DEPTH, u->name);
 		return NULL;
 	}
 	if (template_has(u->name)) {
-		diag_add(ld->d, &u->name_node->pos, "a templated role name is "
+		diag_add(ld->d, &u->name_pos, "a templated role name is "
 		    "not supported (roles are read when the playbook loads)");
 		return NULL;
 	}
 	if ((path = find_role(ld, u->name, sc->role, &looked)) == NULL) {
-		diag_add(ld->d, &u->name_node->pos, "role '%s' not found (looked "
+		diag_add(ld->d, &u->name_pos, "role '%s' not found (looked "
 		    "in %s)", u->name, looked);
 		free(looked);
 		return NULL;
 	}
-	if ((same = cached(p, path, u->params, u->tasks_from)) != NULL) {
+	if (!u->dynamic &&
+	    (same = cached(p, path, u->params, u->tasks_from)) != NULL) {
 		int allow = 0;
 
 		role_meta(ld, same, &allow);
@@ -462,7 +465,7 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 	r->name = xstrdup(u->name);
 	r->tasks_from = xstrdup(u->tasks_from);
 	r->path = path;
-	r->pos = u->name_node->pos;
+	r->pos = u->name_pos;
 	r->parent = sc->role;
 	r->top = u->top;
 	r->params = json_deep_copy(u->params);
@@ -486,6 +489,8 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 			in.tags[in.ntags++] = xstrdup(sc->tags[i]);
 		}
 		in.vars = sc->vars != NULL ? json_deep_copy(sc->vars) : NULL;
+		in.environment = sc->environment != NULL ?
+		    json_deep_copy(sc->environment) : NULL;
 		in.dir = xstrdup(sc->dir);
 	}
 	/* a role entry's vars are the role's (entry_vars), not block vars */
@@ -494,7 +499,7 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 		in.vars = sc->vars != NULL ? json_deep_copy(sc->vars) : NULL;
 	}
 	kind = xprintf("role '%s'", u->name);
-	in.block = tree_open(ld, sc, &u->name_node->pos, kind);
+	in.block = tree_open(ld, sc, &u->name_pos, kind);
 	free(kind);
 	in.part = PART_BLOCK;
 	in.role = r;
@@ -509,7 +514,7 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 			tree_load_list(ld, root, &in, "tasks");
 		free(file);
 	} else if (strcmp(u->tasks_from, "main") != 0)
-		diag_add(ld->d, &u->name_node->pos, "role '%s' has no tasks "
+		diag_add(ld->d, &u->name_pos, "role '%s' has no tasks "
 		    "file '%s'", u->name, u->tasks_from);
 	if (ld->play->ntasks == in.block->first[PART_BLOCK])
 		tree_add_meta(ld, &in, TASK_NOOP, &r->pos);
@@ -593,7 +598,7 @@ role_load_import(struct loader *ld, const struct ynode *n, const char *key,
 	}
 	memset(&u, 0, sizeof u);
 	u.name = v->value;
-	u.name_node = v;
+	u.name_pos = v->pos;
 	u.params = json_object();
 	u.entry_vars = json_object();
 	u.tasks_from = import_option(ld, opts, "tasks_from");
@@ -607,6 +612,43 @@ role_load_import(struct loader *ld, const struct ynode *n, const char *key,
 	scope_release(&in);
 	json_decref(u.params);
 	json_decref(u.entry_vars);
+}
+
+/* include_role's options, as import_role's (not templated). */
+static void
+include_options(const json_t *opts, struct role_use *u)
+{
+	const char *const	 keys[] = { "tasks_from", "handlers_from",
+	    "defaults_from", "vars_from" };
+	const char		**to[] = { &u->tasks_from, &u->handlers_from,
+	    &u->defaults_from, &u->vars_from };
+	const char		*v;
+	size_t			 i;
+
+	for (i = 0; i < 4; i++) {
+		v = json_string_value(json_object_get(opts, keys[i]));
+		*to[i] = v != NULL ? v : "main";
+	}
+}
+
+int
+role_load_dynamic(struct loader *ld, const char *name, const json_t *opts,
+    const struct ypos *pos, const struct scope *sc)
+{
+	struct role_use	u;
+	struct role	*r;
+
+	memset(&u, 0, sizeof u);
+	u.name = name;
+	u.name_pos = *pos;
+	u.params = json_object();
+	u.entry_vars = json_object();
+	include_options(opts, &u);
+	u.dynamic = 1;
+	r = role_use(ld, &u, sc);
+	json_decref(u.params);
+	json_decref(u.entry_vars);
+	return r != NULL ? 0 : -1;
 }
 
 void

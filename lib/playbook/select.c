@@ -137,15 +137,22 @@ play_steps(const struct play *p, const char *tags, const char *skip_tags,
 
 		/* a flush of the handlers or an empty part: no step of its
 		 * own (handlers are not listed, as in Ansible) */
-		if ((t->kind != TASK_MODULE && t->kind != TASK_INCLUDE) ||
-		    in_rescue_or_always(t) ||
+		if ((t->kind != TASK_MODULE && t->kind != TASK_INCLUDE &&
+		    t->kind != TASK_META) || in_rescue_or_always(t) ||
 		    !task_selected(p, t, tags, skip_tags))
 			continue;
+		if (t->kind == TASK_META) {
+			add_step(out, &n, PLAY_STEP_TASK, t, t->name, "meta");
+			continue;
+		}
 		if (t->kind == TASK_INCLUDE) {
 			/* listed, as Ansible does; its tasks are read when
-			 * it runs */
-			add_step(out, &n, PLAY_STEP_TASK, t, t->name,
-			    "include_tasks");
+			 * it runs (an unnamed include_role is listed by its
+			 * keyword, run as "include_role : NAME") */
+			add_step(out, &n, PLAY_STEP_TASK, t, t->include_role &&
+			    strncmp(t->name, "include_role : ", 15) == 0 ?
+			    "include_role" : t->name, t->include_role ?
+			    "include_role" : "include_tasks");
 			continue;
 		}
 		/* the runner flushes before a task of another stager */

@@ -15,7 +15,8 @@
 #include "template/template.h"
 
 static const char *const block_keys[] = { "block", "rescue", "always",
-	"name", "when", "tags", "vars", "ignore_errors", NULL };
+	"name", "when", "tags", "vars", "ignore_errors", "no_log", "run_once",
+	"environment", NULL };
 static const char *const import_keys[] = { "name", "when", "tags", "vars",
 	"ignore_errors", NULL };
 static const char *const part_names[NPARTS] = { "block", "rescue",
@@ -63,6 +64,7 @@ new_task(struct loader *ld, const struct scope *sc)
 	memset(t, 0, sizeof *t);
 	t->check_mode = -1;
 	t->diff = -1;
+	t->retries = t->delay = -1;
 	t->parent = sc->block;
 	t->part = sc->part;
 	t->role = sc->role;
@@ -156,6 +158,21 @@ inherit(const struct scope *sc, struct task *t)
 	}
 	if (sc->ignore_errors > 0)
 		t->ignore_errors = 1;
+	/* a task's own no_log, run_once and environment over its blocks' */
+	if (t->no_log < 0)
+		t->no_log = sc->no_log > 0;
+	if (t->run_once < 0)
+		t->run_once = sc->run_once > 0;
+	if (sc->environment != NULL && (t->environment == NULL ||
+	    json_is_object(t->environment))) {
+		v = json_deep_copy(sc->environment);
+		if (t->environment != NULL)
+			json_object_update(v, t->environment);
+		json_decref(t->environment);
+		t->environment = v;
+		if (t->environment_pos.file == NULL)
+			t->environment_pos = sc->environment_pos;
+	}
 	/* Task.get_name(): a role's task is "role : name" */
 	if (sc->role != NULL && t->name != NULL) {
 		w = xprintf("%s : %s", sc->role->name, t->name);
@@ -173,6 +190,7 @@ scope_derive(struct loader *ld, const struct scope *up, const struct ynode *n,
 	const struct ynode	*v;
 	char			*when, **tags = NULL;
 	size_t			 ntags = 0;
+	json_t			*env;
 
 	*out = *up;
 	out->dir = xstrdup(up->dir);
@@ -195,11 +213,28 @@ scope_derive(struct loader *ld, const struct scope *up, const struct ynode *n,
 	}
 	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
 	    &out->ignore_errors);
+	get_bool(ld, ynode_get(n, "no_log"), "no_log", &out->no_log);
+	get_bool(ld, ynode_get(n, "run_once"), "run_once", &out->run_once);
+	out->environment = up->environment != NULL ?
+	    json_deep_copy(up->environment) : NULL;
+	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
+		if (v->type != YNODE_MAP)
+			type_error(ld, v, "environment", "a mapping of "
+			    "variables (on a block)");
+		else {
+			if (out->environment == NULL)
+				out->environment = json_object();
+			vars_merge(out->environment, (env = ynode_to_json(v)));
+			json_decref(env);
+			out->environment_pos = v->pos;
+		}
+	}
 }
 
 void
 scope_release(struct scope *s)
 {
+	json_decref(s->environment);
 	free(s->when);
 	free_tags(s->tags, s->ntags);
 	json_decref(s->vars);
@@ -358,29 +393,121 @@ static const char *const include_keys[] = { "name", "when", "tags",
 	"with_indexed_items", "with_together", "with_nested", "with_sequence",
 	"loop_control", "ignore_errors", NULL };
 
-/* include_tasks: a task whose file is read per host when it runs
- * (playbook_load_include); an untemplated file is read now too, so that
- * lint finds its errors. */
+static const char *const include_role_opts[] = { "name", "tasks_from",
+	"vars_from", "defaults_from", "handlers_from", "allow_duplicates",
+	"public", "rolespec_validate", NULL };
+
+/* include_role's mapping: the role's name and its *_from options (not
+ * templated: a role's files are read whole when it is included). */
+static const struct ynode *
+include_role_opts_of(struct loader *ld, const struct ynode *v, json_t **opts)
+{
+	const struct ynode	*name, *o;
+	size_t			 i;
+
+	*opts = json_object();
+	if (v->type != YNODE_MAP || (name = ynode_get(v, "name")) == NULL ||
+	    name->type != YNODE_SCALAR || ynode_is_null(name)) {
+		diag_add(ld->d, &v->pos, "include_role needs 'name:' with the "
+		    "role's name");
+		return NULL;
+	}
+	for (i = 0; i < v->n; i++) {
+		const char *k = ynode_key(v, i);
+
+		o = v->items[i];
+		if (strcmp(k, "apply") == 0)
+			diag_add(ld->d, &v->keys[i]->pos, "'apply' on "
+			    "include_role is not supported");
+		else if (!in_list(k, include_role_opts))
+			diag_add(ld->d, &v->keys[i]->pos, "unknown "
+			    "include_role option '%s'", k);
+		else if (strstr(k, "_from") != NULL) {
+			if (o->type != YNODE_SCALAR || ynode_is_null(o) ||
+			    template_has(o->value))
+				type_error(ld, o, k, "a file name (not "
+				    "templated)");
+			else
+				json_object_set_new(*opts, k,
+				    json_string(o->value));
+		}
+	}
+	return name;
+}
+
+/* The included file or role as it stands, read now for lint only (not
+ * kept in the tree): into a play of its own, with the real play's
+ * handlers for an include_tasks' notify. */
+static void
+include_lint(struct loader *ld, const struct task *t, const struct ynode *n,
+    const struct ypos *at, const struct scope *sc)
+{
+	struct play		 shadow, *real = ld->play;
+	struct scope		 in = *sc;
+	const struct ynode	*root;
+	char			*path;
+
+	if (template_has(t->include) || ld->depth >= LOADER_MAX_DEPTH)
+		return;
+	memset(&shadow, 0, sizeof shadow);
+	ld->play = &shadow;
+	in.block = tree_open(ld, sc, &n->pos, "include");
+	in.part = PART_BLOCK;
+	ld->depth++;
+	if (t->include_role) {
+		role_load_dynamic(ld, t->include, t->include_opts, at, &in);
+		if (shadow.nhandlers > 0)
+			diag_add(ld->d, at, "role '%s' has handlers: "
+			    "include_role of a role with handlers is not "
+			    "supported (import_role or roles: take them)",
+			    t->include);
+	} else {
+		shadow.handlers = real->handlers;
+		shadow.nhandlers = real->nhandlers;
+		path = t->include[0] == '/' ? xstrdup(t->include) :
+		    xprintf("%s/%s", sc->dir, t->include);
+		if ((root = loader_read(ld, path, at)) != NULL &&
+		    !ynode_is_null(root))
+			tree_load_list(ld, root, &in, "tasks");
+		free(path);
+		shadow.handlers = NULL;
+		shadow.nhandlers = 0;
+	}
+	ld->depth--;
+	ld->play = real;
+	play_free_tree(&shadow);
+}
+
+/* include_tasks and include_role: a task whose file or role is read per
+ * host when it runs (playbook_load_include); an untemplated one is read
+ * now too, so that lint finds its errors. */
 static void
 load_include(struct loader *ld, const struct ynode *n, const char *key,
     const struct scope *sc)
 {
-	const struct ynode	*file = ynode_get(n, key), *root;
+	const struct ynode	*file = ynode_get(n, key);
 	struct task		*t;
-	struct ypos		 pos;
-	char			*path;
+	json_t			*opts = NULL;
+	int			 role = strstr(key, "include_role") != NULL;
+	const char		*what = role ? "include_role" : "include_tasks";
 
-	check_keys(ld, n, include_keys, key, "include_tasks");
-	if (file->type == YNODE_MAP)
+	check_keys(ld, n, include_keys, key, what);
+	if (role)
+		file = include_role_opts_of(ld, file, &opts);
+	else if (file->type == YNODE_MAP)
 		file = ynode_get(file, "file");
 	if (file == NULL || file->type != YNODE_SCALAR ||
 	    ynode_is_null(file)) {
-		type_error(ld, file != NULL ? file : n, key, "a file name");
+		if (!role)
+			type_error(ld, file != NULL ? file : n, key,
+			    "a file name");
+		json_decref(opts);
 		return;
 	}
 	if (sc->handlers) {
-		diag_add(ld->d, &n->pos, "include_tasks among handlers is not "
-		    "supported");
+		diag_add(ld->d, &n->pos, "%s among handlers is not "
+		    "supported", what);
+		json_decref(opts);
 		return;
 	}
 	t = new_task(ld, sc);
@@ -388,9 +515,14 @@ load_include(struct loader *ld, const struct ynode *n, const char *key,
 	t->pos = n->pos;
 	t->include = xstrdup(file->value);
 	t->include_dir = xstrdup(sc->dir);
+	t->include_role = role;
+	t->include_opts = opts;
+	t->include_pbfile = xstrdup(ld->file);
 	get_string(ld, ynode_get(n, "name"), "name", &t->name);
+	/* as Ansible names an unnamed one */
 	if (t->name == NULL)
-		t->name = xstrdup(key);
+		t->name = role ? xprintf("include_role : %s", file->value) :
+		    xstrdup(key);
 	if ((t->when = get_when(ld, ynode_get(n, "when"))) != NULL)
 		t->when_pos = ynode_get(n, "when")->pos;
 	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
@@ -402,51 +534,53 @@ load_include(struct loader *ld, const struct ynode *n, const char *key,
 		load_vars_into(ld, ynode_get(n, "vars"), t->vars);
 	}
 	loop_load(&t->loop, n, ld->d);
-	pos = file->pos;
 	inherit(sc, t);
-	if (template_has(file->value) || ld->depth >= LOADER_MAX_DEPTH)
-		return;
-	/* lint: the file as it stands (not kept in the tree) */
-	path = file->value[0] == '/' ? xstrdup(file->value) :
-	    xprintf("%s/%s", sc->dir, file->value);
-	if ((root = loader_read(ld, path, &pos)) != NULL &&
-	    !ynode_is_null(root)) {
-		struct play	 shadow, *real = ld->play;
-		struct scope	 in = *sc;
-
-		memset(&shadow, 0, sizeof shadow);
-		shadow.handlers = real->handlers;
-		shadow.nhandlers = real->nhandlers;
-		ld->play = &shadow;
-		in.block = tree_open(ld, sc, &n->pos, "include_tasks");
-		in.part = PART_BLOCK;
-		ld->depth++;
-		tree_load_list(ld, root, &in, "tasks");
-		ld->depth--;
-		ld->play = real;
-		shadow.handlers = NULL;
-		shadow.nhandlers = 0;
-		play_free_tree(&shadow);
-	}
-	free(path);
+	include_lint(ld, t, n, &file->pos, sc);
 }
+
+static const char *const meta_names[] = { "noop", "end_play", "end_batch",
+	"end_host", "clear_facts", NULL };
 
 static void
 load_meta(struct loader *ld, const struct ynode *n, const char *key,
     const struct scope *sc)
 {
-	const struct ynode *v = ynode_get(n, key);
+	const struct ynode	*v = ynode_get(n, key);
+	struct task		*t;
+	size_t			 k;
 
-	check_keys(ld, n, (const char *const[]){ "name", NULL }, key,
-	    "meta");
 	if (v->type == YNODE_SCALAR && strcmp(v->value, "flush_handlers") ==
 	    0 && !sc->handlers) {
+		check_keys(ld, n, (const char *const[]){ "name", NULL }, key,
+		    "meta");
 		tree_add_meta(ld, sc, TASK_FLUSH_HANDLERS, &n->pos);
 		return;
 	}
-	diag_add(ld->d, &v->pos, "meta: '%s' is not supported (only "
-	    "flush_handlers, in tasks)", v->type == YNODE_SCALAR ? v->value :
-	    ynode_type_name(v));
+	for (k = 0; v->type == YNODE_SCALAR && meta_names[k] != NULL; k++) {
+		if (strcmp(v->value, meta_names[k]) == 0)
+			break;
+	}
+	if (v->type != YNODE_SCALAR || meta_names[k] == NULL ||
+	    sc->handlers) {
+		diag_add(ld->d, &v->pos, "meta: '%s' is not supported (only "
+		    "flush_handlers, noop, end_play, end_batch, end_host and "
+		    "clear_facts, in tasks)", v->type == YNODE_SCALAR ?
+		    v->value : ynode_type_name(v));
+		return;
+	}
+	check_keys(ld, n, (const char *const[]){ "name", "when", "tags",
+	    NULL }, key, "meta");
+	t = new_task(ld, sc);
+	t->kind = TASK_META;
+	t->meta = (enum meta_kind)k;
+	t->pos = n->pos;
+	get_string(ld, ynode_get(n, "name"), "name", &t->name);
+	if (t->name == NULL)
+		t->name = xstrdup(key);
+	if ((t->when = get_when(ld, ynode_get(n, "when"))) != NULL)
+		t->when_pos = ynode_get(n, "when")->pos;
+	get_tags(ld, ynode_get(n, "tags"), &t->tags, &t->ntags);
+	inherit(sc, t);
 }
 
 void
@@ -470,14 +604,14 @@ tree_load_list(struct loader *ld, const struct ynode *n,
 			load_import_tasks(ld, item, key, sc);
 		else if ((key = keyword(item, "import_role", &at)) != NULL)
 			role_load_import(ld, item, key, sc);
-		else if ((key = keyword(item, "include_tasks", &at)) != NULL)
+		else if ((key = keyword(item, "include_tasks", &at)) != NULL ||
+		    (key = keyword(item, "include_role", &at)) != NULL)
 			load_include(ld, item, key, sc);
-		else if ((key = keyword(item, "include_role", &at)) != NULL ||
-		    (key = keyword(item, "include", &at)) != NULL ||
+		else if ((key = keyword(item, "include", &at)) != NULL ||
 		    (key = keyword(item, "import_playbook", &at)) != NULL)
 			diag_add(ld->d, &item->keys[at]->pos, "'%s' is not "
-			    "supported yet (include_tasks, import_tasks and "
-			    "import_role are)", key);
+			    "supported yet (include_tasks, include_role, "
+			    "import_tasks and import_role are)", key);
 		else if ((key = keyword(item, "meta", &at)) != NULL)
 			load_meta(ld, item, key, sc);
 		else {
@@ -648,8 +782,11 @@ playbook_load_include(const struct play *p, const struct task *inc,
 	size_t			 i, n = items != NULL ? json_array_size(items) : 1;
 	int			 part;
 
-	pb->path = file[0] == '/' ? xstrdup(file) : xprintf("%s/%s",
-	    inc->include_dir, file);
+	if (inc->include_role)
+		pb->path = xstrdup(inc->include_pbfile);
+	else
+		pb->path = file[0] == '/' ? xstrdup(file) : xprintf("%s/%s",
+		    inc->include_dir, file);
 	pb->plays = fp = xcalloc(1, sizeof *fp);
 	pb->nplays = 1;
 	fp->name = xstrdup(p->name);
@@ -670,8 +807,10 @@ playbook_load_include(const struct play *p, const struct task *inc,
 	root = tree_open(&ld, &sc, &inc->pos, "include_tasks");
 	sc.block = root;
 	sc.part = PART_BLOCK;
-	node = loader_read(&ld, pb->path, &inc->pos);
-	for (i = 0; node != NULL && !ynode_is_null(node) && i < n; i++) {
+	node = inc->include_role ? NULL : loader_read(&ld, pb->path,
+	    &inc->pos);
+	for (i = 0; (inc->include_role || (node != NULL &&
+	    !ynode_is_null(node))) && i < n; i++) {
 		/* each item's copy: the include's vars and the item */
 		in = sc;
 		in.vars = inc->vars != NULL ? json_deep_copy(inc->vars) :
@@ -679,7 +818,11 @@ playbook_load_include(const struct play *p, const struct task *inc,
 		if (items != NULL)
 			loop_set_item(&inc->loop, in.vars, items, i);
 		in.block = tree_open(&ld, &sc, &inc->pos, "include_tasks");
-		tree_load_list(&ld, node, &in, "tasks");
+		if (inc->include_role)
+			role_load_dynamic(&ld, file, inc->include_opts,
+			    &inc->pos, &in);
+		else
+			tree_load_list(&ld, node, &in, "tasks");
 		for (part = 0; part < NPARTS; part++) {
 			if (part != PART_BLOCK)
 				in.block->first[part] = fp->ntasks;
@@ -692,8 +835,12 @@ playbook_load_include(const struct play *p, const struct task *inc,
 		root->end[part] = fp->ntasks;
 	}
 	free(sc.dir);
+	if (fp->nhandlers > 0)
+		diag_add(&d, &inc->pos, "role '%s' has handlers: include_role "
+		    "of a role with handlers is not supported (import_role or "
+		    "roles: take them)", file);
 	/* a notify names the play's handlers */
-	{
+	if (fp->nhandlers == 0) {
 		struct play *real = ld.play;
 
 		real->handlers = p->handlers;

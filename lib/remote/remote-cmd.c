@@ -9,6 +9,7 @@
 #include "base/shquote.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "template/value.h"
 
 /* The command every call runs: read standard input to its end, then run
  * it. Already quoted for sh; a constant, so sudo's log and ps show the
@@ -196,4 +197,30 @@ remote_value_count(const char *v, size_t vl)
 		n = n * 10 + (v[i] - '0');
 	}
 	return n;
+}
+
+char *
+remote_env_prefix(const json_t *env, char **cause)
+{
+	struct strbuf	 sb;
+	const char	*key;
+	json_t		*v;
+	char		*text;
+
+	strbuf_init(&sb);
+	json_object_foreach((json_t *)env, key, v) {
+		if (!var_name_ok(key)) {
+			*cause = xprintf("environment: '%s' is not a variable "
+			    "name", key);
+			strbuf_release(&sb);
+			return NULL;
+		}
+		text = json_is_string(v) ? xstrdup(json_string_value(v)) :
+		    template_to_text(v);
+		strbuf_addf(&sb, "%s=", key);
+		shquote_add(&sb, text);
+		strbuf_addf(&sb, "; export %s; ", key);
+		free(text);
+	}
+	return strbuf_detach(&sb, NULL);
 }

@@ -9,6 +9,8 @@
 #ifndef TCPTUNE_REMOTE_CMD_H
 #define TCPTUNE_REMOTE_CMD_H
 
+#include <jansson.h>
+
 #include <stddef.h>
 
 /* One named input of a script. Arrays of them end with a NULL name. */
@@ -58,5 +60,11 @@ int	 remote_value_status(const char *v, size_t vl);
  * a host's output is not NUL-terminated after its last line); -1 for
  * anything else. */
 long long remote_value_count(const char *v, size_t vl);
+
+/* A task's environment (a mapping of variable names to values) as sh
+ * text to put before its command: NAME='value'; export NAME; each value
+ * quoted by shquote, so it reaches the command as data. "" for none; NULL
+ * with *cause for a key that is no variable name. */
+char	*remote_env_prefix(const json_t *env, char **cause);
 
 #endif

@@ -78,3 +78,11 @@ cursor_enter(struct cursor *c, const struct play *tree, size_t seq)
 	f->seq = seq;
 	return 0;
 }
+
+void
+cursor_end(struct cursor *c)
+{
+	c->depth = 0;
+	c->f[0].pos = c->f[0].tree->ntasks;
+	c->f[0].failing = 0;
+}

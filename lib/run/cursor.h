@@ -40,6 +40,9 @@ int		 cursor_cmp(const struct cursor *a, const struct cursor *b);
  * host has failed the play (a failure nothing caught), else 0;
  * *rescued counts the rescues that caught a failure on the way. */
 int		 cursor_next(struct cursor *c, int failed, int *rescued);
+/* The host leaves the play (meta: end_host, end_play): no task is next,
+ * and it has not failed. */
+void		 cursor_end(struct cursor *c);
 /* Enter an included tree (with its number seq): its first task is next.
  * -1 when CURSOR_DEPTH includes are open. */
 int		 cursor_enter(struct cursor *c, const struct play *tree,

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "remote/remote-cmd.h"
+#include "template/template.h"
 #include "playbook/playbook.h"
 #include "run/runner.h"
 #include "base/xalloc.h"
@@ -47,6 +49,52 @@ const char *
 module_ctx_playbook_path(const struct module_ctx *ctx)
 {
 	return ctx->run->cfg->playbook_path;
+}
+
+char *
+module_ctx_environment(struct module_ctx *ctx, char **cause)
+{
+	const struct task	*t = ctx->task;
+	json_t			*env;
+	char			*prefix;
+
+	if (t == NULL || t->environment == NULL)
+		return xstrdup("");
+	if ((env = template_render(t->environment, ctx->vars,
+	    &t->environment_pos, cause)) == NULL)
+		return NULL;
+	if (!json_is_object(env)) {
+		ypos_fail(cause, &t->environment_pos, "environment must be a "
+		    "mapping of variables");
+		json_decref(env);
+		return NULL;
+	}
+	prefix = remote_env_prefix(env, cause);
+	json_decref(env);
+	return prefix;
+}
+
+int
+module_ctx_verbosity(const struct module_ctx *ctx)
+{
+	return ctx->run->cfg->verbosity;
+}
+
+/* The host's own vars: only its worker touches them during a step. They
+ * are the host's when the task ends without failing (runner_run_task). */
+void
+module_ctx_set_fact(struct module_ctx *ctx, const char *name, json_t *value)
+{
+	json_object_set_new(ctx->host->pending_facts, name, value);
+}
+
+void
+module_ctx_include_vars(struct module_ctx *ctx, const json_t *vars)
+{
+	json_t *copy = json_deep_copy(vars);
+
+	json_object_update(ctx->host->pending_vars, copy);
+	json_decref(copy);
 }
 
 const json_t *

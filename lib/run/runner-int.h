@@ -21,6 +21,10 @@ json_t	*runner_host_vars(struct runner *r, struct host_state *h,
 struct task_result *runner_record(struct host_state *h, size_t play_index,
 	    const char *task_name, const char *module,
 	    struct module_result *res, int ignored, double secs);
+/* A retry of task (until) on h, with left attempts to go: the host_retry
+ * callback, under the runner's lock. */
+void	 runner_retry(struct runner *r, struct host_state *h,
+	    const char *task, int left);
 /* The gate over a task's rendered arguments (remote/hostline.h): -1 with
  * res failed, naming the task's position and the parameter. */
 int	 runner_gate_args(const struct task *t, const json_t *args,
@@ -37,6 +41,10 @@ const struct play *runner_include(struct runner *r, struct host_state *h,
 void	 runner_run_task(struct runner *r, struct host_state *h,
 	    const struct play *play, size_t play_index, const struct task *t,
 	    json_t *vars);
+/* task-exec.c: run_once task t ran on from: what it registered and set
+ * is to's too (a failure not ignored fails to). */
+void	 runner_share_once(struct host_state *from, const struct task *t,
+	    struct host_state *to);
 /* The context a module (t) or a stager's flush (t NULL) runs with. */
 void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	    struct host_state *h, const struct play *play,

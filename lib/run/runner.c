@@ -79,6 +79,9 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	    conn.become_password : cfg->become_password);
 	host_conn_clear(&conn);
 	h->registered = json_object();
+	h->included = json_object();
+	h->pending_facts = json_object();
+	h->pending_vars = json_object();
 	h->memo = json_object();
 	*out = h;
 	return 0;
@@ -120,6 +123,9 @@ host_state_free(struct host_state *h)
 	json_decref(h->facts);
 	free(h->facts_parked);
 	json_decref(h->registered);
+	json_decref(h->included);
+	json_decref(h->pending_facts);
+	json_decref(h->pending_vars);
 	free(h->notified);
 	json_decref(h->memo);
 	drop_stage(h);
@@ -355,11 +361,18 @@ runner_host_vars(struct runner *r, struct host_state *h,
     const struct play *play, const struct task *t, const json_t *groups)
 {
 	/* The inventory's merge for this host was made once, for hostvars. */
-	json_t *vars;
+	json_t *vars, *level = h->registered;
 
+	/* include_vars' are below set_fact's and registered results */
+	if (json_object_size(h->included) > 0) {
+		level = json_deep_copy(h->included);
+		json_object_update(level, h->registered);
+	} else
+		json_incref(level);
 	vars = playbook_task_vars(play, t, json_object_get(r->hostvars,
-	    h->name), h->registered, r->cfg->extra_vars, h->facts, h->name,
+	    h->name), level, r->cfg->extra_vars, h->facts, h->name,
 	    groups);
+	json_decref(level);
 	json_object_set(vars, "hostvars", r->hostvars);
 	return vars;
 }
@@ -375,6 +388,17 @@ redacted(char *s)
 		return s;
 	free(s);
 	return r;
+}
+
+void
+runner_retry(struct runner *r, struct host_state *h, const char *task,
+    int left)
+{
+	if (r->cfg->host_retry == NULL)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->cfg->host_retry(r->cfg->cb_arg, h->name, task, left);
+	pthread_mutex_unlock(&r->lock);
 }
 
 /* Keep res as the host's next result (a task's; the caller marks an
@@ -574,7 +598,8 @@ needs_flush(const struct batch *b, const struct host_state *h)
 		return 0;
 	if (b->at_end || b->task == NULL)
 		return 1;
-	if (b->task->kind == TASK_INCLUDE || b->task->kind == TASK_NOOP)
+	if (b->task->kind == TASK_INCLUDE || b->task->kind == TASK_NOOP ||
+	    b->task->kind == TASK_META)
 		return 0;
 	/* before handlers run, only on a host that has one to run: a play
 	 * still writes its drop-in once */
@@ -588,8 +613,18 @@ needs_flush(const struct batch *b, const struct host_state *h)
 	return b->task->module->stager != h->stager;
 }
 
+/* A task step that runs on one host for all (run_once). */
 static int
-takes_step(const struct batch *b, size_t i)
+once(const struct batch *b)
+{
+	return !b->flushing && !b->gathering && b->handler < 0 &&
+	    b->task != NULL && b->task->kind == TASK_MODULE &&
+	    b->task->run_once > 0;
+}
+
+/* Whether host i is at the step and takes it (run_once aside). */
+static int
+at_step(const struct batch *b, size_t i)
 {
 	const struct host_state *h = b->hosts[i];
 
@@ -603,6 +638,22 @@ takes_step(const struct batch *b, size_t i)
 	if (b->at_end || cursor_cmp(&b->cursor[i], &b->at) != 0)
 		return 0;
 	return b->handler < 0 || h->notified[b->handler];
+}
+
+/* Whether host i takes the step: at it, and for a run_once task the first
+ * host at it. */
+static int
+takes_step(const struct batch *b, size_t i)
+{
+	size_t j;
+
+	if (!at_step(b, i))
+		return 0;
+	for (j = 0; once(b) && j < i; j++) {
+		if (at_step(b, j))
+			return 0;
+	}
+	return 1;
 }
 
 /*
@@ -927,6 +978,27 @@ run_step(struct batch *b, unsigned char *took)
 	return 0;
 }
 
+/* After a run_once step: the other hosts at it take its result's
+ * variables and move on with it (runner_share_once). */
+static void
+share_once(struct batch *b, unsigned char *took)
+{
+	size_t first, i;
+
+	for (first = 0; first < b->n && !took[first]; first++)
+		;
+	for (i = 0; first < b->n && i < b->n; i++) {
+		if (i == first || !at_step(b, i))
+			continue;
+		runner_share_once(b->hosts[first], b->task, b->hosts[i]);
+		took[i] = !b->hosts[i]->failed;
+	}
+	if (first < b->n) {
+		json_object_clear(b->hosts[first]->pending_vars);
+		json_object_clear(b->hosts[first]->pending_facts);
+	}
+}
+
 /* After the step's task ran: each host that took it moves on along the
  * tree (run/cursor.h); a failure no rescue catches fails the host. A
  * rescued failure counts as rescued, not failed, as in Ansible's recap. A
@@ -1058,6 +1130,99 @@ run_includes(struct batch *b, unsigned char *took)
 	}
 }
 
+/* A meta task's `when` on one host: 1, 0, or -1 with *cause. */
+static int
+meta_when(struct batch *b, struct host_state *h, char **cause)
+{
+	const struct task	*t = b->task;
+	json_t			*vars;
+	int			 when = 1, r;
+
+	if (t->when == NULL)
+		return 1;
+	unpark_facts(h);
+	vars = runner_host_vars(b->r, h, b->play, t, b->groups);
+	r = template_eval_bool(t->when, vars, &t->when_pos, &when, cause);
+	json_decref(vars);
+	park_facts(b->r, h, b->n);
+	return r != 0 ? -1 : when;
+}
+
+/* What meta t does, on host i (end_host, noop) or on every host of the
+ * batch (the others). */
+static void
+meta_act(struct batch *b, size_t i)
+{
+	struct host_state	*h;
+	size_t			 j;
+
+	switch (b->task->meta) {
+	case META_NOOP:
+		break;
+	case META_END_HOST:
+		cursor_end(&b->cursor[i]);
+		break;
+	case META_CLEAR_FACTS:
+		for (j = 0; j < b->n; j++) {
+			h = b->hosts[j];
+			unpark_facts(h);
+			json_decref(h->facts);
+			h->facts = json_object();
+			park_facts(b->r, h, b->n);
+		}
+		break;
+	case META_END_PLAY:
+		b->r->play_ended = 1;
+		/* FALLTHROUGH */
+	case META_END_BATCH:
+		for (j = 0; j < b->n; j++)
+			cursor_end(&b->cursor[j]);
+		break;
+	}
+}
+
+/* meta at the step (other than flush_handlers), in the main thread (no
+ * host is contacted), as Ansible's linear strategy runs it: noop and
+ * end_host on each host at it, each with its own banner; the others once,
+ * on the first host, its `when` deciding for the batch. A false `when`
+ * prints as skipped but is not counted, as in Ansible's recap. */
+static void
+run_metas(struct batch *b, unsigned char *took)
+{
+	const struct run_config	*cfg = b->r->cfg;
+	const struct task	*t = b->task;
+	struct module_result	 res;
+	struct host_state	*h;
+	size_t			 i, first;
+	char			*cause = NULL;
+	int			 when, per_host = t->meta == META_NOOP ||
+				    t->meta == META_END_HOST, once = 0;
+
+	for (i = 0; i < b->n; i++)
+		took[i] = (unsigned char)takes_step(b, i);
+	for (i = 0; i < b->n && !once; i++) {
+		if (!took[i])
+			continue;
+		once = !per_host;
+		h = b->hosts[i];
+		if (cfg->task_start != NULL)
+			cfg->task_start(cfg->cb_arg, b->play, t->name, 1);
+		if ((when = meta_when(b, h, &cause)) == 1) {
+			meta_act(b, i);
+			continue;
+		}
+		memset(&res, 0, sizeof res);
+		res.status = when < 0 ? RESULT_FAILED : RESULT_SKIPPED;
+		res.msg = cause;
+		cause = NULL;
+		first = h->nresults;
+		runner_record(h, b->play_index, t->name, "meta", &res, 0, 0);
+		if (when == 0)
+			h->stats.skipped--;
+		report_host(b, h, first);
+	}
+}
+
 /* The host furthest behind (in the run's order of tasks), whose place is
  * the next step; n when every host is done. */
 static size_t
@@ -1123,6 +1288,11 @@ run_batch(struct batch *b)
 			advance(b, took, 0);
 			continue;
 		}
+		if (t->kind == TASK_META) {
+			run_metas(b, took);
+			advance(b, took, 1);
+			continue;
+		}
 		if (t->kind == TASK_INCLUDE) {
 			run_includes(b, took);
 			advance(b, took, 1);
@@ -1131,6 +1301,8 @@ run_batch(struct batch *b)
 			continue;
 		}
 		run_step(b, took);
+		if (once(b))
+			share_once(b, took);
 		advance(b, took, 1);
 		if (fatal(b))
 			break;
@@ -1189,7 +1361,10 @@ judge_batch(struct runner *r, const struct play *play,
 		    "exceeded: %zu of %zu host(s) failed or unreachable "
 		    "in batch %zu; remaining batches not started",
 		    play->max_fail_percentage, bad, k, batch_index + 1);
-	}
+	} else if (k > 0 && bad == k)
+		/* as Ansible's PlaybookExecutor: a batch whose every host
+		 * failed ends the run, no later batch or play starting */
+		r->stopped = 1;
 }
 
 /* One serial batch of a play over hosts[0..size), reported through the
@@ -1203,11 +1378,11 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	struct host_state	**live;
 	size_t			  j, k = 0;
 
-	/* Hosts unreachable in an earlier play are left out, as Ansible
-	 * removes them from the rest of the run. */
+	/* Hosts unreachable or failed in an earlier play are left out, as
+	 * Ansible removes them from the rest of the run. */
 	live = xcalloc(size, sizeof *live);
 	for (j = 0; j < size; j++) {
-		if (!hosts[j]->unreachable)
+		if (!hosts[j]->unreachable && !hosts[j]->failed_run)
 			live[k++] = hosts[j];
 	}
 	memset(&b, 0, sizeof b);
@@ -1228,6 +1403,8 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 	if (r->cfg->batch_done != NULL)
 		r->cfg->batch_done(r->cfg->cb_arg, play, play_index, live, k);
 	judge_batch(r, play, live, k, batch_index);
+	for (j = 0; j < k; j++)
+		live[j]->failed_run |= live[j]->failed;
 	free(live);
 }
 
@@ -1255,8 +1432,9 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	groups = groups_var(r);
 	if (r->cfg->play_start != NULL)
 		r->cfg->play_start(r->cfg->cb_arg, play, n);
-	for (off = 0; off < n && !r->stopped && !runner_interrupted;
-	    off += size, batch_index++) {
+	r->play_ended = 0;
+	for (off = 0; off < n && !r->stopped && !r->play_ended &&
+	    !runner_interrupted; off += size, batch_index++) {
 		size = serial_batch_size(&play->serial, batch_index, n);
 		if (size == 0 || size > n - off)
 			size = n - off;

@@ -67,11 +67,21 @@ struct host_state {
 	int			 unreachable;	/* sticky for the run */
 	char			*unreachable_msg;
 	int			 failed;	/* failed in the current play */
+	int			 failed_run;	/* failed in an earlier play:
+						 * left out of the later ones,
+						 * as Ansible's failed hosts */
 	json_t			*facts;		/* from probe, or NULL; while
 						 * the host takes no step it
 						 * may be parked instead: */
 	char			*facts_parked;	/* facts as compact JSON text */
-	json_t			*registered;	/* register: results */
+	json_t			*registered;	/* register: results, and
+						 * set_fact's facts */
+	json_t			*included;	/* include_vars' (below
+						 * those) */
+	/* set_fact's and include_vars' of the running task: the host's
+	 * when it did not fail */
+	json_t			*pending_facts;
+	json_t			*pending_vars;
 	unsigned char		*notified;	/* per handler of the play:
 						 * notified, not yet run */
 	json_t			*memo;		/* module state kept across
@@ -114,6 +124,7 @@ struct run_config {
 	const char		*tags;
 	const char		*skip_tags;
 	const char		*playbook_path;	/* for the drop-in header */
+	int			 verbosity;	/* -v count: debug's verbosity */
 	int			 drift;		/* check mode that reports drift
 						 * items (tcptune drift) */
 	json_t			*extra_vars;	/* borrowed */
@@ -127,6 +138,9 @@ struct run_config {
 	 * facts gathering and the stager's apply have one too). */
 	void	(*task_start)(void *arg, const struct play *play,
 		    const char *task, size_t nhosts);
+	/* A host's task will run again (until): left attempts to go. */
+	void	(*host_retry)(void *arg, const char *host, const char *task,
+		    int left);
 	/* A host's transport warning, once, before its next result. */
 	void	(*host_warning)(void *arg, const char *host,
 		    const char *warning);
@@ -175,6 +189,8 @@ struct runner {
 	pthread_mutex_t		  lock;		/* the running step's state,
 						 * and the callbacks */
 	int			  stopped;	/* max_fail / any_errors_fatal */
+	int			  play_ended;	/* meta: end_play in this play:
+						 * no later batch of it runs */
 	json_t			 *hostvars;	/* every host's inventory vars,
 						 * the `hostvars` variable */
 	char			 *stop_reason;

@@ -5,6 +5,7 @@
  * which task; this file decides what running it means. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/strbuf.h"
 #include "base/util.h"
@@ -17,7 +18,19 @@
 #include "template/template.h"
 
 static json_t	*result_var(const struct module_result *);
+
+/* into gets a copy of every key of from. */
+static void
+vars_update_copy(json_t *into, const json_t *from)
+{
+	json_t *copy = json_deep_copy(from);
+
+	json_object_update(into, copy);
+	json_decref(copy);
+}
 static void	 judge(const struct task *, json_t *, struct module_result *);
+static void	 set_attempts(struct module_result *, int);
+static void	 sleep_seconds(int);
 
 int
 runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
@@ -36,12 +49,89 @@ runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
 	return -1;
 }
 
-/* when, templating, binding, the gate, then the module: one call. */
+/* The module on the rendered arguments, judged: one attempt. */
+static void
+call_attempt(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, const json_t *args, uint64_t given,
+    struct module_result *res)
+{
+	struct module_ctx ctx;
+
+	runner_fill_ctx(&ctx, r, h, play, t, vars);
+	if (module_call(t->module, &ctx, args, given, res) != 0 &&
+	    res->status != RESULT_FAILED && res->status != RESULT_UNREACHABLE) {
+		res->status = RESULT_FAILED;
+		if (res->msg == NULL)
+			res->msg = xstrdup("module failed");
+	}
+	judge(t, vars, res);
+}
+
+/* until, retries and delay, as Ansible's TaskExecutor: the arguments are
+ * rendered once; with an until, up to retries + 1 attempts (retries 3 when
+ * not given; 0: one attempt, the condition not looked at), each judged by
+ * the condition with the task's result under its register name and the
+ * facts it set (a failed attempt too); before each retry the retry line
+ * and `delay` seconds (5 when not given). Out of attempts, the task has
+ * failed with attempts = retries, Ansible's count. */
+static void
+call_until(struct runner *r, struct host_state *h, const struct play *play,
+    const struct task *t, json_t *vars, const json_t *args, uint64_t given,
+    struct module_result *res)
+{
+	const json_t	*facts;
+	char		*cause = NULL;
+	int		 attempts, attempt, truth = 0;
+
+	attempts = task_until_attempts(t);
+	for (attempt = 1; attempt <= attempts && !runner_interrupted;
+	    attempt++) {
+		if (attempt > 1)
+			module_result_clear(res);
+		memset(res, 0, sizeof *res);
+		call_attempt(r, h, play, t, vars, args, given, res);
+		set_attempts(res, attempt);
+		if (attempts == 1 || res->status == RESULT_UNREACHABLE)
+			return;
+		if (json_is_object(facts = json_object_get(res->data,
+		    "ansible_facts")))
+			json_object_update(vars, (json_t *)facts);
+		if (t->register_as != NULL)
+			json_object_set_new(vars, t->register_as,
+			    result_var(res));
+		if (template_eval_bool(t->until, vars, &t->until_pos, &truth,
+		    &cause) != 0) {
+			res->status = RESULT_FAILED;
+			free(res->msg);
+			res->msg = cause;
+			break;
+		}
+		if (truth)
+			break;
+		if (attempt < attempts) {
+			runner_retry(r, h, t->name, attempts - attempt);
+			sleep_seconds(t->delay < 0 ? 5 : t->delay);
+		}
+	}
+	if (t->register_as != NULL)
+		json_object_del(vars, t->register_as);
+	if (truth || cause != NULL)
+		return;
+	set_attempts(res, attempts - 1);
+	if (res->status != RESULT_FAILED && res->msg == NULL) {
+		/* the result as Ansible shows it: its data, failed */
+		json_object_set_new(res->data, "changed",
+		    json_boolean(res->status == RESULT_CHANGED));
+		res->msg = json_dumps(res->data, JSON_SORT_KEYS);
+	}
+	res->status = RESULT_FAILED;
+}
+
+/* when, templating, binding, the gate, then the module's attempts. */
 static void
 call_module(struct runner *r, struct host_state *h, const struct play *play,
     const struct task *t, json_t *vars, struct module_result *res)
 {
-	struct module_ctx	 ctx;
 	json_t			*args = NULL;
 	uint64_t		 given = 0;
 	char			*cause = NULL;
@@ -64,17 +154,34 @@ call_module(struct runner *r, struct host_state *h, const struct play *play,
 		return;
 	}
 	if (runner_gate_args(t, args, vars, res) == 0) {
-		runner_fill_ctx(&ctx, r, h, play, t, vars);
-		if (module_call(t->module, &ctx, args, given, res) != 0 &&
-		    res->status != RESULT_FAILED &&
-		    res->status != RESULT_UNREACHABLE) {
-			res->status = RESULT_FAILED;
-			if (res->msg == NULL)
-				res->msg = xstrdup("module failed");
-		}
-		judge(t, vars, res);
+		if (t->until != NULL)
+			call_until(r, h, play, t, vars, args, given, res);
+		else
+			call_attempt(r, h, play, t, vars, args, given, res);
 	}
 	json_decref(args);
+}
+
+/* until's delay, in steps of a tenth of a second so that Ctrl-C ends it
+ * soon. */
+static void
+sleep_seconds(int secs)
+{
+	struct timespec	tenth = { 0, 100000000L };
+	long		i;
+
+	for (i = 0; i < (long)secs * 10 && !runner_interrupted; i++)
+		nanosleep(&tenth, NULL);
+}
+
+/* attempts in the registered result, as Ansible's. */
+static void
+set_attempts(struct module_result *res, int n)
+{
+	if (res->data == NULL)
+		res->data = json_object();
+	if (json_is_object(res->data))
+		json_object_set_new(res->data, "attempts", json_integer(n));
 }
 
 /* changed_when, then failed_when, as Ansible's TaskExecutor: each sees
@@ -142,7 +249,9 @@ result_var(const struct module_result *res)
 		return reg;
 	json_object_set(reg, "data", res->data);
 	json_object_foreach(res->data, key, v) {
-		if (json_object_get(reg, key) != NULL)
+		/* the module's own msg (debug's) over the line's text */
+		if (json_object_get(reg, key) != NULL && strcmp(key, "msg") !=
+		    0)
 			continue;
 		/* Ansible's command module strips the output's trailing
 		 * newlines: `when: out.stdout == "x"` holds as there */
@@ -212,6 +321,9 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 		loop_set_item(&t->loop, vars, items, i);
 		call_module(r, h, play, t, vars, &item);
 		one = result_var(&item);
+		if (item.verbose && item.msg != NULL)
+			json_object_set_new(one, "_display",
+			    json_string(item.msg));
 		json_object_set(one, t->loop.loop_var, json_array_get(items,
 		    i));
 		if (strcmp(t->loop.loop_var, "item") != 0)
@@ -244,6 +356,37 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 	if (diff.len > 0)
 		res->diff = strbuf_detach(&diff, NULL);
 	strbuf_release(&diff);
+	json_decref(items);
+}
+
+#define CENSORED	"the output has been hidden due to the fact that " \
+			"'no_log: true' was specified for this result"
+
+/* no_log: what is shown and kept of a result is Ansible's censored one
+ * (its register variable has it all): a failure says only that, a loop's
+ * items are labelled None; the diff goes. */
+static void
+censor(struct module_result *res)
+{
+	json_t	*results = json_object_get(res->data, "results"), *items, *it;
+	size_t	 i;
+
+	free(res->msg);
+	res->msg = NULL;
+	free(res->diff);
+	res->diff = NULL;
+	if (res->status == RESULT_FAILED)
+		res->msg = xprintf("{\"censored\": \"%s\", \"changed\": "
+		    "false}", CENSORED);
+	items = json_array();
+	json_array_foreach(results, i, it)
+		json_array_append_new(items, json_pack("{s:O?, s:s, s:s}",
+		    "status", json_object_get(it, "status"), "_label", "None",
+		    "censored", CENSORED));
+	json_decref(res->data);
+	res->data = json_pack("{s:s}", "censored", CENSORED);
+	if (json_array_size(items) > 0)
+		json_object_set(res->data, "results", items);
 	json_decref(items);
 }
 
@@ -281,8 +424,21 @@ runner_run_task(struct runner *r, struct host_state *h,
 
 		json_object_set_new(h->registered, t->register_as, reg);
 	}
+	/* set_fact's and include_vars' variables, as Ansible keeps a
+	 * result's ansible_facts: only when the task did not fail */
+	if (res.status != RESULT_FAILED && res.status != RESULT_UNREACHABLE) {
+		json_object_update(h->included, h->pending_vars);
+		json_object_update(h->registered, h->pending_facts);
+	}
+	/* run_once: what it set is every host's (runner_share_once) */
+	if (t->run_once <= 0) {
+		json_object_clear(h->pending_vars);
+		json_object_clear(h->pending_facts);
+	}
 	if (res.status == RESULT_CHANGED)
 		notify(play, h, t);
+	if (t->no_log > 0)
+		censor(&res);
 	runner_record(h, play_index, t->name, t->module->name, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors,
 	    monotonic_seconds() - start);
@@ -381,6 +537,8 @@ runner_include(struct runner *r, struct host_state *h,
 	const struct play	*tree = NULL;
 	json_t			*items = NULL, *file = NULL;
 	const char		*path = NULL;
+	const char		*what = t->include_role ? "include_role" :
+				    "include_tasks";
 	char			*cause = NULL, *label;
 	size_t			 i, n = 1;
 	int			 when = 1, skipped = 0;
@@ -402,15 +560,17 @@ runner_include(struct runner *r, struct host_state *h,
 	    &cause)) == NULL)
 		goto failed;
 	if (!json_is_string(file)) {
-		ypos_fail(&cause, &t->pos, "include_tasks: the file must be a "
-		    "string");
+		ypos_fail(&cause, &t->pos, "%s: the %s must be a string",
+		    what, t->include_role ? "role name" : "file");
 		goto failed;
 	}
 	if ((tree = include_tree(r, play, t, json_string_value(file), items,
 	    seq, &path, &cause)) == NULL)
 		goto failed;
-	/* one result per item, as Ansible's "included: FILE for h" */
-	n = items != NULL ? json_array_size(items) : 1;
+	/* one result per item, as Ansible's "included: FILE for h"; an
+	 * included role's tasks say it all (Ansible prints and counts
+	 * nothing for include_role itself) */
+	n = t->include_role ? 0 : items != NULL ? json_array_size(items) : 1;
 	for (i = 0; i < n; i++) {
 		memset(&res, 0, sizeof res);
 		res.status = RESULT_OK;
@@ -422,15 +582,14 @@ runner_include(struct runner *r, struct host_state *h,
 			free(label);
 		} else
 			res.msg = xprintf("included: %s", path);
-		runner_record(h, play_index, t->name, "include_tasks", &res,
-		    0, 0);
+		runner_record(h, play_index, t->name, what, &res, 0, 0);
 	}
 	goto out;
 failed:
 	res.status = RESULT_FAILED;
 	res.msg = cause;
 record:
-	runner_record(h, play_index, t->name, "include_tasks", &res,
+	runner_record(h, play_index, t->name, what, &res,
 	    res.status == RESULT_FAILED && t->ignore_errors, 0);
 	module_result_clear(&res);
 	tree = NULL;
@@ -438,4 +597,29 @@ out:
 	json_decref(items);
 	json_decref(file);
 	return tree != NULL && tree->ntasks > 0 ? tree : NULL;
+}
+
+void
+runner_share_once(struct host_state *from, const struct task *t,
+    struct host_state *to)
+{
+	const struct task_result	*last = from->nresults > 0 ?
+					    &from->results[from->nresults - 1] :
+					    NULL;
+	json_t				*v;
+
+	if (last == NULL || last->status == RESULT_FAILED ||
+	    last->status == RESULT_UNREACHABLE) {
+		/* a failure of it fails them all, as Ansible makes a
+		 * run_once task's errors fatal */
+		if (last != NULL && !last->ignored)
+			to->failed = 1;
+		return;
+	}
+	vars_update_copy(to->included, from->pending_vars);
+	vars_update_copy(to->registered, from->pending_facts);
+	if (t->register_as != NULL &&
+	    (v = json_object_get(from->registered, t->register_as)) != NULL)
+		json_object_set_new(to->registered, t->register_as,
+		    json_deep_copy(v));
 }

@@ -256,7 +256,7 @@ assert_eq "the host got every decrypted secret" "$want" \
     "$(lab "$H" cat /tmp/vault-e2e-proof)"
 no_secret "text output with -vv"
 assert_match "the failed task's message shows <vaulted>" \
-    "failed \(ignored\): \[$H\] => exit 3 \(expected 0\): leaked '<vaulted>'" \
+    "fatal: \[$H\]: FAILED! => exit 3 \(expected 0\): leaked '<vaulted>'" \
     "$RUN_OUT"
 
 play --format json --vault-password-file "$DEF" --vault-id "prod@$PROD"

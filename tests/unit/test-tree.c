@@ -217,7 +217,7 @@ test_errors(void **state)
 	    "  roles:\n"
 	    "    - no_such_role\n"
 	    "  tasks:\n"
-	    "    - include_role: {name: x}\n"
+	    "    - include: x.yml\n"
 	    "    - command: echo\n"
 	    "      notify: nobody\n"
 	    "    - command: echo\n"
@@ -233,7 +233,7 @@ test_errors(void **state)
 	assert_non_null(strstr(diag_get(&d, 0), "bad.yml:3:7: role "
 	    "'no_such_role' not found"));
 	assert_non_null(strstr(diag_get(&d, 1), "bad.yml:5:7: "
-	    "'include_role' is not supported yet"));
+	    "'include' is not supported yet"));
 	assert_non_null(strstr(diag_get(&d, 2), "bad.yml:10:22: unknown "
 	    "loop_control key 'loop_vr' (did you mean 'loop_var'?)"));
 	assert_non_null(strstr(diag_get(&d, 3), "bad.yml:6:7: notify names "
