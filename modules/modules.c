@@ -18,6 +18,11 @@ extern const struct module mod_iperf3_verify;
 extern const struct module mod_command;
 extern const struct module mod_rollback;
 extern const struct module mod_modprobe;
+extern const struct module mod_template;
+extern const struct module mod_copy;
+extern const struct module mod_lineinfile;
+extern const struct module mod_file;
+extern const struct module mod_stat;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -31,6 +36,11 @@ const struct module *const module_table[] = {
 	&mod_command,
 	&mod_rollback,
 	&mod_modprobe,
+	&mod_template,
+	&mod_copy,
+	&mod_lineinfile,
+	&mod_file,
+	&mod_stat,
 	NULL,
 };
 

@@ -10,5 +10,6 @@ extern const char embedded_apply_sh[];
 extern const char embedded_confirm_sh[];
 extern const char embedded_iperf3_sh[];
 extern const char embedded_modprobe_sh[];
+extern const char embedded_file_sh[];
 
 #endif

@@ -138,7 +138,8 @@ static const struct {
 		B "25-no-module.yml:3:7: task has no module (one of ping, probe,"
 		    " tcp_buffers, congestion, sysctl, ansible.posix.sysctl,"
 		    " route, iperf3_verify, command, rollback,"
-		    " community.general.modprobe)",
+		    " community.general.modprobe, template, copy, lineinfile,"
+		    " file, stat)",
 		NULL } },
 	{ "26-task-not-mapping.yml", {
 		B "26-task-not-mapping.yml:3:7: task must be a mapping,"

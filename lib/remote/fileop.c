@@ -1,0 +1,275 @@
+/* file.sh's calls and output, and the attribute rules (see fileop.h). */
+#include "remote/fileop.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "remote/embedded.h"
+
+void
+file_call(const struct file_request *req, struct remote_call *call)
+{
+	remote_call(call, "file", embedded_file_sh,
+	    (const struct remote_var[]){
+		{ "MODE", req->write ? "write" : "read" },
+		{ "DEST", req->dest },
+		{ "FOLLOW", req->follow ? "1" : "0" },
+		{ "TEXT", req->write ? req->content : req->read_text ? "1" :
+		    "0" },
+		{ "CONTENT", req->write && req->content != NULL ? "1" : "0" },
+		{ "SUM", req->sum },
+		{ "FMODE", req->mode },
+		{ "OWNER", req->owner },
+		{ "GROUP", req->group },
+		{ "BACKUP", req->backup ? "1" : "0" },
+		{ "VALIDATE", req->validate },
+		{ "MKDIRS", req->mkdirs ? "1" : "0" },
+		{ "ACTION", req->action },
+		{ "SRC", req->src },
+		{ NULL, NULL } });
+}
+
+static void
+stat_clear(struct file_stat *st)
+{
+	free(st->path);
+	free(st->owner);
+	free(st->group);
+	free(st->target);
+	free(st->sum);
+	free(st->sha1);
+	free(st->error);
+	memset(st, 0, sizeof *st);
+}
+
+static long long
+number(const char *v, size_t vl)
+{
+	return remote_value_count(v, vl);
+}
+
+/* One key of @stat or @after. */
+static void
+stat_key(struct file_stat *st, const char *k, size_t kl, const char *v,
+    size_t vl)
+{
+	char	*octal;
+
+#define IS(s) (kl == strlen(s) && memcmp(k, s, kl) == 0)
+	if (IS("path"))
+		remote_value_set(&st->path, v, vl);
+	else if (IS("exists"))
+		st->exists = vl == 1 && v[0] == '1';
+	else if (IS("parent"))
+		st->parent = vl == 1 && v[0] == '1';
+	else if (IS("src_exists"))
+		st->src_exists = vl == 1 && v[0] == '1';
+	else if (IS("type"))
+		st->type = vl > 0 && strchr("fdlo", v[0]) != NULL ? v[0] : 'o';
+	else if (IS("mode")) {
+		octal = xstrndup(v, vl);
+		st->mode = (unsigned)strtoul(octal, NULL, 8) & 07777;
+		free(octal);
+	} else if (IS("uid"))
+		st->uid = number(v, vl);
+	else if (IS("gid"))
+		st->gid = number(v, vl);
+	else if (IS("size"))
+		st->size = number(v, vl);
+	else if (IS("mtime"))
+		st->mtime = number(v, vl);
+	else if (IS("owner"))
+		remote_value_set(&st->owner, v, vl);
+	else if (IS("group"))
+		remote_value_set(&st->group, v, vl);
+	else if (IS("target"))
+		remote_value_set(&st->target, v, vl);
+	else if (IS("sum"))
+		remote_value_set(&st->sum, v, vl);
+	else if (IS("sha1"))
+		remote_value_set(&st->sha1, v, vl);
+	else if (IS("error"))
+		remote_value_add(&st->error, v, vl);
+#undef IS
+}
+
+int
+file_parse(const char *out, size_t len, struct file_result *res,
+    char **cause)
+{
+	const char	*p = out, *end = out + len, *nl, *eq;
+	char		 section[16] = "";
+	struct strbuf	 text;
+	int		 first = 1, in_text = 0, text_shown = 0;
+	int		 no_newline = 0, r = -1;
+	size_t		 n, kl, vl;
+
+	memset(res, 0, sizeof *res);
+	res->after.exists = -1;
+	strbuf_init(&text);
+	for (; p < end; p = nl != NULL ? nl + 1 : end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		if (first) {
+			if (n != 14 || memcmp(p, "tcptune-file 1", 14) != 0) {
+				fail(cause, "unexpected output from the file "
+				    "script: '%.*s'", (int)(n < 60 ? n : 60), p);
+				goto out;
+			}
+			first = 0;
+			continue;
+		}
+		if (n > 0 && p[0] == '|') {
+			if (!in_text) {
+				fail(cause, "the file script printed a line "
+				    "outside a file's text");
+				goto out;
+			}
+			strbuf_add(&text, p + 1, n - 1);
+			strbuf_addch(&text, '\n');
+			continue;
+		}
+		if (n > 0 && p[0] == '@') {
+			if (n == 5 && memcmp(p, "@done", 5) == 0) {
+				res->done = 1;
+				continue;
+			}
+			vl = n - 1 < sizeof section - 1 ? n - 1 :
+			    sizeof section - 1;
+			memcpy(section, p + 1, vl);
+			section[vl] = '\0';
+			in_text = strcmp(section, "text") == 0;
+			text_shown |= in_text;
+			if (strcmp(section, "validate") == 0)
+				res->validated = 1;
+			if (strcmp(section, "after") == 0)
+				res->after.exists = 0;
+			continue;
+		}
+		if ((eq = memchr(p, '=', n)) == NULL)
+			continue;
+		kl = (size_t)(eq - p);
+		vl = n - kl - 1;
+#define IS(k) (kl == strlen(k) && memcmp(p, k, kl) == 0)
+		if (strcmp(section, "stat") == 0)
+			stat_key(&res->st, p, kl, eq + 1, vl);
+		else if (strcmp(section, "after") == 0)
+			stat_key(&res->after, p, kl, eq + 1, vl);
+		else if (strcmp(section, "text") == 0) {
+			if (IS("no_newline"))
+				no_newline = 1;
+			else if (IS("error"))
+				remote_value_add(&res->error, eq + 1, vl);
+		} else if (strcmp(section, "validate") == 0) {
+			if (IS("rc"))
+				res->validate_rc = remote_value_status(eq + 1,
+				    vl);
+			else if (IS("out"))
+				remote_value_set(&res->validate_out, eq + 1,
+				    vl);
+			else if (IS("err"))
+				remote_value_set(&res->validate_err, eq + 1,
+				    vl);
+		} else if (strcmp(section, "write") == 0) {
+			if (IS("status"))
+				res->written++;
+			else if (IS("backup"))
+				remote_value_set(&res->backup, eq + 1, vl);
+			else if (IS("error"))
+				remote_value_add(&res->write_error, eq + 1, vl);
+		} else if (IS("error"))
+			remote_value_add(&res->error, eq + 1, vl);
+#undef IS
+	}
+	if (!res->done) {
+		fail(cause, "the file script's output was cut short");
+		goto out;
+	}
+	if (text_shown) {
+		if (no_newline && text.len > 0)
+			text.buf[--text.len] = '\0';
+		res->text = strbuf_detach(&text, NULL);
+	}
+	r = 0;
+out:
+	strbuf_release(&text);
+	if (r != 0)
+		file_result_clear(res);
+	return r;
+}
+
+void
+file_result_clear(struct file_result *res)
+{
+	stat_clear(&res->st);
+	stat_clear(&res->after);
+	free(res->text);
+	free(res->error);
+	free(res->write_error);
+	free(res->backup);
+	free(res->validate_out);
+	free(res->validate_err);
+	memset(res, 0, sizeof *res);
+	res->after.exists = -1;
+}
+
+const char *
+file_stat_sum(const struct file_stat *st)
+{
+	if (!st->exists)
+		return "absent";
+	switch (st->type) {
+	case 'f': return st->sum != NULL ? st->sum : "unreadable";
+	case 'd': return "directory";
+	case 'l': return "link";
+	default: return "other";
+	}
+}
+
+int
+file_mode_parse(const char *s, int is_int, unsigned *mode, char **cause)
+{
+	char		*end;
+	unsigned long	 v;
+	size_t		 i;
+
+	if (s == NULL || *s == '\0')
+		return fail(cause, "mode is empty");
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return fail(cause, "mode '%.32s' is not an octal "
+			    "number (symbolic modes are not supported)", s);
+	}
+	v = strtoul(s, &end, is_int ? 10 : 8);
+	if (*end != '\0' || v > 07777)
+		return fail(cause, "mode '%.32s' is not a mode (at most "
+		    "07777)", s);
+	*mode = (unsigned)v;
+	return 0;
+}
+
+static int
+id_is(const char *want, const char *name, long long id)
+{
+	char	*end;
+	long	 v;
+
+	if (want == NULL)
+		return 1;
+	if (name != NULL && strcmp(want, name) == 0)
+		return 1;
+	v = strtol(want, &end, 10);
+	return *want != '\0' && *end == '\0' && v == id;
+}
+
+int
+file_attrs_differ(const struct file_stat *st, const char *owner,
+    const char *group, long mode)
+{
+	if (!id_is(owner, st->owner, st->uid) ||
+	    !id_is(group, st->group, st->gid))
+		return 1;
+	return mode >= 0 && (unsigned)mode != st->mode;
+}
