@@ -87,76 +87,6 @@ fail_with(struct module_result *res, const char *path, char *msg)
 	res->data = json_pack("{s:s, s:s}", "path", path, "msg", msg);
 }
 
-/* What the task does: an action of file.sh (NULL: none), whether the
- * attributes are to be set, or a failure (res failed). */
-static int
-file_decide(const struct file_conf *c, const struct file_stat *st,
-    const char *state, const char **action, int *attrs,
-    struct module_result *res)
-{
-	const char *path = conf_path(c), *prev = ftask_kind(st);
-
-	*action = NULL;
-	*attrs = 0;
-	if (strcmp(state, "absent") == 0) {
-		if (st->exists)
-			*action = "rm";
-		return 0;
-	}
-	if (strcmp(state, "file") == 0) {
-		if (strcmp(prev, "file") != 0) {
-			fail_with(res, path, xprintf("file (%s) is %s, cannot "
-			    "continue", path, prev));
-			return -1;
-		}
-		*attrs = 1;
-		return 0;
-	}
-	if (strcmp(state, "directory") == 0) {
-		if (!st->exists)
-			*action = "mkdir";
-		else if (st->type != 'd') {
-			fail_with(res, path, xprintf("%s already exists as a "
-			    "%s", path, prev));
-			return -1;
-		}
-		*attrs = 1;
-		return 0;
-	}
-	if (strcmp(state, "touch") == 0) {
-		*action = "touch";
-		*attrs = 1;
-		return 0;
-	}
-	/* link */
-	if (c->src == NULL && st->type != 'l') {
-		fail_with(res, path, xstrdup("src is required for creating new "
-		    "symlinks"));
-		return -1;
-	}
-	if (!c->force && c->src != NULL && !st->src_exists) {
-		fail_with(res, path, xprintf("src file does not exist, use "
-		    "\"force=yes\" if you really want to create the link: %s",
-		    c->src));
-		return -1;
-	}
-	if (st->exists && st->type == 'd') {
-		fail_with(res, path, xprintf("refusing to convert from "
-		    "directory to symlink for %s", path));
-		return -1;
-	}
-	if (st->exists && st->type != 'l' && !c->force) {
-		fail_with(res, path, xprintf("refusing to convert from %s to "
-		    "symlink for %s", prev, path));
-		return -1;
-	}
-	if (c->src != NULL && (st->type != 'l' || st->target == NULL ||
-	    strcmp(st->target, c->src) != 0))
-		*action = "link";
-	*attrs = 1;
-	return 0;
-}
-
 static int
 file_task(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
@@ -167,7 +97,7 @@ file_task(struct module_ctx *ctx, const void *vconf,
 	struct file_request	 req;
 	struct file_result	 rd, done;
 	struct strbuf		 sb;
-	char			*attrs = NULL, mode[24];
+	char			*attrs = NULL, *cause = NULL, mode[24];
 	int			 want_attrs, check = module_ctx_check(ctx);
 	long			 m = ftask_mode(&a);
 
@@ -186,8 +116,11 @@ file_task(struct module_ctx *ctx, const void *vconf,
 	if (state == NULL)
 		state = rd.st.exists ? (rd.st.type == 'd' ? "directory" :
 		    rd.st.type == 'l' ? "link" : "file") : "file";
-	if (file_decide(c, &rd.st, state, &action, &want_attrs, res) != 0)
+	if (file_state_decide(&rd.st, path, state, c->src, c->force, &action,
+	    &want_attrs, &cause) != 0) {
+		fail_with(res, path, cause);
 		goto out;
+	}
 	if (want_attrs && rd.st.exists && (action == NULL ||
 	    strcmp(action, "link") != 0))
 		attrs = ftask_attrs_change(&rd.st, &a, 0);

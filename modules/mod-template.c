@@ -71,7 +71,7 @@ template_vars(struct module_ctx *ctx, const struct template_conf *c,
 	if (json_object_get(v, "ansible_managed") == NULL)
 		json_object_set_new(v, "ansible_managed",
 		    json_string(ANSIBLE_MANAGED));
-	json_object_set_new(v, "template_path", json_string(path));
+	json_object_set_new(v, "template_path", json_string(c->src));
 	json_object_set_new(v, "template_fullpath", json_string(path));
 	json_object_set_new(v, "template_destpath", json_string(c->w.dest));
 	json_object_set_new(v, "template_uid", json_string(pw != NULL ?

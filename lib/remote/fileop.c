@@ -273,3 +273,70 @@ file_attrs_differ(const struct file_stat *st, const char *owner,
 		return 1;
 	return mode >= 0 && (unsigned)mode != st->mode;
 }
+
+static const char *
+kind(const struct file_stat *st)
+{
+	if (!st->exists)
+		return "absent";
+	switch (st->type) {
+	case 'd': return "directory";
+	case 'l': return "link";
+	default: return "file";
+	}
+}
+
+int
+file_state_decide(const struct file_stat *st, const char *path,
+    const char *state, const char *src, int force, const char **action,
+    int *attrs, char **cause)
+{
+	const char *prev = kind(st);
+
+	*action = NULL;
+	*attrs = 0;
+	if (strcmp(state, "absent") == 0) {
+		if (st->exists)
+			*action = "rm";
+		return 0;
+	}
+	*attrs = 1;
+	if (strcmp(state, "file") == 0) {
+		if (strcmp(prev, "file") != 0)
+			return fail(cause, "file (%s) is %s, cannot continue",
+			    path, prev);
+		return 0;
+	}
+	if (strcmp(state, "directory") == 0) {
+		if (!st->exists)
+			*action = "mkdir";
+		else if (st->type != 'd')
+			return fail(cause, "%s already exists as a %s", path,
+			    prev);
+		return 0;
+	}
+	if (strcmp(state, "touch") == 0) {
+		*action = "touch";
+		return 0;
+	}
+	/* link, as execute_symlink */
+	if (!force && src != NULL && !st->src_exists)
+		return fail(cause, "src file does not exist, use \"force=yes\" "
+		    "if you really want to create the link: %s", src);
+	if (st->exists && st->type == 'd')
+		return fail(cause, "refusing to convert from directory to "
+		    "symlink for %s", path);
+	if (st->exists && st->type != 'l' && !force)
+		return fail(cause, "refusing to convert from %s to symlink for "
+		    "%s", prev, path);
+	if (src == NULL) {
+		if (st->type != 'l')
+			return fail(cause, "src is required for creating new "
+			    "symlinks");
+		return 0;
+	}
+	if (st->type != 'l' || st->target == NULL ||
+	    strcmp(st->target, src) != 0)
+		*action = "link";
+	return 0;
+}

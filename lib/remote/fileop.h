@@ -84,4 +84,13 @@ int	 file_mode_parse(const char *s, int is_int, unsigned *mode,
 int	 file_attrs_differ(const struct file_stat *st, const char *owner,
 	    const char *group, long mode);
 
+/* The file module's decision (execute_* of modules/file.py) for state
+ * (file, directory, link, absent, touch) on st, the path as read: the
+ * action of file.sh to run (NULL: none) and whether the task's attributes
+ * apply; 0, or -1 with *cause the module's failure ("file (/x) is absent,
+ * cannot continue"). src and force are the link's. */
+int	 file_state_decide(const struct file_stat *st, const char *path,
+	    const char *state, const char *src, int force, const char **action,
+	    int *attrs, char **cause);
+
 #endif
