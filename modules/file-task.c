@@ -442,3 +442,83 @@ out:
 	file_result_clear(&rd);
 	return 0;
 }
+
+void
+ftask_failed(struct module_result *res, int rc, char *msg)
+{
+	res->status = RESULT_FAILED;
+	res->msg = msg;
+	if (rc != 0)
+		res->data = json_pack("{s:i, s:s}", "rc", rc, "msg", msg);
+}
+
+int
+ftask_edit_read(struct module_ctx *ctx, const char *path, int create,
+    const char *missing_fmt, struct file_result *rd,
+    struct module_result *res)
+{
+	struct file_request req;
+
+	memset(&req, 0, sizeof req);
+	req.dest = path;
+	req.follow = 1;
+	req.read_text = 1;
+	if (ftask_exec(ctx, &req, rd, res) != 0)
+		return -1;
+	if (rd->st.exists && rd->st.type == 'd') {
+		ftask_failed(res, 256, xprintf("Path %s is a directory !",
+		    path));
+		return -1;
+	}
+	if (!rd->st.exists && !create) {
+		ftask_failed(res, 257, xprintf(missing_fmt, path));
+		return -1;
+	}
+	if (rd->st.exists && rd->text == NULL) {
+		ftask_failed(res, 0, xprintf("%s: not a regular file", path));
+		return -1;
+	}
+	return 0;
+}
+
+int
+ftask_edit_write(struct module_ctx *ctx, const struct file_result *rd,
+    const struct ftask_edit *e, struct module_result *res)
+{
+	struct ftask_put	 put;
+	struct strbuf		 sb;
+	char			*ac, *m;
+
+	memset(&put, 0, sizeof put);
+	put.dest = rd->st.path != NULL ? rd->st.path : e->path;
+	put.follow = 1;
+	put.text = e->text;
+	put.len = e->len;
+	put.attrs = e->attrs;
+	put.backup = e->backup;
+	put.validate = e->validate;
+	put.mkdirs = 1;
+	put.keep_text = !e->changed;
+	put.old_text = rd->text;
+	if (ftask_put_text(ctx, rd, &put, res) != 0)
+		return -1;
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, e->what);
+	/* check_file_attrs, which a check of a file still to be created
+	 * does not reach */
+	if (rd->st.exists || (e->changed && !module_ctx_check(ctx))) {
+		if ((ac = ftask_attrs_change(&rd->st, &put.attrs,
+		    !rd->st.exists)) != NULL)
+			strbuf_addf(&sb, "%sownership, perms or SE linux "
+			    "context changed", e->changed ? " and " : "");
+		free(ac);
+	}
+	json_object_set_new(res->data, "msg", json_stringn(sb.buf, sb.len));
+	if (sb.len > 0) {
+		m = xprintf("%s: %s", e->path, sb.buf);
+		free(res->msg);
+		res->msg = m;
+	}
+	strbuf_release(&sb);
+	return 0;
+}

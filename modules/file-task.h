@@ -71,6 +71,25 @@ int	 ftask_validate_check(const char *validate, char **cause);
  * absent. */
 const char *ftask_kind(const struct file_stat *st);
 
+/* path and its other name dest (lineinfile, blockinfile, file). */
+#define FTASK_PATH_PARAMS(path_off, dest_off)				\
+	{ .name = "path", .type = PARAM_PATH, .offset = (path_off),	\
+	  .host_line = HOSTLINE_PATH, .help = "the path on the host" },	\
+	{ .name = "dest", .type = PARAM_PATH, .offset = (dest_off),	\
+	  .host_line = HOSTLINE_PATH, .help = "path's other name" }
+
+/* The rows the text edits share (lineinfile, blockinfile). */
+#define FTASK_EDIT_PARAMS(create_off, backup_off, validate_off)		\
+	{ .name = "create", .type = PARAM_BOOL, .offset = (create_off),	\
+	  .def = "false", .help = "create a missing file" },		\
+	{ .name = "backup", .type = PARAM_BOOL, .offset = (backup_off),	\
+	  .def = "false",						\
+	  .help = "keep the old file as FILE.PID.DATE@TIME~" },		\
+	{ .name = "validate", .type = PARAM_STR, .offset = (validate_off), \
+	  .host_line = HOSTLINE_SHELL,					\
+	  .help = "a command run on the new file before it replaces the " \
+	  "file, its %s the file's path" }
+
 /* Check the attributes (mode octal); 0, or -1 with *cause. */
 int	 ftask_attrs_check(const struct ftask_attrs *a, char **cause);
 /* The mode asked for as bits, -1 when none. */
@@ -133,6 +152,38 @@ struct ftask_put {
  */
 int	 ftask_put_text(struct module_ctx *ctx, const struct file_result *read,
 	    const struct ftask_put *put, struct module_result *res);
+
+/* A failure with the module's rc (0: none) and msg in data. Takes msg. */
+void	 ftask_failed(struct module_result *res, int rc, char *msg);
+
+/*
+ * The edits of a file's text (lineinfile, blockinfile): read the file and
+ * its text, through a link (0, or -1 with res failed: a directory, rc 256
+ * "Path P is a directory !"; a missing file without create, rc 257, msg
+ * missing_fmt with %s the path). Then ftask_edit_write puts the new text
+ * as the modules write it (the link's target, missing directories made,
+ * only when the edit changed it; else only the attributes) and makes the
+ * modules' msg: what (the edit's), and "ownership, perms or SE linux
+ * context changed" after " and " when the attributes change too, as
+ * their check_file_attrs; in data "msg", and the module's message after
+ * the path as the task line.
+ */
+int	 ftask_edit_read(struct module_ctx *ctx, const char *path, int create,
+	    const char *missing_fmt, struct file_result *rd,
+	    struct module_result *res);
+struct ftask_edit {
+	const char		*path;
+	const char		*text;		/* the new text, len bytes */
+	size_t			 len;
+	int			 changed;	/* the edit changed the text */
+	const char		*what;		/* the edit's msg */
+	struct ftask_attrs	 attrs;
+	int			 backup;
+	const char		*validate;
+};
+int	 ftask_edit_write(struct module_ctx *ctx,
+	    const struct file_result *rd, const struct ftask_edit *e,
+	    struct module_result *res);
 
 /*
  * Write text (len bytes) to a->dest as the copy module does: one read

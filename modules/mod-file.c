@@ -34,10 +34,7 @@ static const char *const states[] = { "file", "directory", "link",
 	"absent", "touch", NULL };
 
 static const struct module_param file_params[] = {
-	{ .name = "path", .type = PARAM_PATH, .offset = AT(path),
-	  .host_line = HOSTLINE_PATH, .help = "the path on the host" },
-	{ .name = "dest", .type = PARAM_PATH, .offset = AT(dest),
-	  .host_line = HOSTLINE_PATH, .help = "path's other name" },
+	FTASK_PATH_PARAMS(AT(path), AT(dest)),
 	{ .name = "state", .type = PARAM_CHOICE, .offset = AT(state),
 	  .choices = states,
 	  .help = "file (attributes of an existing file), directory (made "

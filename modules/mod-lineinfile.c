@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "modules/file-task.h"
 #include "tune/lineinfile.h"
@@ -46,10 +45,7 @@ struct lineinfile_conf {
 static const char *const states[] = { "present", "absent", NULL };
 
 static const struct module_param lineinfile_params[] = {
-	{ .name = "path", .type = PARAM_PATH, .offset = AT(path),
-	  .host_line = HOSTLINE_PATH, .help = "the file to edit" },
-	{ .name = "dest", .type = PARAM_PATH, .offset = AT(dest),
-	  .host_line = HOSTLINE_PATH, .help = "path's other name" },
+	FTASK_PATH_PARAMS(AT(path), AT(dest)),
 	{ .name = "state", .type = PARAM_CHOICE, .offset = AT(state),
 	  .def = "present", .choices = states,
 	  .help = "present: the line is there; absent: no line matches" },
@@ -75,19 +71,11 @@ static const struct module_param lineinfile_params[] = {
 	  .def = "false",
 	  .help = "expand \\1 and \\g<name> of regexp's match in line; no "
 	  "match: nothing is done" },
-	{ .name = "create", .type = PARAM_BOOL, .offset = AT(create),
-	  .def = "false", .help = "create a missing file" },
-	{ .name = "backup", .type = PARAM_BOOL, .offset = AT(backup),
-	  .def = "false",
-	  .help = "keep the old file as FILE.PID.DATE@TIME~" },
+	FTASK_EDIT_PARAMS(AT(create), AT(backup), AT(validate)),
 	{ .name = "firstmatch", .type = PARAM_BOOL, .offset = AT(firstmatch),
 	  .def = "false",
 	  .help = "the first match of regexp/insertafter/insertbefore, not "
 	  "the last" },
-	{ .name = "validate", .type = PARAM_STR, .offset = AT(validate),
-	  .host_line = HOSTLINE_SHELL,
-	  .help = "a command run on the new file before it replaces the "
-	  "file, its %s the file's path" },
 	FTASK_ATTR_PARAMS(AT(mode), AT(owner), AT(group)),
 	{ .name = NULL },
 };
@@ -142,57 +130,31 @@ lineinfile_validate(const void *vconf, char **cause)
 	return ftask_attrs_check(&a, cause);
 }
 
-static void
-failed(struct module_result *res, int rc, char *msg)
-{
-	res->status = RESULT_FAILED;
-	res->msg = msg;
-	if (rc != 0)
-		res->data = json_pack("{s:i, s:s}", "rc", rc, "msg", msg);
-}
-
 static int
 lineinfile_task(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
 	const struct lineinfile_conf	*c = vconf;
 	const char			*path = conf_path(c);
-	struct file_request		 req;
 	struct file_result		 rd;
 	struct lif_task			 t;
 	struct lif_out			 lo;
-	struct ftask_put		 put;
-	struct strbuf			 sb;
-	char				*cause = NULL;
+	struct ftask_edit		 e;
+	char				*cause = NULL, *what = NULL;
+	const char			*bf;
 	int				 present;
 
 	memset(&rd, 0, sizeof rd);
 	memset(&lo, 0, sizeof lo);
 	present = c->state == NULL || strcmp(c->state, "present") == 0;
-	memset(&req, 0, sizeof req);
-	req.dest = path;
-	req.follow = 1;
-	req.read_text = 1;
-	if (ftask_exec(ctx, &req, &rd, res) != 0)
+	if (ftask_edit_read(ctx, path, c->create || !present,
+	    "Destination %s does not exist !", &rd, res) != 0)
 		goto out;
-	if (rd.st.exists && rd.st.type == 'd') {
-		failed(res, 256, xprintf("Path %s is a directory !", path));
-		goto out;
-	}
-	if (!rd.st.exists && present && !c->create) {
-		failed(res, 257, xprintf("Destination %s does not exist !",
-		    path));
-		goto out;
-	}
 	if (!rd.st.exists && !present) {
 		res->status = RESULT_OK;
 		res->msg = xstrdup("file not present");
 		res->data = json_pack("{s:s, s:i}", "msg", "file not present",
 		    "found", 0);
-		goto out;
-	}
-	if (rd.st.exists && rd.text == NULL) {
-		failed(res, 0, xprintf("%s: not a regular file", path));
 		goto out;
 	}
 	memset(&t, 0, sizeof t);
@@ -208,55 +170,23 @@ lineinfile_task(struct module_ctx *ctx, const void *vconf,
 	t.firstmatch = c->firstmatch;
 	if (lif_decide(&t, rd.text != NULL ? rd.text : "", rd.text != NULL ?
 	    strlen(rd.text) : 0, &lo, &cause) != 0) {
-		failed(res, 0, cause);
+		ftask_failed(res, 0, cause);
 		goto out;
 	}
-	memset(&put, 0, sizeof put);
-	put.dest = rd.st.path != NULL ? rd.st.path : path;
-	put.follow = 1;
-	put.text = lo.text;
-	put.len = lo.len;
-	put.attrs = (struct ftask_attrs){ c->mode, c->owner, c->group };
-	put.backup = c->backup;
-	put.validate = c->validate;
-	put.mkdirs = 1;
-	put.keep_text = !lo.changed;
-	put.old_text = rd.text;
-	if (ftask_put_text(ctx, &rd, &put, res) != 0)
+	what = !present && lo.changed ? xprintf("%ld line(s) removed",
+	    lo.found) : xstrdup(lo.msg);
+	e = (struct ftask_edit){ path, lo.text, lo.len, lo.changed, what,
+	    { c->mode, c->owner, c->group }, c->backup, c->validate };
+	if (ftask_edit_write(ctx, &rd, &e, res) != 0)
 		goto out;
-	/* The module's msg: what it did to the text, and the attributes. */
-	strbuf_init(&sb);
-	if (!present && lo.changed)
-		strbuf_addf(&sb, "%ld line(s) removed", lo.found);
-	else
-		strbuf_addstr(&sb, lo.msg);
-	/* check_file_attrs, which a check of a file still to be created
-	 * does not reach */
-	if (rd.st.exists || (lo.changed && !module_ctx_check(ctx))) {
-		char *ac = ftask_attrs_change(&rd.st, &put.attrs,
-		    !rd.st.exists);
-
-		if (ac != NULL)
-			strbuf_addf(&sb, "%sownership, perms or SE linux "
-			    "context changed", lo.changed ? " and " : "");
-		free(ac);
-	}
-	json_object_set_new(res->data, "msg", json_stringn(sb.buf, sb.len));
-	json_object_set_new(res->data, "backup", json_string(
-	    json_string_value(json_object_get(res->data, "backup_file")) ?
-	    json_string_value(json_object_get(res->data, "backup_file")) :
-	    ""));
+	bf = json_string_value(json_object_get(res->data, "backup_file"));
+	json_object_set_new(res->data, "backup", json_string(bf != NULL ?
+	    bf : ""));
 	if (!present)
 		json_object_set_new(res->data, "found",
 		    json_integer(lo.found));
-	if (sb.len > 0) {
-		char *m = xprintf("%s: %s", path, sb.buf);
-
-		free(res->msg);
-		res->msg = m;
-	}
-	strbuf_release(&sb);
 out:
+	free(what);
 	lif_out_clear(&lo);
 	file_result_clear(&rd);
 	return 0;

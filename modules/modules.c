@@ -23,6 +23,7 @@ extern const struct module mod_copy;
 extern const struct module mod_lineinfile;
 extern const struct module mod_file;
 extern const struct module mod_stat;
+extern const struct module mod_blockinfile;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -41,6 +42,7 @@ const struct module *const module_table[] = {
 	&mod_lineinfile,
 	&mod_file,
 	&mod_stat,
+	&mod_blockinfile,
 	NULL,
 };
 

@@ -7,4 +7,4 @@ add_test(NAME e2e/files-ansible
           $<TARGET_FILE:tcptune>
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/files-ansible PROPERTIES
-  LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -2,13 +2,12 @@
  * lineinfile.h); the comments name the module's own steps. */
 #include "tune/lineinfile.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "tune/pyre.h"
 
 /* A line of the file: bytes, with its '\n' when it has one. */
 struct lline {
@@ -94,48 +93,6 @@ ends_in_break(const struct lline *cur)
 {
 	return cur->n > 0 && (cur->s[cur->n - 1] == '\n' ||
 	    cur->s[cur->n - 1] == '\r');
-}
-
-/* A Python regular expression compiled by PCRE2: Python's \Z (the very
- * end) is PCRE2's \z; everything else a task writes reads the same. */
-static pcre2_code *
-re_compile(const char *what, const char *re, char **cause)
-{
-	struct strbuf	 sb;
-	pcre2_code	*code;
-	PCRE2_UCHAR	 msg[120];
-	PCRE2_SIZE	 off;
-	int		 err;
-	size_t		 i;
-
-	strbuf_init(&sb);
-	for (i = 0; re[i] != '\0'; i++) {
-		if (re[i] == '\\' && re[i + 1] != '\0') {
-			strbuf_addch(&sb, '\\');
-			strbuf_addch(&sb, re[i + 1] == 'Z' ? 'z' : re[i + 1]);
-			i++;
-		} else
-			strbuf_addch(&sb, re[i]);
-	}
-	code = pcre2_compile((PCRE2_SPTR)sb.buf, sb.len, 0, &err, &off, NULL);
-	strbuf_release(&sb);
-	if (code == NULL) {
-		pcre2_get_error_message(err, msg, sizeof msg);
-		fail(cause, "%s '%.64s' is not a regular expression: %s at "
-		    "character %zu", what, re, (const char *)msg, (size_t)off);
-	}
-	return code;
-}
-
-/* bre.search(line): 1 with md filled, 0, or -1 (a match limit hit). */
-static int
-re_search(pcre2_code *code, const struct lline *cur, pcre2_match_data *md)
-{
-	int rc = pcre2_match(code, (PCRE2_SPTR)cur->s, cur->n, 0, 0, md, NULL);
-
-	if (rc >= 0)
-		return 1;
-	return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
 }
 
 /* Group g of the match, into sb (an unmatched group adds nothing). */
@@ -290,13 +247,13 @@ present(const struct lif_task *t, struct lines *bl, struct lif_out *out,
 	strbuf_init(&nb);
 	out->msg = "";
 	if (t->regexp != NULL &&
-	    (re_m = re_compile("regexp", t->regexp, cause)) == NULL)
+	    (re_m = pyre_compile("regexp", t->regexp, cause)) == NULL)
 		goto out;
 	if (ia != NULL && strcmp(ia, "BOF") != 0 && strcmp(ia, "EOF") != 0) {
-		if ((re_ins = re_compile("insertafter", ia, cause)) == NULL)
+		if ((re_ins = pyre_compile("insertafter", ia, cause)) == NULL)
 			goto out;
 	} else if (ib != NULL && strcmp(ib, "BOF") != 0) {
-		if ((re_ins = re_compile("insertbefore", ib, cause)) == NULL)
+		if ((re_ins = pyre_compile("insertbefore", ib, cause)) == NULL)
 			goto out;
 	}
 	if (re_m != NULL)
@@ -310,7 +267,7 @@ present(const struct lif_task *t, struct lines *bl, struct lif_out *out,
 		long at = -1;
 
 		for (i = 0; i < bl->n; i++) {
-			if ((s = re_search(re_m, &bl->v[i], tmp)) < 0) {
+			if ((s = pyre_search(re_m, bl->v[i].s, bl->v[i].n, tmp)) < 0) {
 				pcre2_match_data_free(tmp);
 				fail(cause, "regexp: the match limit was hit");
 				goto out;
@@ -350,7 +307,7 @@ present(const struct lif_task *t, struct lines *bl, struct lif_out *out,
 				index0 = (long)i;
 				exact = 1;
 			} else if (re_ins != NULL &&
-			    (s = re_search(re_ins, &bl->v[i], md_ins)) != 0) {
+			    (s = pyre_search(re_ins, bl->v[i].s, bl->v[i].n, md_ins)) != 0) {
 				if (s < 0) {
 					fail(cause, "insertafter/insertbefore: "
 					    "the match limit was hit");
@@ -446,13 +403,13 @@ absent(const struct lif_task *t, struct lines *bl, struct lif_out *out,
 
 	memset(&kept, 0, sizeof kept);
 	if (t->regexp != NULL) {
-		if ((re_c = re_compile("regexp", t->regexp, cause)) == NULL)
+		if ((re_c = pyre_compile("regexp", t->regexp, cause)) == NULL)
 			goto out;
 		md = pcre2_match_data_create_from_pattern(re_c, NULL);
 	}
 	for (i = 0; i < bl->n; i++) {
 		if (re_c != NULL) {
-			if ((m = re_search(re_c, &bl->v[i], md)) < 0) {
+			if ((m = pyre_search(re_c, bl->v[i].s, bl->v[i].n, md)) < 0) {
 				fail(cause, "regexp: the match limit was hit");
 				goto out;
 			}

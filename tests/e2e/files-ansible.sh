@@ -1,7 +1,8 @@
 #!/bin/bash
-# files-ansible.sh - the file modules (template, copy, lineinfile, file,
-# stat; issue 23) over the lab's real sshd, tcptune on one lab host and
-# ansible-playbook on another, from the same files and the same playbook
+# files-ansible.sh - the file modules (template, copy, lineinfile,
+# blockinfile, file, stat; issue 23) over the lab's real sshd, tcptune on
+# one lab host and ansible-playbook on another, from the same files and
+# the same playbook
 # (tests/data/files/: a role's templates/ and files/, a template beside
 # the playbook, backup, validate, backrefs, insertafter/insertbefore,
 # absent, create, directories, links, touch, a stat whose registered
@@ -34,6 +35,8 @@ for h in "$A" "$T"; do
 	lab "$h" sh -c 'rm -rf /root/* /root/.ansible
 		printf "alpha 1\nbeta 2\n" >/root/c.txt
 		echo x >/root/gone
+		printf "keep\n# BEGIN ANSIBLE MANAGED BLOCK\nold\n# END ANSIBLE MANAGED BLOCK\n" \
+		    >/root/old.conf
 		printf "a = 1\n#net.ipv4.tcp_mtu_probing = 0\nb = 2\n" \
 		    >/etc/sysctl.d/80-md.conf
 		rm -f /etc/sysctl.d/90-md.conf'
