@@ -237,6 +237,10 @@ file_mode_parse(const char *s, int is_int, unsigned *mode, char **cause)
 
 	if (s == NULL || *s == '\0')
 		return fail(cause, "mode is empty");
+	/* Python's int(mode, 8) takes the 0o prefix too */
+	if (!is_int && s[0] == '0' && (s[1] == 'o' || s[1] == 'O') &&
+	    s[2] != '\0')
+		s += 2;
 	for (i = 0; s[i] != '\0'; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return fail(cause, "mode '%.32s' is not an octal "

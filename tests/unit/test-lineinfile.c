@@ -308,6 +308,8 @@ test_mode(void **state)
 	(void)state;
 	assert_int_equal(file_mode_parse("0644", 0, &m, &cause), 0);
 	assert_int_equal(m, 0644);
+	assert_int_equal(file_mode_parse("0o640", 0, &m, &cause), 0);
+	assert_int_equal(m, 0640);
 	assert_int_equal(file_mode_parse("1777", 0, &m, &cause), 0);
 	assert_int_equal(m, 01777);
 	assert_int_equal(file_mode_parse("420", 1, &m, &cause), 0);
