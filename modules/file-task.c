@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "base/udiff.h"
 #include "base/xalloc.h"
+#include "modules/remote-exec.h"
 
 int
 ftask_attrs_check(const struct ftask_attrs *a, char **cause)
@@ -42,26 +43,12 @@ ftask_exec(struct module_ctx *ctx, const struct file_request *req,
 {
 	struct remote_call	 call;
 	struct tp_result	 tr;
-	enum tp_status		 st;
 	char			*cause = NULL;
 
 	memset(out, 0, sizeof *out);
-	/* The last line of defence for check mode, as modprobe's. */
-	if (req->write && module_ctx_check(ctx)) {
-		res->status = RESULT_FAILED;
-		res->msg = xstrdup("refused: a change was asked for in check "
-		    "mode (a bug; nothing was sent)");
-		return -1;
-	}
 	file_call(req, &call);
-	st = module_ctx_exec(ctx, call.command, call.program,
-	    call.program_len, 0, &tr, &cause);
-	remote_call_clear(&call);
-	if (st != TP_OK) {
-		module_result_transport_failed(res, st, cause);
-		tp_result_clear(&tr);
+	if (module_remote_exec(ctx, req->write, &call, &tr, res) != 0)
 		return -1;
-	}
 	if (file_parse(tr.out, tr.out_len, out, &cause) != 0) {
 		res->status = RESULT_FAILED;
 		res->msg = xprintf("%s (exit %d%s%.200s)", cause, tr.exit_status,

@@ -24,6 +24,7 @@ extern const struct module mod_lineinfile;
 extern const struct module mod_file;
 extern const struct module mod_stat;
 extern const struct module mod_blockinfile;
+extern const struct module mod_systemd;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -43,6 +44,7 @@ const struct module *const module_table[] = {
 	&mod_file,
 	&mod_stat,
 	&mod_blockinfile,
+	&mod_systemd,
 	NULL,
 };
 
