@@ -99,105 +99,77 @@ int
 file_parse(const char *out, size_t len, struct file_result *res,
     char **cause)
 {
-	const char	*p = out, *end = out + len, *nl, *eq;
-	char		 section[16] = "";
-	struct strbuf	 text;
-	int		 first = 1, in_text = 0, text_shown = 0;
-	int		 no_newline = 0, r = -1;
-	size_t		 n, kl, vl;
+	struct remote_reader	 rr;
+	struct remote_line	 l;
+	struct strbuf		 text;
+	const char		*sec;
+	int			 text_shown = 0, no_newline = 0;
 
 	memset(res, 0, sizeof *res);
 	res->after.exists = -1;
+	if (remote_read_init(&rr, out, len, "tcptune-file 1",
+	    "the file script", cause) != 0)
+		return -1;
 	strbuf_init(&text);
-	for (; p < end; p = nl != NULL ? nl + 1 : end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		if (first) {
-			if (n != 14 || memcmp(p, "tcptune-file 1", 14) != 0) {
-				fail(cause, "unexpected output from the file "
-				    "script: '%.*s'", (int)(n < 60 ? n : 60), p);
-				goto out;
-			}
-			first = 0;
-			continue;
-		}
-		if (n > 0 && p[0] == '|') {
-			if (!in_text) {
-				fail(cause, "the file script printed a line "
-				    "outside a file's text");
-				goto out;
-			}
-			strbuf_add(&text, p + 1, n - 1);
-			strbuf_addch(&text, '\n');
-			continue;
-		}
-		if (n > 0 && p[0] == '@') {
-			if (n == 5 && memcmp(p, "@done", 5) == 0) {
-				res->done = 1;
-				continue;
-			}
-			vl = n - 1 < sizeof section - 1 ? n - 1 :
-			    sizeof section - 1;
-			memcpy(section, p + 1, vl);
-			section[vl] = '\0';
-			in_text = strcmp(section, "text") == 0;
-			text_shown |= in_text;
-			if (strcmp(section, "validate") == 0)
+	while (remote_read_next(&rr, &l)) {
+		sec = rr.section;
+		if (l.kind == '@') {
+			text_shown |= strcmp(sec, "text") == 0;
+			if (strcmp(sec, "validate") == 0)
 				res->validated = 1;
-			if (strcmp(section, "after") == 0)
+			if (strcmp(sec, "after") == 0)
 				res->after.exists = 0;
-			continue;
-		}
-		if ((eq = memchr(p, '=', n)) == NULL)
-			continue;
-		kl = (size_t)(eq - p);
-		vl = n - kl - 1;
-#define IS(k) (kl == strlen(k) && memcmp(p, k, kl) == 0)
-		if (strcmp(section, "stat") == 0)
-			stat_key(&res->st, p, kl, eq + 1, vl);
-		else if (strcmp(section, "after") == 0)
-			stat_key(&res->after, p, kl, eq + 1, vl);
-		else if (strcmp(section, "text") == 0) {
-			if (IS("no_newline"))
+		} else if (l.kind == '|') {
+			if (strcmp(sec, "text") != 0) {
+				strbuf_release(&text);
+				file_result_clear(res);
+				return fail(cause, "the file script printed a "
+				    "line outside a file's text");
+			}
+			strbuf_add(&text, l.val, l.vl);
+			strbuf_addch(&text, '\n');
+		} else if (strcmp(sec, "stat") == 0)
+			stat_key(&res->st, l.key, l.kl, l.val, l.vl);
+		else if (strcmp(sec, "after") == 0)
+			stat_key(&res->after, l.key, l.kl, l.val, l.vl);
+		else if (strcmp(sec, "text") == 0) {
+			if (remote_key_is(&l, "no_newline"))
 				no_newline = 1;
-			else if (IS("error"))
-				remote_value_add(&res->error, eq + 1, vl);
-		} else if (strcmp(section, "validate") == 0) {
-			if (IS("rc"))
-				res->validate_rc = remote_value_status(eq + 1,
-				    vl);
-			else if (IS("out"))
-				remote_value_set(&res->validate_out, eq + 1,
-				    vl);
-			else if (IS("err"))
-				remote_value_set(&res->validate_err, eq + 1,
-				    vl);
-		} else if (strcmp(section, "write") == 0) {
-			if (IS("status"))
+			else if (remote_key_is(&l, "error"))
+				remote_value_add(&res->error, l.val, l.vl);
+		} else if (strcmp(sec, "validate") == 0) {
+			if (remote_key_is(&l, "rc"))
+				res->validate_rc = remote_value_status(l.val,
+				    l.vl);
+			else if (remote_key_is(&l, "out"))
+				remote_value_set(&res->validate_out, l.val,
+				    l.vl);
+			else if (remote_key_is(&l, "err"))
+				remote_value_set(&res->validate_err, l.val,
+				    l.vl);
+		} else if (strcmp(sec, "write") == 0) {
+			if (remote_key_is(&l, "status"))
 				res->written++;
-			else if (IS("backup"))
-				remote_value_set(&res->backup, eq + 1, vl);
-			else if (IS("error"))
-				remote_value_add(&res->write_error, eq + 1, vl);
-		} else if (IS("error"))
-			remote_value_add(&res->error, eq + 1, vl);
-#undef IS
+			else if (remote_key_is(&l, "backup"))
+				remote_value_set(&res->backup, l.val, l.vl);
+			else if (remote_key_is(&l, "error"))
+				remote_value_add(&res->write_error, l.val,
+				    l.vl);
+		} else if (remote_key_is(&l, "error"))
+			remote_value_add(&res->error, l.val, l.vl);
 	}
-	if (!res->done) {
-		fail(cause, "the file script's output was cut short");
-		goto out;
+	if (!rr.done) {
+		strbuf_release(&text);
+		file_result_clear(res);
+		return fail(cause, "the file script's output was cut short");
 	}
 	if (text_shown) {
 		if (no_newline && text.len > 0)
 			text.buf[--text.len] = '\0';
 		res->text = strbuf_detach(&text, NULL);
 	}
-	r = 0;
-out:
 	strbuf_release(&text);
-	if (r != 0)
-		file_result_clear(res);
-	return r;
+	return 0;
 }
 
 void

@@ -1,6 +1,7 @@
 /* systemd.sh's calls and output (see systemd.h). */
 #include "remote/systemd.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,77 +39,54 @@ int
 systemd_parse(const char *out, size_t len, struct systemd_result *res,
     char **cause)
 {
-	const char		*p = out, *end = out + len, *nl, *eq;
-	char			 section[16] = "";
+	static const struct { const char *key; size_t off; } show[] = {
+		{ "LoadState", offsetof(struct systemd_result, load_state) },
+		{ "ActiveState", offsetof(struct systemd_result, active_state) },
+		{ "SubState", offsetof(struct systemd_result, sub_state) },
+		{ "UnitFileState", offsetof(struct systemd_result,
+		    unit_file_state) },
+		{ "LoadError", offsetof(struct systemd_result, load_error) },
+	};
+	struct remote_reader	 rr;
+	struct remote_line	 l;
 	struct systemd_run	*run;
-	int			 first = 1, r = -1;
-	size_t			 n, kl, vl;
+	size_t			 i;
 
 	memset(res, 0, sizeof *res);
-	for (; p < end; p = nl != NULL ? nl + 1 : end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		if (first) {
-			if (n != 17 || memcmp(p, "tcptune-systemd 1", 17) != 0) {
-				fail(cause, "unexpected output from the systemd "
-				    "script: '%.*s'", (int)(n < 60 ? n : 60), p);
-				goto out;
-			}
-			first = 0;
-			continue;
-		}
-		if (n > 0 && p[0] == '@') {
-			if (n == 5 && memcmp(p, "@done", 5) == 0) {
-				res->done = 1;
-				continue;
-			}
-			vl = n - 1 < sizeof section - 1 ? n - 1 :
-			    sizeof section - 1;
-			memcpy(section, p + 1, vl);
-			section[vl] = '\0';
-			if ((run = run_of(res, section)) != NULL)
+	if (remote_read_init(&rr, out, len, "tcptune-systemd 1",
+	    "the systemd script", cause) != 0)
+		return -1;
+	while (remote_read_next(&rr, &l)) {
+		run = run_of(res, rr.section);
+		if (l.kind == '@') {
+			if (run != NULL)
 				run->ran = 1;
+		} else if (l.kind != '=')
 			continue;
+		else if (run != NULL) {
+			if (remote_key_is(&l, "rc"))
+				run->rc = remote_value_status(l.val, l.vl);
+			else if (remote_key_is(&l, "out"))
+				remote_value_set(&run->out, l.val, l.vl);
+			else if (remote_key_is(&l, "err"))
+				remote_value_set(&run->err, l.val, l.vl);
+		} else if (remote_key_is(&l, "error"))
+			remote_value_add(&res->error, l.val, l.vl);
+		else if (strcmp(rr.section, "show") == 0) {
+			for (i = 0; i < sizeof show / sizeof show[0]; i++) {
+				if (remote_key_is(&l, show[i].key))
+					remote_value_set((char **)(void *)
+					    ((char *)res + show[i].off),
+					    l.val, l.vl);
+			}
 		}
-		if ((eq = memchr(p, '=', n)) == NULL)
-			continue;
-		kl = (size_t)(eq - p);
-		vl = n - kl - 1;
-#define IS(k) (kl == strlen(k) && memcmp(p, k, kl) == 0)
-		if ((run = run_of(res, section)) != NULL) {
-			if (IS("rc"))
-				run->rc = remote_value_status(eq + 1, vl);
-			else if (IS("out"))
-				remote_value_set(&run->out, eq + 1, vl);
-			else if (IS("err"))
-				remote_value_set(&run->err, eq + 1, vl);
-		} else if (IS("error"))
-			remote_value_add(&res->error, eq + 1, vl);
-		else if (strcmp(section, "show") == 0) {
-			if (IS("LoadState"))
-				remote_value_set(&res->load_state, eq + 1, vl);
-			else if (IS("ActiveState"))
-				remote_value_set(&res->active_state, eq + 1,
-				    vl);
-			else if (IS("SubState"))
-				remote_value_set(&res->sub_state, eq + 1, vl);
-			else if (IS("UnitFileState"))
-				remote_value_set(&res->unit_file_state, eq + 1,
-				    vl);
-			else if (IS("LoadError"))
-				remote_value_set(&res->load_error, eq + 1, vl);
-		}
-#undef IS
 	}
-	if (!res->done) {
-		fail(cause, "the systemd script's output was cut short");
-		goto out;
-	}
-	r = 0;
-out:
-	if (r != 0)
+	if (!rr.done) {
 		systemd_result_clear(res);
-	return r;
+		return fail(cause, "the systemd script's output was cut "
+		    "short");
+	}
+	return 0;
 }
 
 static void
