@@ -21,6 +21,11 @@ ftask_attrs_check(const struct ftask_attrs *a, char **cause)
 
 	if (a->mode != NULL && file_mode_parse(a->mode, 0, &m, cause) != 0)
 		return -1;
+	/* chown would read "user:group" as both */
+	if ((a->owner != NULL && strchr(a->owner, ':') != NULL) ||
+	    (a->group != NULL && strchr(a->group, ':') != NULL))
+		return fail(cause, "owner and group are one name or id each "
+		    "(no ':')");
 	return 0;
 }
 

@@ -157,6 +157,10 @@ test_checks(void **state)
 	assert_int_equal(ftask_attrs_check(&(struct ftask_attrs){ "u+x",
 	    NULL, NULL }, &cause), -1);
 	free(cause);
+	cause = NULL;
+	assert_int_equal(ftask_attrs_check(&(struct ftask_attrs){ NULL,
+	    "root:adm", NULL }, &cause), -1);
+	free(cause);
 }
 
 int
