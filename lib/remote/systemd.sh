@@ -29,7 +29,7 @@ do_read() {
 	if ! rd_s=$(systemctl show "$UNIT" --no-pager \
 	    -p LoadState -p ActiveState -p SubState -p UnitFileState \
 	    -p LoadError 2>&1); then
-		kv error "systemctl show $UNIT: ${rd_s##*: }"
+		kv error "$rd_s"
 		return
 	fi
 	printf '%s\n' "$rd_s" | while IFS= read -r rd_l; do

@@ -9,7 +9,8 @@
 # checksum is written back). Each run is compared task by task (ok,
 # changed, failed) and file by file (kind, mode, owner, sha256, a link's
 # target; backups by content): --check first (and it changes nothing:
-# every file's hash before and after), then the run, then a rerun. Needs
+# every file's hash before and after), then the run, then a rerun; and a
+# systemd play that fails the same way on both. Needs
 # root and ansible-playbook (77 otherwise). Lab md1, 198.18.170.0/24.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -114,4 +115,13 @@ assert_match "--check --diff: the mode it would set" \
     "/root/motd.txt: mode 0644 -> 0600" "$RUN_OUT"
 assert_eq "--check --diff: no file changed" "$before" "$(files_of "$T")"
 compare "after an edit" --check
+
+# systemd/service: a unit that exists nowhere fails on both, in --check and
+# in a run (this machine's init is shared by the lab: nothing else is
+# safe to ask of it here; tests/data/files/systemd.yml).
+PB=tests/data/files/systemd.yml
+compare "systemd --check" --check
+compare "systemd"
+assert_eq "systemd: the two failures, as Ansible's" \
+    "changed=0 failed=2 ok=1" "$COUNTS"
 e2e_finish
