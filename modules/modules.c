@@ -23,6 +23,13 @@ extern const struct module mod_assert;
 extern const struct module mod_fail;
 extern const struct module mod_set_fact;
 extern const struct module mod_include_vars;
+extern const struct module mod_template;
+extern const struct module mod_copy;
+extern const struct module mod_lineinfile;
+extern const struct module mod_file;
+extern const struct module mod_stat;
+extern const struct module mod_blockinfile;
+extern const struct module mod_systemd;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -41,6 +48,13 @@ const struct module *const module_table[] = {
 	&mod_fail,
 	&mod_set_fact,
 	&mod_include_vars,
+	&mod_template,
+	&mod_copy,
+	&mod_lineinfile,
+	&mod_file,
+	&mod_stat,
+	&mod_blockinfile,
+	&mod_systemd,
 	NULL,
 };
 

@@ -10,6 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(
 	build-essential cmake pkg-config
 	libssh-dev libyaml-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
+	libpcre2-dev
 	openssh-server openssh-client iproute2 iputils-ping ethtool kmod procps
 	sudo iperf3 jq socat netcat-openbsd openssl time ansible-core
 	# the Ansible-compatibility tests: ansible.posix (sysctl) is in 'ansible'

@@ -10,5 +10,7 @@ extern const char embedded_apply_sh[];
 extern const char embedded_confirm_sh[];
 extern const char embedded_iperf3_sh[];
 extern const char embedded_modprobe_sh[];
+extern const char embedded_file_sh[];
+extern const char embedded_systemd_sh[];
 
 #endif

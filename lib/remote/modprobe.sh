@@ -66,20 +66,6 @@ show_loaded() {
 	return "$sl_rc"
 }
 
-# Section $1: run the rest, its status, output and messages.
-run_shown() {
-	printf '@%s\n' "$1"
-	shift
-	rs_err=$(mktemp) || { kv rc 1; kv err "mktemp failed"; return 1; }
-	rs_out=$("$@" 2>"$rs_err")
-	rs_rc=$?
-	kv rc "$rs_rc"
-	kv out "$rs_out"
-	kv err "$(cat "$rs_err")"
-	rm -f "$rs_err"
-	return "$rs_rc"
-}
-
 file_sum() {
 	if [ -f "$1" ]; then
 		cksum <"$1" 2>/dev/null || echo unreadable

@@ -70,6 +70,21 @@ kv() {
 	printf '%s=%s\n' "$1" "$E"
 }
 
+# Section $1: run the rest ("$@" after it), its status (rc), output (out)
+# and messages (err); returns its status.
+run_shown() {
+	printf '@%s\n' "$1"
+	shift
+	rs_err=$(mktemp) || { kv rc 1; kv err "mktemp failed"; return 1; }
+	rs_out=$("$@" 2>"$rs_err")
+	rs_rc=$?
+	kv rc "$rs_rc"
+	kv out "$rs_out"
+	kv err "$(cat "$rs_err")"
+	rm -f "$rs_err"
+	return "$rs_rc"
+}
+
 # ---- replacing a file: steps that can fail set ERR to the reason and
 # return 1. Every script that writes a file on a host writes it through
 # these: a temp file beside it, flushed, then renamed, so a reader sees the

@@ -224,3 +224,66 @@ remote_env_prefix(const json_t *env, char **cause)
 	}
 	return strbuf_detach(&sb, NULL);
 }
+
+int
+remote_read_init(struct remote_reader *r, const char *out, size_t len,
+    const char *header, const char *what, char **cause)
+{
+	const char	*nl;
+	size_t		 n;
+
+	memset(r, 0, sizeof *r);
+	r->p = out;
+	r->end = out + len;
+	nl = memchr(out, '\n', len);
+	n = nl != NULL ? (size_t)(nl - out) : len;
+	if (n != strlen(header) || memcmp(out, header, n) != 0)
+		return fail(cause, "unexpected output from %s: '%.*s'", what,
+		    (int)(n < 60 ? n : 60), out);
+	r->p = nl != NULL ? nl + 1 : r->end;
+	return 0;
+}
+
+int
+remote_read_next(struct remote_reader *r, struct remote_line *l)
+{
+	const char	*nl, *eq, *line;
+	size_t		 n, vl;
+
+	while (r->p < r->end) {
+		line = r->p;
+		nl = memchr(line, '\n', (size_t)(r->end - line));
+		n = nl != NULL ? (size_t)(nl - line) : (size_t)(r->end - line);
+		r->p = nl != NULL ? nl + 1 : r->end;
+		if (n > 0 && line[0] == '|') {
+			*l = (struct remote_line){ '|', NULL, 0, line + 1,
+			    n - 1 };
+			return 1;
+		}
+		if (n > 0 && line[0] == '@') {
+			if (n == 5 && memcmp(line, "@done", 5) == 0) {
+				r->done = 1;
+				continue;
+			}
+			vl = n - 1 < sizeof r->section - 1 ? n - 1 :
+			    sizeof r->section - 1;
+			memcpy(r->section, line + 1, vl);
+			r->section[vl] = '\0';
+			*l = (struct remote_line){ '@', NULL, 0, NULL, 0 };
+			return 1;
+		}
+		if ((eq = memchr(line, '=', n)) == NULL)
+			continue;
+		*l = (struct remote_line){ '=', line, (size_t)(eq - line),
+		    eq + 1, n - (size_t)(eq - line) - 1 };
+		return 1;
+	}
+	return 0;
+}
+
+int
+remote_key_is(const struct remote_line *l, const char *k)
+{
+	return l->kind == '=' && l->kl == strlen(k) &&
+	    memcmp(l->key, k, l->kl) == 0;
+}

@@ -67,4 +67,33 @@ long long remote_value_count(const char *v, size_t vl);
  * with *cause for a key that is no variable name. */
 char	*remote_env_prefix(const json_t *env, char **cause);
 
+/*
+ * Reading a script's output: its first line is the script's header
+ * ("tcptune-file 1"), then "@section" lines, "key=value" lines and a
+ * file's text as "|line" lines, "@done" at the end. remote_read_init
+ * checks the header (0, or -1 with *cause naming what: "the file
+ * script"); each remote_read_next gives the next line that is not a
+ * section's own: 1 with kind '=' (key, kl, then the value, vl bytes,
+ * still escaped) or '|' (the text after the bar in val, vl), section the
+ * section it is in; or kind '@' for a section's own line (section then
+ * names it); 0 at the end, done set if "@done" was seen.
+ */
+struct remote_reader {
+	const char	*p, *end;
+	char		 section[16];
+	int		 done;
+};
+struct remote_line {
+	char		 kind;
+	const char	*key;
+	size_t		 kl;
+	const char	*val;
+	size_t		 vl;
+};
+int	 remote_read_init(struct remote_reader *r, const char *out, size_t len,
+	    const char *header, const char *what, char **cause);
+int	 remote_read_next(struct remote_reader *r, struct remote_line *l);
+/* Whether the line's key is k. */
+int	 remote_key_is(const struct remote_line *l, const char *k);
+
 #endif

@@ -277,6 +277,50 @@ template_render_string(const char *s, const json_t *vars,
 	return render_string(s, vars, pos, 0, cause);
 }
 
+char *
+template_render_text(const char *s, size_t len, const json_t *vars,
+    const char *name, size_t *out_len, char **cause)
+{
+	json_t		*v = NULL;
+	char		*msg = NULL, *out = NULL, *src;
+	struct strbuf	 sb;
+	size_t		 want, have;
+	int		 code;
+
+	if (memchr(s, '\0', len) != NULL || !utf8_valid(s, len)) {
+		fail(cause, "%s: not UTF-8 text", name);
+		return NULL;
+	}
+	/* Jinja2 as Ansible sets it up drops the source's last newline
+	 * (keep_trailing_newline off), then Ansible's do_template pads the
+	 * result to as many trailing newlines as the source has. */
+	for (want = 0; want < len && s[len - 1 - want] == '\n'; want++)
+		;
+	src = xstrndup(s, want > 0 ? len - 1 : len);
+	code = stmt_render(src, vars, &v, &msg);
+	free(src);
+	if (code != EXPR_OK) {
+		fail(cause, "%s: %s", name, msg);
+		free(msg);
+		return NULL;
+	}
+	strbuf_init(&sb);
+	if (json_is_string(v))
+		strbuf_add(&sb, json_string_value(v), json_string_length(v));
+	else {
+		out = template_to_text(v);
+		strbuf_addstr(&sb, out);
+		free(out);
+	}
+	json_decref(v);
+	for (have = 0; have < sb.len && sb.buf[sb.len - 1 - have] == '\n';
+	    have++)
+		;
+	for (; have < want; have++)
+		strbuf_addch(&sb, '\n');
+	return strbuf_detach(&sb, out_len);
+}
+
 json_t *
 template_render_shell(const char *s, const json_t *vars,
     const struct ypos *pos, char **cause)

@@ -56,6 +56,12 @@ json_t	*template_render(const json_t *value, const json_t *vars,
 /* Render one string the same way. */
 json_t	*template_render_string(const char *s, const json_t *vars,
 	     const struct ypos *pos, char **cause);
+/* Render a whole template file (the template module's src, len bytes):
+ * always text, its trailing newlines kept, as Ansible's template action
+ * renders (trim_blocks on). Returns a new string (*out_len bytes), or NULL
+ * with *cause "NAME: undefined variable 'x'". */
+char	*template_render_text(const char *s, size_t len, const json_t *vars,
+	     const char *name, size_t *out_len, char **cause);
 /* Render shell text: the literal text is the author's, and each `{{ }}`
  * becomes exactly one single-quoted sh word (lib/base/shquote.h), so a value
  * from an inventory is data to the shell, never code. Always a string. */

@@ -139,7 +139,8 @@ static const struct {
 		    " tcp_buffers, congestion, sysctl, ansible.posix.sysctl,"
 		    " route, iperf3_verify, command, rollback,"
 		    " community.general.modprobe, debug, assert, fail, set_fact,"
-		    " include_vars)",
+		    " include_vars, template, copy, lineinfile, file, stat,"
+		    " blockinfile, systemd)",
 		NULL } },
 	{ "26-task-not-mapping.yml", {
 		B "26-task-not-mapping.yml:3:7: task must be a mapping,"

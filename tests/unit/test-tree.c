@@ -258,7 +258,7 @@ test_role_errors(void **state)
 		"tests/data/lang/bad/roles/broken/tasks/main.yml:5:17: cannot "
 		    "read 'tests/data/lang/bad/roles/broken/tasks/missing.yml'",
 		"tests/data/lang/bad/roles/broken/tasks/main.yml:7:3: unknown "
-		    "module 'template'",
+		    "module 'unarchive'",
 	};
 	struct playbook	*pb = NULL;
 	struct diag	 d = DIAG_INIT;

@@ -1,0 +1,10 @@
+# The file modules (issue 23): template, copy, lineinfile, file and stat by
+# tcptune and by ansible-playbook on two lab hosts from the same playbook
+# (tests/data/files/): the same statuses and files, --check changing
+# nothing, reruns. Lab md1, 198.18.170.0/24.
+add_test(NAME e2e/files-ansible
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/files-ansible.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/files-ansible PROPERTIES
+  LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 600)
