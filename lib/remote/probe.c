@@ -50,6 +50,7 @@ static const char *probe_sysctls[] = {
 	"net.ipv4.tcp_mtu_probing",
 	"net.ipv4.tcp_notsent_lowat",
 	"net.ipv4.tcp_slow_start_after_idle",
+	"net.core.netdev_max_backlog",
 };
 
 const char *

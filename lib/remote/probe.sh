@@ -76,7 +76,7 @@ net/ipv4/tcp_rmem net/ipv4/tcp_wmem net/core/rmem_max net/core/wmem_max
 net/core/rmem_default net/core/wmem_default net/ipv4/tcp_mem
 net/ipv4/tcp_congestion_control net/core/default_qdisc
 net/ipv4/tcp_mtu_probing net/ipv4/tcp_notsent_lowat
-net/ipv4/tcp_slow_start_after_idle'
+net/ipv4/tcp_slow_start_after_idle net/core/netdev_max_backlog'
 
 # Set R to $1 with every character $2 replaced by $3.
 subst() {
@@ -690,7 +690,7 @@ probe_sysctl() {
 	    net.core.wmem_max net.core.rmem_default net.core.wmem_default \
 	    net.ipv4.tcp_mem net.ipv4.tcp_congestion_control net.core.default_qdisc \
 	    net.ipv4.tcp_mtu_probing net.ipv4.tcp_notsent_lowat \
-	    net.ipv4.tcp_slow_start_after_idle; do
+	    net.ipv4.tcp_slow_start_after_idle net.core.netdev_max_backlog; do
 		subst "$k" . /
 		p=/proc/sys/$R
 		sp=$R

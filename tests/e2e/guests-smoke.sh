@@ -95,7 +95,7 @@ assert_rc_bit "ping with an empty known_hosts: unreachable" 4
 PROBE_KEYS="net.ipv4.tcp_rmem net.ipv4.tcp_wmem net.core.rmem_max
 net.core.wmem_max net.core.rmem_default net.core.wmem_default net.ipv4.tcp_mem
 net.ipv4.tcp_congestion_control net.core.default_qdisc net.ipv4.tcp_mtu_probing
-net.ipv4.tcp_notsent_lowat net.ipv4.tcp_slow_start_after_idle"
+net.ipv4.tcp_notsent_lowat net.ipv4.tcp_slow_start_after_idle net.core.netdev_max_backlog"
 
 # The guest's own answers, as KEY=VALUE lines (run as root in the guest).
 # A module is tried for real with modprobe (and removed again), so this

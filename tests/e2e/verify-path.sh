@@ -22,8 +22,9 @@
 #             congestion module's bbr) plans tcp_mtu_probing = 1 naming
 #             the blackhole, tcp_slow_start_after_idle = 0 and
 #             tcp_notsent_lowat = 16384 (the drop-in's lines and the live
-#             values asserted); netdev_max_backlog is not planned (the
-#             probe does not read it). The flow before tcp_mtu_probing
+#             values asserted); netdev_max_backlog is not planned (a
+#             network namespace has no such key: the probe says it is
+#             absent). The flow before tcp_mtu_probing
 #             is compared with the one after, in the same run.
 # ~70 s. Root only.
 set -u
@@ -177,6 +178,9 @@ assert_match "blackhole: the table says it" \
 assert_eq "blackhole: the diagnosis names the key that gets through" \
     "the path has an MTU blackhole (to lab02: 1500 lost, 1460 passes): net.ipv4.tcp_mtu_probing=1 on the sender (tcp_buffers: mtu_probing)" \
     "$(jq_out "$V.data.pairs[0].diagnosis.single_up.path")" || true
+assert_eq "blackhole: tcp_buffers says why netdev_max_backlog is not planned" \
+    true "$(jq_out '[.plays[0].results.lab01[] | select(.module == "tcp_buffers") |
+    tostring | test("netdev_max_backlog: not on this host")] | any')" || true
 stalled=$(jq_out "$UP")
 e2e_log "blackhole: single up before tcp_mtu_probing: $stalled Mbit/s"
 for h in lab01 lab02; do
@@ -193,7 +197,7 @@ for h in lab01 lab02; do
 	    "net.ipv4.tcp_notsent_lowat = 16384|16384" \
 	    "$(lab "$h" grep '^net.ipv4.tcp_notsent_lowat' "$DROPIN")|$(
 	    lab_sysctl "$h" net.ipv4.tcp_notsent_lowat)" || true
-	assert_eq "$h: no netdev_max_backlog line (not probed)" 0 \
+	assert_eq "$h: no netdev_max_backlog line (absent in a namespace)" 0 \
 	    "$(lab "$h" grep -c 'netdev_max_backlog' "$DROPIN")" || true
 done
 assert_match "lab01: the reason names the blackhole" \
