@@ -44,6 +44,10 @@ void	stage_free(struct stage *st);
  * initrwnd 10", either alone, or NULL when neither is an integer. The
  * route module stages them; drift shows the live route's the same way. */
 char	*tune_route_opts(const json_t *initcwnd, const json_t *initrwnd);
+/* Whether flushing st changes a live qdisc (an interface of its plan
+ * lacks it) or the default route (it lacks the options): what a
+ * confirmation is armed for by default. Pure. */
+int	 tune_changes_live_net(const struct stage *st);
 /* The host's stage for file, created on first use. Fails when a play
  * stages two different files ("one drop-in per play"). */
 struct stage *tune_stage(struct module_ctx *ctx, const char *file,

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "modules/tune-confirm.h"
+#include "modules/tune.h"
 #include "remote/apply.h"
 
 static void
@@ -49,6 +50,29 @@ test_connect_timeout(void **state)
 	/* a host clock far ahead: the host's, never longer */
 	assert_int_equal(tune_confirm_connect_timeout(1000 + 3600, 1000, 10),
 	    10);
+}
+
+/* Armed by default only for a live change the plan makes: a converged
+ * rerun (fq already on every planned interface, the route's options
+ * live) arms nothing. */
+static void
+test_changes_live_net(void **state)
+{
+	struct stage	st;
+	char		fq[] = "fq", dev[] = "eth0", opts[] = "initcwnd 10";
+
+	(void)state;
+	memset(&st, 0, sizeof st);
+	assert_false(tune_changes_live_net(&st));
+	st.qdisc = fq;
+	assert_false(tune_changes_live_net(&st));	/* live everywhere */
+	st.qplan.devs = dev;
+	assert_true(tune_changes_live_net(&st));
+	st.qdisc = NULL;
+	st.route_opts = opts;
+	assert_false(tune_changes_live_net(&st));	/* already live */
+	st.route_changed = 1;
+	assert_true(tune_changes_live_net(&st));
 }
 
 static void
@@ -167,6 +191,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_connect_timeout),
+		cmocka_unit_test(test_changes_live_net),
 		cmocka_unit_test(test_messages),
 		cmocka_unit_test(test_arm_call),
 		cmocka_unit_test(test_parse),
