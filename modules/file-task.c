@@ -55,10 +55,7 @@ ftask_exec(struct module_ctx *ctx, const struct file_request *req,
 	if (module_remote_exec(ctx, req->write, &call, &tr, res) != 0)
 		return -1;
 	if (file_parse(tr.out, tr.out_len, out, &cause) != 0) {
-		res->status = RESULT_FAILED;
-		res->msg = xprintf("%s (exit %d%s%.200s)", cause, tr.exit_status,
-		    tr.err_len > 0 ? ": " : "", tr.err != NULL ? tr.err : "");
-		free(cause);
+		module_result_unparsed(res, cause, &tr);
 		tp_result_clear(&tr);
 		return -1;
 	}

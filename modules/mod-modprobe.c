@@ -125,10 +125,7 @@ mp_exec(struct mp *s, const struct modprobe_request *req,
 		return -1;
 	}
 	if (modprobe_parse(tr.out, tr.out_len, out, &cause) != 0) {
-		res->status = RESULT_FAILED;
-		res->msg = xprintf("%s (exit %d%s%.200s)", cause, tr.exit_status,
-		    tr.err_len > 0 ? ": " : "", tr.err != NULL ? tr.err : "");
-		free(cause);
+		module_result_unparsed(res, cause, &tr);
 		tp_result_clear(&tr);
 		return -1;
 	}

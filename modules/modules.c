@@ -208,6 +208,17 @@ module_result_transport_failed(struct module_result *res, enum tp_status st,
 	res->msg = cause != NULL ? cause : xstrdup(tp_strerror(st));
 }
 
+void
+module_result_unparsed(struct module_result *res, char *cause,
+    const struct tp_result *tr)
+{
+	res->status = RESULT_FAILED;
+	free(res->msg);
+	res->msg = xprintf("%s (exit %d%s%.200s)", cause, tr->exit_status,
+	    tr->err_len > 0 ? ": " : "", tr->err != NULL ? tr->err : "");
+	free(cause);
+}
+
 int
 module_call(const struct module *m, struct module_ctx *ctx,
     const json_t *args, uint64_t given, struct module_result *res)

@@ -321,10 +321,7 @@ tune_run_apply(struct module_ctx *ctx, const struct apply_request *req,
 		return -1;
 	}
 	if (apply_parse(out.out, out.out_len, ar, &cause) != 0) {
-		res->status = RESULT_FAILED;
-		res->msg = xprintf("%s (exit %d%s%.200s)", cause,
-		    out.exit_status, out.err_len > 0 ? ": " : "", out.err);
-		free(cause);
+		module_result_unparsed(res, cause, &out);
 		tp_result_clear(&out);
 		return -1;
 	}

@@ -248,6 +248,12 @@ const char			*result_status_name(enum result_status s);
 void				 module_result_transport_failed(
 				    struct module_result *res,
 				    enum tp_status st, char *cause);
+/* A remote script's output that its parser refused, as the module result:
+ * failed, "CAUSE (exit N: STDERR...)". Takes cause; tr stays the
+ * caller's. */
+void				 module_result_unparsed(
+				    struct module_result *res, char *cause,
+				    const struct tp_result *tr);
 /* The gate (remote/hostline.h) over a task's rendered, bound arguments: each
  * parameter as its table row's host_line says, and, for a module with a
  * drop-in path, the host's HOSTLINE_DROPIN_VAR. In module-gate.c. */
