@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@
 #include "modules/tune.h"
 
 static char	marker[64];	/* the file the writing module creates */
-static int	runs, plans;
+/* Counted from the runner's worker threads (forks = 2): atomic, or two
+ * hosts' increments can collide and one is lost. */
+static atomic_int	runs, plans;
 
 /* A module that writes (on the controller, where the test can see it). */
 static int
@@ -78,7 +81,8 @@ setup_run(int check)
 	snprintf(marker, sizeof marker, "/tmp/tcptune-check-mode.%ld",
 	    (long)getpid());
 	unlink(marker);
-	runs = plans = 0;
+	atomic_store(&runs, 0);
+	atomic_store(&plans, 0);
 	f->inv = inventory_new();
 	assert_int_equal(inventory_add_source(f->inv, "a,b,", &cause), 0);
 	assert_int_equal(inventory_finish(f->inv, &cause), 0);
