@@ -13,6 +13,10 @@
  *                   (rwnd_limited) at least DIAG_LIMIT_SHARE of its busy
  *                   time, and more than on its buffer: the receiver's
  *                   net.ipv4.tcp_rmem;
+ *                   or, for a paced sender that seldom hits the window,
+ *                   each stream kept at least DIAG_WINDOW_FULL of the
+ *                   receiver's largest window in flight, cwnd open and
+ *                   the receiver's buffer at its tcp_rmem ceiling;
  *   send_buffer     the same for its own send buffer (sndbuf_limited), or
  *                   neither cwnd nor the receiver's window held it (both
  *                   at least DIAG_WINDOW_SLACK x rate x RTT) and its send
@@ -46,6 +50,11 @@
  * had a cwnd 1.98-2.7x its flight; one held by cwnd at a one-BDP queue,
  * 1.18x. */
 #define DIAG_WINDOW_SLACK	1.5
+/* A window is "full" when a stream kept this share of it in flight, and a
+ * receive buffer at its ceiling when it reached this share of tcp_rmem's
+ * maximum (verify-diag.c, receiver_window_full). */
+#define DIAG_WINDOW_FULL	0.8
+#define DIAG_BUFFER_CEILING	0.9
 /* Many streams "reach the path" at this share of its payload rate: 16
  * reno streams at a one-BDP drop-tail queue fill it, losing 5% to each
  * other, and average 85-88%. */

@@ -269,6 +269,7 @@ tcpinfo_flow(const json_t *end, int sender, struct tcpinfo_flow *f)
 	f->busy_ms = f->rwnd_limited_ms = f->sndbuf_limited_ms = -1;
 	f->retrans = f->data_segs_out = -1;
 	f->cwnd = f->mss = f->snd_wnd = f->rcv_space = f->rb = f->tb = -1;
+	f->rcv_ssthresh = -1;
 	f->rtt_ms = -1;
 	json_array_foreach(socks, i, s)
 		most(&top, get(s, by));
@@ -288,6 +289,7 @@ tcpinfo_flow(const json_t *end, int sender, struct tcpinfo_flow *f)
 		most(&f->mss, get(s, "mss"));
 		most(&f->snd_wnd, get(s, "snd_wnd"));
 		most(&f->rcv_space, get(s, "rcv_space"));
+		most(&f->rcv_ssthresh, get(s, "rcv_ssthresh"));
 		most(&f->rb, get(s, "rb"));
 		most(&f->tb, get(s, "tb"));
 		if (json_is_number(json_object_get(s, "rtt_ms"))) {

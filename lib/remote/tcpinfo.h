@@ -44,6 +44,8 @@ struct tcpinfo_flow {
 	long long	 mss;
 	long long	 snd_wnd;	/* largest, bytes; -1 unknown */
 	long long	 rcv_space;	/* largest, bytes; -1 unknown */
+	long long	 rcv_ssthresh;	/* largest: the window this end would
+					 * advertise at most, bytes */
 	long long	 rb, tb;	/* largest skmem buffers; -1 unknown */
 	double		 rtt_ms;	/* mean of the sockets; -1 unknown */
 	char		 cc[16];

@@ -225,6 +225,63 @@ test_diagnose(void **state)
 	json_decref(r);
 }
 
+/* A paced (bbr) sender over 400 ms that seldom ran into the stock
+ * receiver's window, as the 6.1 guests measured it: 36.2 Mbit/s, cwnd
+ * open, rwnd_limited 19%. */
+static json_t *
+paced_sender(long long snd_wnd)
+{
+	return json_pack("{s:i, s:{}, s:{}, s:[{s:s, s:s, s:s, s:I, s:I, "
+	    "s:I, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:f}]}", "samples", 20,
+	    "sysctl", "dropin", "sockets", "local", "a:1", "peer", "b:2", "cc",
+	    "bbr", "bytes_acked", (json_int_t)30000000, "busy_ms",
+	    (json_int_t)12000, "rwnd_limited_ms", (json_int_t)2232,
+	    "sndbuf_limited_ms", (json_int_t)0, "mss", 1448, "cwnd",
+	    (json_int_t)2500, "snd_wnd", (json_int_t)snd_wnd, "tb",
+	    (json_int_t)7340032, "retrans", (json_int_t)0, "data_segs_out",
+	    (json_int_t)25000, "rtt_ms", 400.7);
+}
+
+/* The receiver of it: its buffer RB of a tcp_rmem ceiling of 3861216,
+ * advertising at most 1930608. */
+static json_t *
+paced_receiver(long long rb)
+{
+	return json_pack("{s:i, s:{s:s}, s:{}, s:[{s:s, s:s, s:I, s:I, "
+	    "s:I}]}", "samples", 20, "sysctl", "net.ipv4.tcp_rmem",
+	    "4096 131072 3861216", "dropin", "sockets", "local", "b:2", "peer",
+	    "a:1", "bytes_received", (json_int_t)30000000, "rb",
+	    (json_int_t)rb, "rcv_ssthresh", (json_int_t)1930608);
+}
+
+/* The limit of the paced flow at MBPS, the sender's snd_wnd and the
+ * receiver's buffer given. */
+static const char *
+paced_limit(double mbps, long long snd_wnd, long long rb)
+{
+	json_t		*s = paced_sender(snd_wnd), *r = paced_receiver(rb);
+	const char	*limit = limit_of(mbps, s, r, 100);
+
+	json_decref(s);
+	json_decref(r);
+	return limit;
+}
+
+static void
+test_diagnose_paced(void **state)
+{
+	(void)state;
+	/* At its ceiling, the window full: receive_window. */
+	assert_string_equal(paced_limit(36.2, -1, 3861216), "receive_window");
+	/* The receiver's buffer could still grow: not the window. */
+	assert_string_equal(paced_limit(36.2, -1, 2000000), "unknown");
+	/* Half the window in flight: it was not full. */
+	assert_string_equal(paced_limit(18.0, -1, 3861216), "unknown");
+	/* The sender saw a smaller advertised window than the flight: the
+	 * samples are not of one flow, no verdict from them. */
+	assert_string_equal(paced_limit(36.2, 600000, 3861216), "unknown");
+}
+
 static void
 test_cell(void **state)
 {
@@ -314,6 +371,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_diagnose),
+		cmocka_unit_test(test_diagnose_paced),
 		cmocka_unit_test(test_cell),
 		cmocka_unit_test(test_reading),
 	};
