@@ -13,7 +13,7 @@
 set -uo pipefail
 G=$(cd "$(dirname "$0")/.." && pwd)/tests/guests/guests.sh
 D=${1:-/tmp/tcptune-bench-bbr}
-"$G" up -n 2 -d "$D" -p tbx -a 198.18.214 >/dev/null || exit 1
+"$G" up -n 2 -d "$D" -p tbx -a 198.18.215 >/dev/null || exit 1
 trap '"$G" down -d "$D" >/dev/null' EXIT
 status=$("$G" status -d "$D")
 mapfile -t H < <(awk 'NR > 2 { print $1 }' <<<"$status")

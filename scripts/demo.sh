@@ -82,7 +82,7 @@ lab_namespaces() {
 	step "starting a 2-host lab in $lab (network namespaces, one sshd each)"
 	tests/lab/wan.sh down -d "$lab/wan" >/dev/null 2>&1 || true
 	tests/lab/lab.sh down -d "$lab" >/dev/null 2>&1 || true
-	tests/lab/lab.sh up -n 2 -d "$lab" -p ttd -a 198.18.60
+	tests/lab/lab.sh up -n 2 -d "$lab" -p ttd -a 198.18.62
 	# shellcheck disable=SC1091
 	. "$lab/lab.env"
 

@@ -18,7 +18,7 @@ command -v ansible-playbook >/dev/null 2>&1 || {
 	echo "lang-sysctl-role: SKIP: the ansible.posix collection is not installed"
 	exit 77
 }
-e2e_lab_up 3 hlg 198.18.60
+e2e_lab_up 3 hls 198.18.61
 cd "$E2E_SRC/tests/data/lang" || exit 1
 PB=sysctl-role.yml
 A=${HOSTS[0]} T=${HOSTS[1]} C=${HOSTS[2]}
