@@ -16,6 +16,7 @@ extern const struct module mod_posix_sysctl;
 extern const struct module mod_route;
 extern const struct module mod_iperf3_verify;
 extern const struct module mod_command;
+extern const struct module mod_shell;
 extern const struct module mod_rollback;
 extern const struct module mod_modprobe;
 extern const struct module mod_debug;
@@ -41,6 +42,7 @@ const struct module *const module_table[] = {
 	&mod_route,
 	&mod_iperf3_verify,
 	&mod_command,
+	&mod_shell,
 	&mod_rollback,
 	&mod_modprobe,
 	&mod_debug,

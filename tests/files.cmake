@@ -8,3 +8,14 @@ add_test(NAME e2e/files-ansible
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/files-ansible PROPERTIES
   LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# command and shell (issue 23): creates, removes, chdir, argv, stdin,
+# executable, by tcptune and by ansible-playbook on two lab hosts, every
+# task's registered keys compared, --check and a run. Lab m3a,
+# 198.19.120.0/24.
+add_test(NAME e2e/command-ansible
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/command-ansible.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/command-ansible PROPERTIES
+  LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -137,7 +137,7 @@ static const struct {
 	{ "25-no-module.yml", {
 		B "25-no-module.yml:3:7: task has no module (one of ping, probe,"
 		    " tcp_buffers, congestion, sysctl, ansible.posix.sysctl,"
-		    " route, iperf3_verify, command, rollback,"
+		    " route, iperf3_verify, command, shell, rollback,"
 		    " community.general.modprobe, debug, assert, fail, set_fact,"
 		    " include_vars, template, copy, lineinfile, file, stat,"
 		    " blockinfile, systemd)",
