@@ -31,6 +31,7 @@ extern const struct module mod_file;
 extern const struct module mod_stat;
 extern const struct module mod_blockinfile;
 extern const struct module mod_systemd;
+extern const struct module mod_apt;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -57,6 +58,7 @@ const struct module *const module_table[] = {
 	&mod_stat,
 	&mod_blockinfile,
 	&mod_systemd,
+	&mod_apt,
 	NULL,
 };
 

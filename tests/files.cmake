@@ -19,3 +19,13 @@ add_test(NAME e2e/command-ansible
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/command-ansible PROPERTIES
   LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# package/apt (issue 23) in --check by tcptune and by ansible-playbook on
+# two lab hosts (the lab shares this machine's filesystem: nothing is
+# installed). Lab m3b, 198.19.121.0/24.
+add_test(NAME e2e/apt-ansible
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/apt-ansible.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/apt-ansible PROPERTIES
+  LABELS "e2e;files" SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -13,5 +13,6 @@ extern const char embedded_modprobe_sh[];
 extern const char embedded_file_sh[];
 extern const char embedded_systemd_sh[];
 extern const char embedded_command_sh[];
+extern const char embedded_apt_sh[];
 
 #endif
