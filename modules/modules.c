@@ -32,6 +32,8 @@ extern const struct module mod_stat;
 extern const struct module mod_blockinfile;
 extern const struct module mod_systemd;
 extern const struct module mod_apt;
+extern const struct module mod_wait_for_connection;
+extern const struct module mod_reboot;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -59,6 +61,8 @@ const struct module *const module_table[] = {
 	&mod_blockinfile,
 	&mod_systemd,
 	&mod_apt,
+	&mod_wait_for_connection,
+	&mod_reboot,
 	NULL,
 };
 
