@@ -16,6 +16,7 @@ extern const struct module mod_posix_sysctl;
 extern const struct module mod_route;
 extern const struct module mod_iperf3_verify;
 extern const struct module mod_command;
+extern const struct module mod_shell;
 extern const struct module mod_rollback;
 extern const struct module mod_modprobe;
 extern const struct module mod_debug;
@@ -30,6 +31,9 @@ extern const struct module mod_file;
 extern const struct module mod_stat;
 extern const struct module mod_blockinfile;
 extern const struct module mod_systemd;
+extern const struct module mod_apt;
+extern const struct module mod_wait_for_connection;
+extern const struct module mod_reboot;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -41,6 +45,7 @@ const struct module *const module_table[] = {
 	&mod_route,
 	&mod_iperf3_verify,
 	&mod_command,
+	&mod_shell,
 	&mod_rollback,
 	&mod_modprobe,
 	&mod_debug,
@@ -55,6 +60,9 @@ const struct module *const module_table[] = {
 	&mod_stat,
 	&mod_blockinfile,
 	&mod_systemd,
+	&mod_apt,
+	&mod_wait_for_connection,
+	&mod_reboot,
 	NULL,
 };
 

@@ -1,12 +1,14 @@
 # The shell scripts run on the hosts (lib/remote/apply.sh, lib/remote/probe.sh,
 # lib/remote/modprobe.sh, lib/remote/file.sh, lib/remote/systemd.sh,
+# lib/remote/command.sh (a guard on a command line, not a program),
+# lib/remote/apt.sh,
 # called as lib/remote/prelude.sh says): under dash
 # in a temporary root (TCPTUNE_TEST_ROOT: a fake /proc/sys and /etc, stubs of
 # modprobe, tc, ip and ping), a failed step leaves the managed files
 # byte-identical and is reported as failed (tests/shell/). They run as any
 # user; as root they also fill a small tmpfs and use read-only bind mounts,
 # and never touch this machine's /etc or /proc/sys. Skip (77) without dash.
-foreach(t apply-failures apply-conf apply-qdisc apply-confirm probe-ping modprobe file systemd as-root)
+foreach(t apply-failures apply-conf apply-qdisc apply-confirm probe-ping modprobe file systemd command apt as-root)
   add_test(NAME shell/${t}
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/shell/${t}.sh)
   set_tests_properties(shell/${t} PROPERTIES

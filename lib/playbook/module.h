@@ -322,6 +322,10 @@ enum tp_status	 module_ctx_exec(struct module_ctx *ctx, const char *cmd,
 enum tp_status	 module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
 		    const void *in, size_t in_len, int timeout,
 		    int connect_timeout, struct tp_result *res, char **cause);
+/* Close this host's connection and forget that it was unreachable, so
+ * the next module_ctx_exec connects anew (Ansible's connection.reset():
+ * reboot, wait_for_connection, after the host went away on purpose). */
+void		 module_ctx_reset_connection(struct module_ctx *ctx);
 /* --confirm-timeout: -1 when not given (tcptune's default: 120 s for a
  * live qdisc or route change, off for sysctls alone), 0 for off, else the
  * seconds a host waits for the confirmation before it reverts by itself;

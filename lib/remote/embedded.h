@@ -12,5 +12,7 @@ extern const char embedded_iperf3_sh[];
 extern const char embedded_modprobe_sh[];
 extern const char embedded_file_sh[];
 extern const char embedded_systemd_sh[];
+extern const char embedded_command_sh[];
+extern const char embedded_apt_sh[];
 
 #endif

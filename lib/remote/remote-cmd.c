@@ -287,3 +287,26 @@ remote_key_is(const struct remote_line *l, const char *k)
 	return l->kind == '=' && l->kl == strlen(k) &&
 	    memcmp(l->key, k, l->kl) == 0;
 }
+
+void
+remote_run_field(struct remote_run *run, const struct remote_line *l)
+{
+	if (l->kind == '@')
+		run->ran = 1;
+	else if (l->kind != '=')
+		return;
+	else if (remote_key_is(l, "rc"))
+		run->rc = remote_value_status(l->val, l->vl);
+	else if (remote_key_is(l, "out"))
+		remote_value_set(&run->out, l->val, l->vl);
+	else if (remote_key_is(l, "err"))
+		remote_value_set(&run->err, l->val, l->vl);
+}
+
+void
+remote_run_clear(struct remote_run *run)
+{
+	free(run->out);
+	free(run->err);
+	memset(run, 0, sizeof *run);
+}

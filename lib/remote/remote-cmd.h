@@ -96,4 +96,14 @@ int	 remote_read_next(struct remote_reader *r, struct remote_line *l);
 /* Whether the line's key is k. */
 int	 remote_key_is(const struct remote_line *l, const char *k);
 
+/* A section the prelude's run_shown printed: a command the script ran,
+ * its status, output and messages. remote_run_field takes the section's
+ * own line ('@': ran) or one of its rc, out, err lines. */
+struct remote_run {
+	int	 ran, rc;
+	char	*out, *err;
+};
+void	 remote_run_field(struct remote_run *run, const struct remote_line *l);
+void	 remote_run_clear(struct remote_run *run);
+
 #endif

@@ -264,6 +264,23 @@ module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
 	return st;
 }
 
+void
+module_ctx_reset_connection(struct module_ctx *ctx)
+{
+	struct host_state *h = ctx->host;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->tp_handle != NULL) {
+		transport_close(h->tp_handle);
+		h->tp_handle = NULL;
+		conn_pool_closed(&ctx->run->pool, h);
+	}
+	h->unreachable = 0;
+	free(h->unreachable_msg);
+	h->unreachable_msg = NULL;
+	pthread_mutex_unlock(&h->lock);
+}
+
 int
 module_ctx_confirm_timeout(const struct module_ctx *ctx)
 {

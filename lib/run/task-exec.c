@@ -253,18 +253,10 @@ result_var(const struct module_result *res)
 		if (json_object_get(reg, key) != NULL && strcmp(key, "msg") !=
 		    0)
 			continue;
-		/* Ansible's command module strips the output's trailing
-		 * newlines: `when: out.stdout == "x"` holds as there */
-		if ((strcmp(key, "stdout") == 0 || strcmp(key, "stderr") == 0) &&
-		    json_is_string(v)) {
-			const char	*t = json_string_value(v);
-			size_t		 n = json_string_length(v);
-
-			while (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r'))
-				n--;
-			json_object_set_new(reg, key, json_stringn(t, n));
-		} else
-			json_object_set(reg, key, v);
+		/* stdout and stderr as the module gives them: command and
+		 * shell strip their trailing newlines themselves, as
+		 * Ansible's command module does (strip_empty_ends) */
+		json_object_set(reg, key, v);
 	}
 	if ((out = json_string_value(json_object_get(reg, "stdout"))) !=
 	    NULL && json_object_get(reg, "stdout_lines") == NULL) {

@@ -137,10 +137,10 @@ static const struct {
 	{ "25-no-module.yml", {
 		B "25-no-module.yml:3:7: task has no module (one of ping, probe,"
 		    " tcp_buffers, congestion, sysctl, ansible.posix.sysctl,"
-		    " route, iperf3_verify, command, rollback,"
+		    " route, iperf3_verify, command, shell, rollback,"
 		    " community.general.modprobe, debug, assert, fail, set_fact,"
 		    " include_vars, template, copy, lineinfile, file, stat,"
-		    " blockinfile, systemd)",
+		    " blockinfile, systemd, apt, wait_for_connection, reboot)",
 		NULL } },
 	{ "26-task-not-mapping.yml", {
 		B "26-task-not-mapping.yml:3:7: task must be a mapping,"

@@ -435,7 +435,8 @@ test_real_modules(void **state)
 	bind_yaml(&b, module_find("command"), "command: uptime\n");
 	assert_int_equal(b.r, 0);
 	assert_args(b.args, "{\"cmd\":\"uptime\",\"expect_rc\":0,"
-	    "\"safe\":false}");
+	    "\"safe\":false,\"stdin_add_newline\":true,"
+	    "\"strip_empty_ends\":true}");
 	bound_free(&b);
 
 	/* every module binds with no parameters unless it requires some, and
