@@ -33,7 +33,8 @@
 #
 # Speed matters (it runs on a hundred hosts at once, and a drift timer runs
 # it every few minutes on busy hosts): the files read whole are read by one
-# grep (fetch_all), single values from /sys with the read builtin, tools are
+# awk (fetch_all; grep without awk), the output written in one piece
+# (out_flush), single values from /sys with the read builtin, tools are
 # forked only where no file has the fact, and the RTT measurements run in
 # parallel.
 #
@@ -77,7 +78,7 @@ readline() {
 # system call per byte; and integer sysctls cannot be read that way at all
 # (they answer a read at a non-zero offset with end of file). So the files
 # the probe reads whole (the /proc/sys values, os-release, mounts, the
-# sysctl.d files) are read by one grep before the output begins (fetch_all),
+# sysctl.d files) are read by one awk (or grep) before the output begins (fetch_all),
 # each file's lines into a variable of its own, and the output's loops split
 # those variables with IFS (lines: no system call per byte, no process).
 
