@@ -12,6 +12,7 @@
 #   SOURCE: a build directory (its embedded/prelude.sh.c.txt and
 #           embedded/probe.sh.c.txt when the scripts were embedded stripped,
 #           else the tree's lib/remote files) or a git revision of this repo
+#           (its files, stripped as cmake/embed.cmake does if it does)
 # e.g.   nice -n 19 bench/probe-script.sh /tmp/p3a-lab lab01 -r 3 63a7166 build
 set -euo pipefail
 
@@ -50,6 +51,10 @@ for s in "$@"; do
 		{ echo "$header"; cat "$s/embedded/prelude.sh.c.txt" "$s/embedded/probe.sh.c.txt"; } >"$p"
 	elif [[ -d $s ]]; then
 		{ echo "$header"; cat "$src/lib/remote/prelude.sh" "$src/lib/remote/probe.sh"; } >"$p"
+	elif git -C "$src" show "$s:cmake/embed.cmake" | grep -q STRIP; then
+		# a revision that embeds them stripped (cmake/embed.cmake's rule)
+		{ echo "$header"; git -C "$src" show "$s:lib/remote/prelude.sh" "$s:lib/remote/probe.sh" |
+		    sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d'; } >"$p"
 	else
 		{ echo "$header"; git -C "$src" show "$s:lib/remote/prelude.sh"; git -C "$src" show "$s:lib/remote/probe.sh"; } >"$p"
 	fi
