@@ -178,9 +178,11 @@ floor() {
 floor_probe() {
 	local h fails=0 pids=() prog
 	# The program tcptune sends (lib/remote/prelude.sh states the
-	# convention): the header of named inputs, the prelude, the script.
-	prog=$(printf "TARGETS=''\nONLY=''\nDROPIN=''\nLINKS=''\n"; cat "$SRC/lib/remote/prelude.sh" \
-	    "$SRC/lib/remote/probe.sh")
+	# convention): the header of named inputs, the prelude, the script,
+	# without comment and blank lines as tcptune embeds them
+	# (cmake/embed.cmake), so that both send the same bytes.
+	prog=$(printf "TARGETS=''\nONLY=''\nDROPIN=''\nLINKS=''\n"; sed -e '/^[[:space:]]*#/d' \
+	    -e '/^[[:space:]]*$/d' "$SRC/lib/remote/prelude.sh" "$SRC/lib/remote/probe.sh")
 	for h in "${HOSTS[@]}"; do
 		ssh -F "$LAB_SSH_CONFIG" -o KexAlgorithms=curve25519-sha256 "$h" \
 		    sh -s <<<"$prog" >/dev/null &

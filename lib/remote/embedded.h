@@ -1,5 +1,6 @@
 /* Scripts embedded from lib/remote/NAME.sh at build time (see
- * CMakeLists.txt). Each is NUL-terminated text. The prelude is only
+ * CMakeLists.txt; the probe and the prelude without their comment and
+ * blank lines). Each is NUL-terminated text. The prelude is only
  * remote_program's (lib/remote/remote-cmd.c) to prepend. */
 #ifndef TCPTUNE_EMBEDDED_H
 #define TCPTUNE_EMBEDDED_H

@@ -33,7 +33,8 @@
 #
 # Speed matters (it runs on a hundred hosts at once, and a drift timer runs
 # it every few minutes on busy hosts): the files read whole are read by one
-# grep (fetch_all), single values from /sys with the read builtin, tools are
+# awk (fetch_all; grep without awk), the output written in one piece
+# (out_flush), single values from /sys with the read builtin, tools are
 # forked only where no file has the fact, and the RTT measurements run in
 # parallel.
 #
@@ -41,13 +42,27 @@
 # can stand in for ping, and ROOT/lib/modules is the modules directory
 # looked in without modinfo.
 
+# The output is gathered in OUT and written in one piece (out_flush): one
+# write(2) instead of one per line, so that sshd reads it, encrypts it and
+# sends it in a few packets, not one per fact (each packet also costs the
+# controller a decryption and a wake-up). kv (the prelude's prints at once)
+# appends to OUT too.
+OUT=
 section() {
 	if [ $# -gt 1 ]; then
 		esc "$2"
-		printf '@%s %s\n' "$1" "$E"
+		OUT="$OUT@$1 $E$NL"
 	else
-		printf '@%s\n' "$1"
+		OUT="$OUT@$1$NL"
 	fi
+}
+kv() {
+	esc "$2"
+	OUT="$OUT$1=$E$NL"
+}
+out_flush() {
+	printf '%s' "$OUT"
+	OUT=
 }
 
 # Set R to the first line of file $1, or return 1 if it cannot be read.
@@ -63,7 +78,7 @@ readline() {
 # system call per byte; and integer sysctls cannot be read that way at all
 # (they answer a read at a non-zero offset with end of file). So the files
 # the probe reads whole (the /proc/sys values, os-release, mounts, the
-# sysctl.d files) are read by one grep before the output begins (fetch_all),
+# sysctl.d files) are read by one awk (or grep) before the output begins (fetch_all),
 # each file's lines into a variable of its own, and the output's loops split
 # those variables with IFS (lines: no system call per byte, no process).
 
@@ -295,7 +310,9 @@ probe_config() {
 	# is what a package installed under the same release name.
 	if [ -r /proc/config.gz ]; then
 		# gzip itself: Debian's zcat is a script that runs it.
-		if have gzip; then
+		if [ -n "$FA_CFG" ]; then
+			:	# cfglines read by fetch_all's awk
+		elif have gzip; then
 			cfglines=$(gzip -dc /proc/config.gz 2>/dev/null | grep -E "$CFGRE")
 		else
 			cfglines=$(zcat /proc/config.gz 2>/dev/null | grep -E "$CFGRE")
@@ -875,7 +892,48 @@ probe_sysctld() {
 	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf "" SYSCTL_CONF
 }
 
-# Read every file the probe reads whole, with one grep (fetch).
+# fetch with one awk where there is one (POSIX has it; the grep above is
+# the fallback): each VAR's file read with getline (a file that cannot be
+# opened, or is empty, sets nothing), the values printed as sh assignments
+# for one eval, the last line FA_OK=1 (output without it is not eval'd). With
+# -v cfg=1 the kernel config comes on standard input (gzip -dc
+# /proc/config.gz) and its lines that match re (CFGRE) go to cfglines as
+# probe_config's grep prints them: one process fewer than grep and grep.
+# shellcheck disable=SC2016 # an awk program
+FETCH_AWK='
+function q(s,  r, i) {
+	r = ""
+	while ((i = index(s, "\047")) > 0) {
+		r = r substr(s, 1, i - 1) "\047\\\047\047"
+		s = substr(s, i + 1)
+	}
+	return "\047" r s "\047"
+}
+BEGIN {
+	for (i = 1; i + 1 < ARGC; i += 2) {
+		f = ARGV[i + 1]
+		v = ""
+		while ((getline l < f) > 0)
+			v = v l "\n"
+		close(f)
+		if (v != "")
+			print ARGV[i] "=" q(v)
+	}
+	if (!cfg)
+		exit
+	ARGC = 1
+	c = ""
+}
+$0 ~ re { c = c (c == "" ? "" : "\n") $0 }
+END {
+	if (cfg)
+		print "cfglines=" q(c)
+	print "FA_OK=1"
+}
+'
+
+# Read every file the probe reads whole, with one awk (or grep: fetch); with
+# awk and gzip, the kernel config too (FA_CFG=1, cfglines set).
 fetch_all() {
 	set --
 	for fa_p in $PROCSYS; do
@@ -896,6 +954,28 @@ fetch_all() {
 		fa_i=$((fa_i + 1))
 	done
 	! [ -r /etc/sysctl.conf ] || set -- "$@" SYSCTL_CONF /etc/sysctl.conf
+	FA_CFG=
+	if have awk; then
+		fa_n=1
+		for fa_p in "$@"; do
+			[ $((fa_n % 2)) = 0 ] || unset "$fa_p"
+			fa_n=$((fa_n + 1))
+		done
+		if only modules && [ -r /proc/config.gz ] && have gzip; then
+			fa_out=$(gzip -dc /proc/config.gz 2>/dev/null |
+			    awk -v cfg=1 -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null)
+			fa_cfg=1
+		else
+			fa_out=$(awk "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
+			fa_cfg=
+		fi
+		case $fa_out in
+		FA_OK=1|*"${NL}FA_OK=1")
+			eval "$fa_out"
+			FA_CFG=$fa_cfg
+			return ;;
+		esac
+	fi
 	fetch "$@"
 }
 
@@ -1018,12 +1098,6 @@ EOF
 	# One write per target so that parallel targets do not interleave.
 	printf '%s' "$O"
 }
-# The RTT targets become the arguments (TARGETS holds them as sh words).
-eval "set -- $TARGETS"
-printf 'tcptune-probe 1\n'
-fetch_all
-probe_self
-printf 'args=%s\n' "$#"
 # Whether ONLY asks for $1 (everything when it is empty).
 only() {
 	case " ${ONLY:-net modules} " in
@@ -1031,6 +1105,12 @@ only() {
 	esac
 	return 1
 }
+# The RTT targets become the arguments (TARGETS holds them as sh words).
+eval "set -- $TARGETS"
+OUT="tcptune-probe 1$NL"
+fetch_all
+probe_self
+OUT="${OUT}args=$#$NL"
 [ -n "$ONLY" ] || probe_system
 only modules && probe_config
 if only net; then
@@ -1045,11 +1125,12 @@ probe_sysctld
 if [ -z "$ONLY" ]; then
 	probe_dropin
 	probe_tuned
+	out_flush
 	for t in "$@"; do
 		rtt_one "$t" &
 	done
 	wait
 fi
-
+out_flush
 printf '@end\n'
 exit 0
