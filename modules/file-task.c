@@ -13,6 +13,7 @@
 #include "base/udiff.h"
 #include "base/xalloc.h"
 #include "modules/remote-exec.h"
+#include "modules/sysctl-files.h"
 
 int
 ftask_attrs_check(const struct ftask_attrs *a, char **cause)
@@ -170,6 +171,27 @@ ftask_attrs_change(const struct file_stat *st, const struct ftask_attrs *a,
 	return strbuf_detach(&sb, NULL);
 }
 
+/* A boot sysctl file left with text: the keys another of the host's files
+ * wins at boot (modules/sysctl-files.h) go in data's "sysctl_overridden"
+ * and as warnings on the task line, as a sysctl task says them. */
+static void
+sysctl_note(struct module_ctx *ctx, const char *dest, const char *text,
+    struct module_result *res)
+{
+	json_t		*o = sysctl_files_overrides(module_ctx_facts(ctx), dest,
+	    text);
+	struct strbuf	 sb;
+
+	if (o == NULL)
+		return;
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, res->msg != NULL ? res->msg : "");
+	sysctl_files_warn(&sb, o);
+	free(res->msg);
+	res->msg = strbuf_detach(&sb, NULL);
+	json_object_set_new(res->data, "sysctl_overridden", o);
+}
+
 int
 ftask_put_text(struct module_ctx *ctx, const struct file_result *read,
     const struct ftask_put *put, struct module_result *res)
@@ -275,6 +297,7 @@ ftask_put_text(struct module_ctx *ctx, const struct file_result *read,
 	if (done.backup != NULL)
 		json_object_set_new(res->data, "backup_file",
 		    json_string(done.backup));
+	sysctl_note(ctx, put->dest, put->text, res);
 	r = 0;
 out:
 	free(sha1);
@@ -476,7 +499,7 @@ ftask_edit_write(struct module_ctx *ctx, const struct file_result *rd,
 {
 	struct ftask_put	 put;
 	struct strbuf		 sb;
-	char			*ac, *m;
+	char			*ac;
 
 	memset(&put, 0, sizeof put);
 	put.dest = rd->st.path != NULL ? rd->st.path : e->path;
@@ -504,9 +527,15 @@ ftask_edit_write(struct module_ctx *ctx, const struct file_result *rd,
 	}
 	json_object_set_new(res->data, "msg", json_stringn(sb.buf, sb.len));
 	if (sb.len > 0) {
-		m = xprintf("%s: %s", e->path, sb.buf);
+		/* the edit's words replace the write's; its warnings stay */
+		struct strbuf line;
+
+		strbuf_init(&line);
+		strbuf_addf(&line, "%s: %s", e->path, sb.buf);
+		sysctl_files_warn(&line, json_object_get(res->data,
+		    "sysctl_overridden"));
 		free(res->msg);
-		res->msg = m;
+		res->msg = strbuf_detach(&line, NULL);
 	}
 	strbuf_release(&sb);
 	return 0;

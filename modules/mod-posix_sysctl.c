@@ -26,6 +26,7 @@
 #include "base/strbuf.h"
 #include "base/udiff.h"
 #include "base/xalloc.h"
+#include "modules/sysctl-files.h"
 #include "modules/tune.h"
 #include "remote/apply.h"
 #include "remote/hostline.h"
@@ -240,62 +241,6 @@ psys_write(struct psys *s, struct module_result *res)
 	return 0;
 }
 
-/* Whether sysctl.d file path is a link to file (Debian's 99-sysctl.conf ->
- * ../sysctl.conf), by its link target in the facts. */
-static int
-psys_links_to(const json_t *facts, const char *path, const char *file)
-{
-	const json_t	*f;
-	const char	*link = NULL, *slash;
-	struct strbuf	 sb = STRBUF_INIT;
-	size_t		 i;
-	int		 r;
-
-	json_array_foreach(json_object_get(facts, "sysctl_files"), i, f) {
-		if (strcmp(json_string_value(json_object_get(f, "path")) ?: "",
-		    path) == 0)
-			link = json_string_value(json_object_get(f, "link"));
-	}
-	if (link == NULL)
-		return 0;
-	strbuf_init(&sb);
-	if (link[0] != '/' && (slash = strrchr(path, '/')) != NULL)
-		strbuf_add(&sb, path, (size_t)(slash - path));
-	/* "dir/../name": each ".." takes off one component. */
-	while (strncmp(link, "../", 3) == 0) {
-		link += 3;
-		while (sb.len > 0 && sb.buf[--sb.len] != '/')
-			;
-		sb.buf[sb.len] = '\0';
-	}
-	if (link[0] != '/')
-		strbuf_addch(&sb, '/');
-	strbuf_addstr(&sb, link);
-	r = strcmp(sb.buf, file) == 0;
-	strbuf_release(&sb);
-	return r;
-}
-
-/* The planned file's "key=value" lines as a stage of that file. */
-static void
-psys_planned_stage(const struct psys *s, struct stage *st)
-{
-	char *text = xstrdup(s->plan.text), *line, *eq, *save = NULL;
-
-	memset(st, 0, sizeof *st);
-	st->file = (char *)s->conf->sysctl_file;
-	dropin_init(&st->dropin);
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		if (*line == '#' || *line == ';' ||
-		    (eq = strchr(line, '=')) == NULL)
-			continue;
-		*eq = '\0';
-		dropin_set(&st->dropin, line, eq + 1, NULL);
-	}
-	free(text);
-}
-
 /* A later boot file that sets the key wins over ours at the next boot:
  * said on the task line, not failed (the Ansible module says nothing, and a
  * copied playbook must still run). By the probe's facts (none without
@@ -311,14 +256,10 @@ psys_override(const struct psys *s)
 
 	if (facts == NULL || !s->task.present)
 		return NULL;
-	psys_planned_stage(s, &st);
-	winner = tune_boot_winner(facts, s->wrote ? NULL : &st, s->name);
+	sysctl_files_stage(file, s->plan.text, &st);
+	winner = sysctl_files_winner(facts, s->wrote ? NULL : &st, file,
+	    s->name);
 	dropin_free(&st.dropin);
-	if (winner != NULL && (strcmp(winner, file) == 0 ||
-	    psys_links_to(facts, winner, file))) {
-		free(winner);
-		winner = NULL;
-	}
 	return winner;
 }
 

@@ -105,11 +105,16 @@ sysctld_from_facts(const json_t *facts, const struct stage *planned,
 	if (planned == NULL)
 		return;
 	if (!seen) {
-		char *dir = xstrdup(planned->file), *slash = strrchr(dir, '/');
+		const char	*known;
+		char		*dir = xstrdup(planned->file);
+		char		*slash = strrchr(dir, '/');
 
 		if (slash != NULL)
 			*slash = '\0';
-		sysctld_add_file(set, planned->file, dir);
+		/* A new /etc/sysctl.conf applies last, as the probe's does. */
+		sysctld_add_file(set, planned->file,
+		    sysctld_config_path(planned->file, &known) && known == NULL ?
+		    NULL : dir);
 		free(dir);
 	}
 	for (i = 0; i < set->n; i++) {

@@ -155,6 +155,31 @@ sysctld_file_name(const struct sysctld_file *f)
 	return slash != NULL ? slash + 1 : f->path;
 }
 
+int
+sysctld_config_path(const char *path, const char **dir)
+{
+	const char	*slash = strrchr(path, '/');
+	size_t		 i, n, len = strlen(path);
+
+	if (dir != NULL)
+		*dir = NULL;
+	if (strcmp(path, "/etc/sysctl.conf") == 0)
+		return 1;
+	if (slash == NULL || len - (size_t)(slash - path) <= 6 ||
+	    strcmp(path + len - 5, ".conf") != 0)
+		return 0;
+	n = (size_t)(slash - path);
+	for (i = 0; i < SYSCTLD_NDIRS; i++) {
+		if (strlen(sysctld_dirs[i]) == n &&
+		    strncmp(path, sysctld_dirs[i], n) == 0) {
+			if (dir != NULL)
+				*dir = sysctld_dirs[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Rank of a file's directory: lower applies with more priority when masking.
  * sysctl.conf (no directory) ranks after everything and is never masked. */
 static size_t

@@ -64,6 +64,11 @@ int	 sysctld_add_line(struct sysctld_file *, const char *line,
  * the inverse of systemd's rule); a leading '-' is kept. */
 char	*sysctld_key_normalise(const char *key);
 
+/* Whether path is a file the boot applies: /etc/sysctl.conf (*dir NULL)
+ * or NAME.conf directly in one of the drop-in directories (*dir that
+ * directory, a static string). dir may be NULL. */
+int	 sysctld_config_path(const char *path, const char **dir);
+
 /* Return the file's base name (the part after the last '/'). */
 const char *sysctld_file_name(const struct sysctld_file *);
 /* Return the file that masks f (same name in an earlier directory), or NULL

@@ -58,4 +58,45 @@ assert_match "recap: $BAD failed=1" \
 assert_eq "recap: 7 hosts changed=0 failed=0" 7 \
     "$(grep -cE '^lab0[1-8] +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0' <<<"$RUN_OUT")"
 
+# A role that writes its sysctls with template/copy (issue 23, "the sysctl
+# story keeps its edge"): the file modules name the key another boot file
+# wins, as a sysctl task does, in --check and in a run; a file that sorts
+# after 99-zzz.conf wins and is not warned about.
+ROLE=/etc/sysctl.d/60-role.conf
+LAST=/etc/sysctl.d/99-zzzz.conf
+printf 'net.ipv4.tcp_rmem = {{ rmem }}\n-net.core.somaxconn = 4096\n' \
+    >"$E2E_TMP/role-sysctl.conf.j2"
+cat >"$E2E_TMP/role.yml" <<YML
+- hosts: $BAD
+  gather_facts: true
+  vars: {rmem: "4096 131072 8388608"}
+  tasks:
+    - name: role sysctls
+      template: {src: role-sysctl.conf.j2, dest: $ROLE, mode: "0644"}
+    - name: last file
+      copy: {content: "net.ipv4.tcp_rmem = 4096 131072 7340032\n", dest: $LAST}
+YML
+role_task() {
+	jq_out --arg h "$BAD" --arg t "$1" \
+	    '[.plays[0].results[$h][] | select(.task == $t)][0] // {}'
+}
+for mode in check run; do
+	args=(--format json)
+	[[ $mode == check ]] && args+=(--check)
+	e2e_run 40 tt play "$E2E_TMP/role.yml" "${args[@]}"
+	assert_rc "$mode: the role's play" 0
+	assert_eq "$mode: template names the key 99-zzz.conf wins" \
+	    '[{"key":"net.ipv4.tcp_rmem","overridden_by":"/etc/sysctl.d/99-zzz.conf"}]' \
+	    "$(role_task "role sysctls" | jq -c '.data.sysctl_overridden')"
+	assert_match "$mode: and says it on the task line" \
+	    "warning: '$ZZZ' also sets net.ipv4.tcp_rmem and wins at boot" \
+	    "$(role_task "role sysctls" | jq -r '.msg')"
+	assert_eq "$mode: the last file wins, no warning" null \
+	    "$(role_task "last file" | jq -c '.data.sysctl_overridden')"
+done
+assert_eq "the run wrote the role's file" \
+    "$(printf 'net.ipv4.tcp_rmem = 4096 131072 8388608\n-net.core.somaxconn = 4096\n' | sha256sum | cut -d' ' -f1)" \
+    "$(file_sha "$BAD" "$ROLE")"
+lab "$BAD" rm -f "$ROLE" "$LAST"
+
 tune_finish
