@@ -173,23 +173,39 @@ ftask_attrs_change(const struct file_stat *st, const struct ftask_attrs *a,
 
 /* A boot sysctl file left with text: the keys another of the host's files
  * wins at boot (modules/sysctl-files.h) go in data's "sysctl_overridden"
- * and as warnings on the task line, as a sysctl task says them. */
+ * and as warnings on the task line, as a sysctl task says them; under
+ * tcptune drift, what of its keys drifted goes in data's "drift". */
 static void
 sysctl_note(struct module_ctx *ctx, const char *dest, const char *text,
     struct module_result *res)
 {
 	json_t		*o = sysctl_files_overrides(module_ctx_facts(ctx), dest,
-	    text);
+	    text), *drift;
 	struct strbuf	 sb;
+	char		*cause = NULL;
 
-	if (o == NULL)
-		return;
 	strbuf_init(&sb);
 	strbuf_addstr(&sb, res->msg != NULL ? res->msg : "");
-	sysctl_files_warn(&sb, o);
+	if (o != NULL) {
+		sysctl_files_warn(&sb, o);
+		json_object_set_new(res->data, "sysctl_overridden", o);
+	}
+	/* tcptune drift: the file's keys live, not only its text */
+	if (module_ctx_drift(ctx) && (drift = sysctl_files_drift(ctx, dest,
+	    text, &cause)) != NULL) {
+		if (json_array_size(drift) > 0) {
+			res->status = RESULT_CHANGED;
+			strbuf_addf(&sb, "; %zu drifted item%s",
+			    json_array_size(drift), json_array_size(drift) ==
+			    1 ? "" : "s");
+		}
+		json_object_set_new(res->data, "drift", drift);
+	} else if (cause != NULL) {
+		strbuf_addf(&sb, "; drift of its keys not read: %s", cause);
+		free(cause);
+	}
 	free(res->msg);
 	res->msg = strbuf_detach(&sb, NULL);
-	json_object_set_new(res->data, "sysctl_overridden", o);
 }
 
 int

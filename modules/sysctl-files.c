@@ -8,6 +8,8 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "modules/tune.h"
+#include "playbook/module.h"
+#include "remote/apply.h"
 #include "remote/sysctld.h"
 #include "tune/dropin.h"
 
@@ -141,4 +143,81 @@ sysctl_files_warn(struct strbuf *sb, const json_t *overrides)
 		strbuf_addf(sb, "; warning: '%s' also sets %s and wins at boot",
 		    json_string_value(json_object_get(o, "overridden_by")),
 		    json_string_value(json_object_get(o, "key")));
+}
+
+/* The live value of key in the check's answer, or NULL (unreadable, or
+ * not a key of this kernel: nothing to compare). */
+static const char *
+live_of(const struct apply_result *ar, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ar->nkeys; i++) {
+		if (strcmp(ar->keys[i].key, key) == 0)
+			return ar->keys[i].error != NULL ? NULL :
+			    ar->keys[i].before;
+	}
+	return NULL;
+}
+
+json_t *
+sysctl_files_drift(struct module_ctx *ctx, const char *path,
+    const char *text, char **cause)
+{
+	const json_t		*facts = module_ctx_facts(ctx);
+	struct apply_request	 req;
+	struct apply_result	 ar;
+	struct module_result	 failed;
+	struct stage		 st;
+	json_t			*items;
+	size_t			 i;
+	int			 same;
+
+	if (!sysctld_config_path(path, NULL))
+		return NULL;
+	memset(&req, 0, sizeof req);
+	memset(&ar, 0, sizeof ar);
+	memset(&failed, 0, sizeof failed);
+	req.mode = APPLY_CHECK;
+	req.file = path;
+	req.state_dir = TUNE_STATE_DIR;
+	if (tune_run_apply(ctx, &req, text, &ar, &failed) != 0) {
+		*cause = failed.msg != NULL ? xstrdup(failed.msg) :
+		    xstrdup("the read of the sysctl file failed");
+		module_result_clear(&failed);
+		apply_result_clear(&ar);
+		return NULL;
+	}
+	module_result_clear(&failed);
+	items = json_array();
+	same = ar.old_exists && ar.old_text != NULL &&
+	    strcmp(ar.old_text, text) == 0;
+	if (!ar.old_exists)
+		tune_drift_add(items, path, "present", "missing",
+		    "file missing", NULL);
+	else if (!same)
+		tune_drift_add(items, path, "the task's text", "other text",
+		    "file edited", NULL);
+	sysctl_files_stage(path, text, &st);
+	for (i = 0; i < st.dropin.n; i++) {
+		const struct dropin_entry	*e = &st.dropin.entries[i];
+		const char			*live = live_of(&ar, e->key);
+		char				*winner;
+
+		winner = facts != NULL ? sysctl_files_winner(facts, &st, path,
+		    e->key) : NULL;
+		if (winner != NULL)
+			tune_drift_add(items, e->key, e->value, live,
+			    "overridden", winner);
+		else if (live != NULL && !sysctl_value_equal(live, e->value))
+			/* the file is right: the kernel has another value
+			 * (or the file was never loaded) */
+			tune_drift_add(items, e->key, e->value, live, same ?
+			    "changed at runtime" : "file edited", same ? NULL :
+			    path);
+		free(winner);
+	}
+	dropin_free(&st.dropin);
+	apply_result_clear(&ar);
+	return items;
 }

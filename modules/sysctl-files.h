@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+struct module_ctx;
 struct stage;
 struct strbuf;
 
@@ -33,6 +34,16 @@ char	*sysctl_files_winner(const json_t *facts, const struct stage *st,
  * none (or not a sysctl file, or no facts). */
 json_t	*sysctl_files_overrides(const json_t *facts, const char *path,
 	    const char *text);
+/* tcptune drift on a task that leaves text at path, a boot sysctl file:
+ * the host read as the apply's check reads it (one more round trip,
+ * read-only: the file and each key's live value), and what differs as
+ * drift items (tune_drift_add): the file missing or not the task's text,
+ * a key another file wins at boot, a key whose live value is not the
+ * text's (changed at runtime, or never loaded). A new array, empty when
+ * in sync; NULL when path is not a boot sysctl file, or with *cause when
+ * the read failed. */
+json_t	*sysctl_files_drift(struct module_ctx *ctx, const char *path,
+	    const char *text, char **cause);
 /* "; warning: 'F' also sets K and wins at boot" for each of overrides,
  * the wording of the sysctl modules' task line. */
 void	 sysctl_files_warn(struct strbuf *sb, const json_t *overrides);

@@ -508,8 +508,8 @@ check_overrides(const struct stage *st, const json_t *facts,
 	}
 }
 
-static void
-add_item(json_t *items, const char *key, const char *expected,
+void
+tune_drift_add(json_t *items, const char *key, const char *expected,
     const char *live, const char *cause, const char *detail)
 {
 	json_t *item = json_pack("{s:s, s:s?, s:s?, s:s}", "key", key,
@@ -561,7 +561,7 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 
 	dropin_init(&old);
 	if (!ar->old_exists)
-		add_item(items, st->file, "present", "missing", "file missing",
+		tune_drift_add(items, st->file, "present", "missing", "file missing",
 		    NULL);
 	else {
 		parsed = dropin_parse(ar->old_text, &old, &cause) == 0;
@@ -580,27 +580,27 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 		in_file = parsed ? dropin_get(&old, e->key) : NULL;
 		if (winner != NULL && strcmp(winner, st->file) != 0 &&
 		    ar->old_exists)
-			add_item(items, e->key, in_file != NULL ? in_file :
+			tune_drift_add(items, e->key, in_file != NULL ? in_file :
 			    e->value, live, "overridden", winner);
 		else if (!ar->old_exists) {
 			if (!values_equal(live, e->value))
-				add_item(items, e->key, e->value, live,
+				tune_drift_add(items, e->key, e->value, live,
 				    "file missing", NULL);
 		} else if (!values_equal(in_file, e->value))
 			/* The file was edited (reloaded or not): the cause is
 			 * the file, whatever the kernel has now. */
-			add_item(items, e->key, e->value, in_file != NULL ?
+			tune_drift_add(items, e->key, e->value, in_file != NULL ?
 			    in_file : "(not in the file)", "file edited",
 			    st->file);
 		else if (!values_equal(live, e->value))
 			/* Our file is right, the kernel has another value. */
-			add_item(items, e->key, e->value, live,
+			tune_drift_add(items, e->key, e->value, live,
 			    "changed at runtime", NULL);
 		free(winner);
 	}
 	n_keys = json_array_size(items);
 	if (ar->old_exists && n_keys == 0 && !same_file_values(ar, st))
-		add_item(items, st->file, "as rendered", "differs",
+		tune_drift_add(items, st->file, "as rendered", "differs",
 		    "file edited", NULL);
 	for (i = 0; st->qdisc != NULL && i < st->qplan.n; i++) {
 		const struct qdisc_plan_if *pi = &st->qplan.ifs[i];
@@ -609,7 +609,7 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 		if (!pi->set)
 			continue;
 		live = qdisc_describe(qdisc_plan_live(facts, pi->dev));
-		add_item(items, "qdisc", st->qdisc, live,
+		tune_drift_add(items, "qdisc", st->qdisc, live,
 		    "qdisc differs from the config", pi->dev);
 		free(live);
 	}
@@ -620,7 +620,7 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 		char *live = tune_route_opts(json_object_get(rt, "initcwnd"),
 		    json_object_get(rt, "initrwnd"));
 
-		add_item(items, "default route", st->route_opts, live != NULL ?
+		tune_drift_add(items, "default route", st->route_opts, live != NULL ?
 		    live : "none",
 		    "route options not live", json_string_value(
 		    json_object_get(rt, "interface")));
@@ -636,7 +636,7 @@ tune_drift_items(const struct stage *st, const struct apply_result *ar,
 
 			if (!json_is_true(json_object_get(mod, "loaded")) &&
 			    !json_is_true(json_object_get(mod, "builtin")))
-				add_item(items, m, "loaded", "not loaded",
+				tune_drift_add(items, m, "loaded", "not loaded",
 				    "module not loaded", NULL);
 		}
 		free(mods);

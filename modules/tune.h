@@ -64,6 +64,11 @@ extern const struct module_stager tune_stager;
 /* The file whose assignment of key wins at boot (by the probe's
  * sysctl_files facts), or NULL; with planned, as it will be once planned's
  * keys are its file's (allocated). */
+/* One drift item, {"key", "expected", "live", "cause", "detail"} (live
+ * and expected may be NULL, detail is left out when NULL), appended to
+ * items: what tcptune drift reports. */
+void	 tune_drift_add(json_t *items, const char *key, const char *expected,
+	    const char *live, const char *cause, const char *detail);
 char	*tune_boot_winner(const json_t *facts, const struct stage *planned,
 	    const char *key);
 

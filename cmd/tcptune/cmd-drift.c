@@ -21,7 +21,8 @@
  * field changes meaning or goes away. */
 #define DRIFT_SCHEMA	1
 
-/* Drift items of one host: the "drift" arrays of its apply results. */
+/* Drift items of one host: the "drift" arrays of its results (tcptune's
+ * apply, and a file module's boot sysctl file: docs/modules.md). */
 static json_t *
 host_items(const struct host_state *h)
 {
@@ -31,8 +32,7 @@ host_items(const struct host_state *h)
 	for (i = 0; i < h->nresults; i++) {
 		const json_t *d = json_object_get(h->results[i].data, "drift");
 
-		if (h->results[i].kind == RESULT_KIND_APPLY &&
-		    json_is_array(d))
+		if (json_is_array(d))
 			json_array_extend(items, (json_t *)d);
 	}
 	return items;

@@ -97,6 +97,29 @@ done
 assert_eq "the run wrote the role's file" \
     "$(printf 'net.ipv4.tcp_rmem = 4096 131072 8388608\n-net.core.somaxconn = 4096\n' | sha256sum | cut -d' ' -f1)" \
     "$(file_sha "$BAD" "$ROLE")"
+# tcptune drift pointed at that role: its files' keys are compared live.
+# 99-zzzz.conf was written, never loaded: its tcp_rmem is live-drifted;
+# the role's own tcp_rmem now loses to 99-zzzz.conf.
+drift_items() {
+	jq_out -c --arg h "$BAD" "[.hosts[\$h].items[] | select($1)] | map({key, cause, expected, detail})"
+}
+e2e_run 40 tt drift "$E2E_TMP/role.yml" --format json
+assert_rc_bit "drift of the role's play finds drift" 8
+assert_eq "drift: the role's tcp_rmem is overridden by 99-zzzz.conf" \
+    '[{"key":"net.ipv4.tcp_rmem","cause":"overridden","expected":"4096 131072 8388608","detail":"/etc/sysctl.d/99-zzzz.conf"}]' \
+    "$(drift_items '.cause == "overridden"')"
+assert_eq "drift: 99-zzzz.conf's key is not live" \
+    '[{"key":"net.ipv4.tcp_rmem","cause":"changed at runtime","expected":"4096 131072 7340032","detail":null}]' \
+    "$(drift_items '.cause == "changed at runtime"')"
+lab "$BAD" sh -c "echo 'net.core.somaxconn = 100' >>$LAST"
+e2e_run 40 tt drift "$E2E_TMP/role.yml" --format json
+assert_rc_bit "drift after a hand edit" 8
+assert_eq "drift: the hand-edited file is named" \
+    "[{\"key\":\"$LAST\",\"cause\":\"file edited\",\"expected\":\"the task's text\",\"detail\":null}]" \
+    "$(drift_items ".key == \"$LAST\"")"
+assert_eq "drift changed nothing: the edited file stays" \
+    "$(printf 'net.ipv4.tcp_rmem = 4096 131072 7340032\nnet.core.somaxconn = 100\n' | sha256sum | cut -d' ' -f1)" \
+    "$(file_sha "$BAD" "$LAST")"
 lab "$BAD" rm -f "$ROLE" "$LAST"
 
 tune_finish
