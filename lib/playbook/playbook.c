@@ -15,14 +15,15 @@
 #include "base/util.h"
 
 static const char *const play_keys[] = { "name", "hosts", "vars",
-	"vars_files", "become", "serial", "max_fail_percentage",
+	"vars_files", "become", "become_user", "serial", "max_fail_percentage",
 	"any_errors_fatal", "gather_facts", "tasks", "tags", "pre_tasks",
 	"roles", "post_tasks", "handlers", "force_handlers", "vars_prompt",
 	NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
-	"retries", "delay", "run_once", "no_log", "environment", NULL };
+	"retries", "delay", "run_once", "no_log", "environment", "become",
+	"become_user", "delegate_to", "delegate_facts", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path",
 	"ansible_version", NULL };
@@ -110,6 +111,45 @@ get_bool(struct loader *ld, const struct ynode *n, const char *key, int *out)
 	*out = json_is_true(v);
 	json_decref(v);
 	return 0;
+}
+
+static void	check_templates(struct loader *, const struct ynode *);
+
+void
+get_become(struct loader *ld, const struct ynode *n, int *become,
+    char **user, struct ypos *user_pos)
+{
+	const struct ynode *u = ynode_get(n, "become_user");
+
+	get_bool(ld, ynode_get(n, "become"), "become", become);
+	if (u == NULL || ynode_is_null(u))
+		return;
+	if (get_string(ld, u, "become_user", user) == 0) {
+		check_templates(ld, u);
+		*user_pos = u->pos;
+	}
+}
+
+void
+get_delegate(struct loader *ld, const struct ynode *n, char **to,
+    struct ypos *pos)
+{
+	const struct ynode	*v = ynode_get(n, "delegate_to");
+	int			 facts = 0;
+
+	/* delegate_facts: true would put the facts a task sets on the
+	 * delegated host; tcptune keeps Ansible's default only */
+	if (get_bool(ld, ynode_get(n, "delegate_facts"), "delegate_facts",
+	    &facts) == 0 && facts)
+		diag_add(ld->d, &ynode_get(n, "delegate_facts")->pos,
+		    "'delegate_facts: true' is not supported (what a delegated "
+		    "task sets is the original host's)");
+	if (v == NULL || ynode_is_null(v))
+		return;
+	if (get_string(ld, v, "delegate_to", to) == 0) {
+		check_templates(ld, v);
+		*pos = v->pos;
+	}
 }
 
 int
@@ -364,7 +404,8 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	t->check_mode = -1;
 	t->diff = -1;
 	t->retries = t->delay = -1;
-	t->run_once = t->no_log = -1;	/* unset: the blocks' (tree.c) */
+	/* unset: the blocks' (tree.c) */
+	t->run_once = t->no_log = t->become = -1;
 	if (n->type != YNODE_MAP) {
 		diag_add(ld->d, &n->pos, "task must be a mapping, got %s",
 		    ynode_type_name(n));
@@ -444,6 +485,8 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	    &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
+	get_become(ld, n, &t->become, &t->become_user, &t->become_user_pos);
+	get_delegate(ld, n, &t->delegate_to, &t->delegate_to_pos);
 	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
 		if (v->type == YNODE_SEQ)
 			type_error(ld, v, "environment", "a mapping of "
@@ -649,7 +692,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 		else
 			type_error(ld, v, "vars_files", "a list of paths");
 	}
-	get_bool(ld, ynode_get(n, "become"), "become", &p->become);
+	get_become(ld, n, &p->become, &p->become_user, &p->become_user_pos);
 	get_bool(ld, ynode_get(n, "any_errors_fatal"), "any_errors_fatal",
 	    &p->any_errors_fatal);
 	get_bool(ld, ynode_get(n, "gather_facts"), "gather_facts",
@@ -864,6 +907,8 @@ task_clear(struct task *t)
 	free(t->changed_when);
 	free(t->until);
 	json_decref(t->environment);
+	free(t->become_user);
+	free(t->delegate_to);
 	free(t->failed_when);
 	json_decref(t->vars);
 	loop_clear(&t->loop);
@@ -887,6 +932,7 @@ playbook_free(struct playbook *pb)
 		p = &pb->plays[i];
 		free(p->name);
 		free(p->hosts);
+		free(p->become_user);
 		json_decref(p->vars);
 		serial_free(&p->serial);
 		free_tags(p->tags, p->ntags);

@@ -58,12 +58,17 @@ call_attempt(struct runner *r, struct host_state *h, const struct play *play,
 	struct module_ctx ctx;
 
 	runner_fill_ctx(&ctx, r, h, play, t, vars);
-	if (module_call(t->module, &ctx, args, given, res) != 0 &&
+	if (ctx.conn_error != NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = ctx.conn_error;
+		ctx.conn_error = NULL;
+	} else if (module_call(t->module, &ctx, args, given, res) != 0 &&
 	    res->status != RESULT_FAILED && res->status != RESULT_UNREACHABLE) {
 		res->status = RESULT_FAILED;
 		if (res->msg == NULL)
 			res->msg = xstrdup("module failed");
 	}
+	runner_clear_ctx(&ctx);
 	judge(t, vars, res);
 }
 
