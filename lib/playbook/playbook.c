@@ -390,6 +390,89 @@ get_count(struct loader *ld, const struct ynode *n, const char *key, int *out)
 	    "templated)");
 }
 
+/* doc kept with the playbook (its nodes are the tasks'): its root. */
+static struct ynode *
+keep_doc(struct loader *ld, struct ydoc *doc)
+{
+	ld->pb->docs = xreallocarray(ld->pb->docs, ld->pb->ndocs + 1,
+	    sizeof *ld->pb->docs);
+	ld->pb->docs[ld->pb->ndocs++] = doc;
+	return ydoc_root(doc);
+}
+
+/* The free-form arguments text of local_action (s, the rest after the
+ * module's name) as a node of its own, at the place it was written (v's
+ * position, col columns in): a document whose one scalar is s, padded so
+ * that its errors name the playbook's line and column. Kept with the
+ * playbook's documents. NULL when there is nothing after the name. */
+static const struct ynode *
+local_action_args(struct loader *ld, const struct ynode *v, const char *s,
+    size_t col)
+{
+	struct strbuf	 sb;
+	struct ydoc	*doc;
+	json_t		*str;
+	char		*quoted, *cause = NULL;
+	int		 i;
+
+	while (*s == ' ')
+		s++, col++;
+	if (*s == '\0')
+		return NULL;
+	str = json_string(s);
+	quoted = json_dumps(str, JSON_ENCODE_ANY);
+	json_decref(str);
+	strbuf_init(&sb);
+	for (i = 1; i < v->pos.line; i++)
+		strbuf_addstr(&sb, "\n");
+	for (i = 1; i < v->pos.col + (int)col; i++)
+		strbuf_addstr(&sb, " ");
+	strbuf_addf(&sb, "%s\n", quoted);
+	free(quoted);
+	doc = ydoc_load_buffer(v->pos.file, sb.buf, sb.len, &cause);
+	strbuf_release(&sb);
+	if (doc == NULL) {
+		diag_take(ld->d, cause);
+		return NULL;
+	}
+	return keep_doc(ld, doc);
+}
+
+/* local_action: MODULE ARGS, Ansible's old form of a module call
+ * delegated to localhost (parsing/mod_args.py): the module and its
+ * free-form arguments; NULL when v names no module. */
+static const struct module *
+local_action(struct loader *ld, const struct ynode *v, struct task *t)
+{
+	const struct module	*m;
+	size_t			 len;
+	char			*word;
+
+	if (v->type != YNODE_SCALAR || ynode_is_null(v)) {
+		type_error(ld, v, "local_action", "a module and its arguments "
+		    "('local_action: command echo hi'; the mapping form is not "
+		    "supported)");
+		return NULL;
+	}
+	len = strcspn(v->value, " ");
+	word = xstrndup(v->value, len);
+	if ((m = module_find_task(word, NULL, 0)) == NULL)
+		diag_add(ld->d, &v->pos, "unknown module '%s' in local_action",
+		    word);
+	else {
+		t->module = m;
+		t->module_pos = v->pos;
+		t->args_node = local_action_args(ld, v, v->value + len, len);
+		free(t->delegate_to);
+		t->delegate_to = xstrdup("localhost");
+		t->delegate_to_pos = v->pos;
+		if (t->name == NULL)
+			t->name = xstrdup(word);
+	}
+	free(word);
+	return m;
+}
+
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
@@ -412,6 +495,8 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		return;
 	}
 	check_duplicates(ld, n, "task");
+	/* before the module: local_action's localhost wins, as Ansible's */
+	get_delegate(ld, n, &t->delegate_to, &t->delegate_to_pos);
 	for (i = 0; i < n->n; i++) {
 		if (module_find(ynode_key(n, i)) != NULL)
 			has_module = 1;
@@ -420,6 +505,10 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		key = ynode_key(n, i);
 		if (in_list(key, task_keys) || loop_is_keyword(key))
 			continue;
+		if (strcmp(key, "local_action") == 0) {
+			reported = local_action(ld, n->items[i], t) == NULL;
+			continue;
+		}
 		if ((m = task_module(key, n->items[i])) != NULL) {
 			if (t->module != NULL && t->module != m) {
 				diag_add(ld->d, &n->keys[i]->pos, "task has "
@@ -486,7 +575,6 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
 	get_become(ld, n, &t->become, &t->become_user, &t->become_user_pos);
-	get_delegate(ld, n, &t->delegate_to, &t->delegate_to_pos);
 	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
 		if (v->type == YNODE_SEQ)
 			type_error(ld, v, "environment", "a mapping of "
@@ -605,10 +693,7 @@ loader_read(struct loader *ld, const char *path, const struct ypos *at)
 		diag_take(ld->d, cause);
 		return NULL;
 	}
-	ld->pb->docs = xreallocarray(ld->pb->docs, ld->pb->ndocs + 1,
-	    sizeof *ld->pb->docs);
-	ld->pb->docs[ld->pb->ndocs++] = doc;
-	return ydoc_root(doc);
+	return keep_doc(ld, doc);
 }
 
 static void

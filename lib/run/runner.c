@@ -151,6 +151,7 @@ host_state_free(struct host_state *h)
 	}
 	for (i = 0; i < h->nresults; i++) {
 		free(h->results[i].msg);
+		free(h->results[i].delegated);
 		free(h->results[i].diff);
 		json_decref(h->results[i].data);
 	}
@@ -478,6 +479,8 @@ runner_record(struct host_state *h, size_t play_index, const char *task_name,
 	res->data = NULL;
 	tr->ignored = ignored;
 	tr->seconds = secs;
+	tr->delegated = res->delegated;
+	res->delegated = NULL;
 	switch (res->status) {
 	case RESULT_OK: h->stats.ok++; break;
 	case RESULT_CHANGED: h->stats.changed++; break;

@@ -48,6 +48,9 @@ struct task_result {
 	json_t			*data;
 	int			 ignored;	/* failed but ignore_errors */
 	double			 seconds;
+	char			*delegated;	/* the host it ran on when
+						 * delegated (module_result's),
+						 * else NULL */
 };
 
 struct host_stats {

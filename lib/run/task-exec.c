@@ -49,6 +49,16 @@ runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
 	return -1;
 }
 
+/* A delegated task's host as Ansible's callbacks label it: its name, and
+ * its address when that differs (the implicit localhost has none). */
+static char *
+delegated_label(const struct host_state *to)
+{
+	if (to->local || strcmp(to->tp.host, to->name) == 0)
+		return xstrdup(to->name);
+	return xprintf("%s(%s)", to->name, to->tp.host);
+}
+
 /* The module on the rendered arguments, judged: one attempt. */
 static void
 call_attempt(struct runner *r, struct host_state *h, const struct play *play,
@@ -68,6 +78,8 @@ call_attempt(struct runner *r, struct host_state *h, const struct play *play,
 		if (res->msg == NULL)
 			res->msg = xstrdup("module failed");
 	}
+	if (ctx.conn != h)
+		res->delegated = delegated_label(ctx.conn);
 	runner_clear_ctx(&ctx);
 	judge(t, vars, res);
 }
@@ -326,6 +338,9 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 		loop_set_item(&t->loop, vars, items, i);
 		call_module(r, h, play, t, vars, &item);
 		one = result_var(&item);
+		if (item.delegated != NULL)
+			json_object_set_new(one, "_delegated",
+			    json_string(item.delegated));
 		if (item.verbose && item.msg != NULL)
 			json_object_set_new(one, "_display",
 			    json_string(item.msg));

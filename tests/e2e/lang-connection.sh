@@ -4,8 +4,13 @@
 # sudo): tests/data/lang3/become.yml (become and become_user on the play,
 # blocks, an inner block with a templated user, a task, an import, an
 # import_role and a roles: entry; the second host's ansible_become_user
-# over every keyword) prints who each command ran as: every line but the
-# recap's, the recap counts and the exit status must be the same.
+# over every keyword) prints who each command ran as; and
+# tests/data/lang3/delegate.yml (delegate_to localhost, the implicit one;
+# delegate_to the other inventory host, templated, on a block and per loop
+# item; local_action) prints where each ran and what the original host
+# registered: for each, every line but the recap's (the delegated hosts'
+# labels, 'ok: [lab01 -> lab02(ADDRESS)]', too), the recap counts and the
+# exit status must be the same.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -37,4 +42,31 @@ done
 assert_match "ansible_become_user wins over the play's become_user" \
     "ok: \[${HOSTS[1]}\] => \{
     \"msg\": \"play: root\"" "$RUN_OUT"
+
+# delegation: as root, the lab's own inventory
+LAB_INVENTORY=$LAB_DIR/inventory.yml
+play_compare delegate delegate.yml -e "controller=$(uname -n)"
+assert_match "delegate_to localhost runs on the controller" \
+    "ok: \[${HOSTS[0]} -> localhost\].*
+ok: \[${HOSTS[1]} -> localhost\]" "$RUN_OUT"
+assert_match "its result is the original host's" \
+    "\"msg\": \"${HOSTS[0]} ran on the controller: True\"" "$RUN_OUT"
+assert_match "delegate_to another host: its connection, the label with its address" \
+    "ok: \[${HOSTS[0]} -> ${HOSTS[1]}\(198\.19\.110\.[0-9]+\)\].*
+ok: \[${HOSTS[1]}\]" "$RUN_OUT"
+assert_match "what it registered is the original host's" \
+    "\"msg\": \"${HOSTS[0]} registered ${HOSTS[1]}\"" "$RUN_OUT"
+assert_match "local_action: localhost, with the host's vars" \
+    "\"msg\": \"local: ${HOSTS[1]}\"" "$RUN_OUT"
+assert_match "delegate_to per loop item" \
+    "ok: \[${HOSTS[0]} -> ${HOSTS[1]}\(198\.19\.110\.[0-9]+\)\] => \(item=${HOSTS[1]}\)" \
+    "$RUN_OUT"
+# a name that is no host: the task fails, naming where and what
+printf '%s\n' '- hosts: lab' '  gather_facts: false' '  tasks:' \
+    '    - command: "true"' '      delegate_to: nowhere' >"$E2E_TMP/bad.yml"
+e2e_run 30 tt play "$E2E_TMP/bad.yml"
+assert_rc_bit "delegate_to an unknown host fails the hosts" 2
+assert_match "the message names the keyword's place and the name" \
+    "bad.yml:5:20: delegate_to: 'nowhere' is not a host of the inventory" \
+    "$RUN_OUT"
 e2e_finish

@@ -1,8 +1,10 @@
-/* become and become_user (lib/playbook/become.c, tree.c): what a task
- * inherits from its blocks, a role entry and an import when the playbook
- * loads, and the order the runner decides in (playbook/become.h): the
- * command line under the play under the task, the host's variables over
- * all. */
+/* The connection keywords of a task. become and become_user
+ * (lib/playbook/become.c, tree.c): what a task inherits from its blocks, a
+ * role entry and an import when the playbook loads, and the order the
+ * runner decides in (playbook/become.h): the command line under the play
+ * under the task, the host's variables over all. delegate_to: a block's
+ * inherited, a task's own over it; local_action's module, arguments and
+ * localhost; delegate_facts: true refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -33,12 +35,12 @@ find(const struct play *p, const char *name)
 }
 
 static struct playbook *
-load(void)
+load_file(const char *path)
 {
 	struct playbook	*pb = NULL;
 	struct diag	 d = DIAG_INIT;
 
-	if (playbook_load(DIR "/become.yml", &pb, &d) != 0)
+	if (playbook_load(path, &pb, &d) != 0)
 		fail_msg("%s", diag_get(&d, 0));
 	diag_clear(&d);
 	return pb;
@@ -60,7 +62,7 @@ expect(const struct play *p, const char *name, int become, const char *user)
 static void
 test_inherited(void **state)
 {
-	struct playbook		*pb = load();
+	struct playbook		*pb = load_file(DIR "/become.yml");
 	const struct play	*p = &pb->plays[0];
 
 	(void)state;
@@ -157,6 +159,58 @@ test_not_on_include(void **state)
 	diag_clear(&d);
 }
 
+static void
+test_delegate(void **state)
+{
+	struct playbook		*pb = load_file(DIR "/delegate.yml");
+	const struct play	*p = &pb->plays[0];
+	const struct task	*t;
+
+	(void)state;
+	assert_string_equal(find(p, "on the controller")->delegate_to,
+	    "localhost");
+	assert_null(find(p, "debug")->delegate_to);
+	t = find(p, "local_action, with the host's vars");
+	assert_string_equal(t->module->name, "command");
+	assert_string_equal(t->delegate_to, "localhost");
+	/* the free-form arguments at the column they were written */
+	assert_string_equal(t->args_node->value,
+	    "echo {{ inventory_hostname }}");
+	assert_int_equal(t->args_node->pos.line, t->module_pos.line);
+	assert_int_equal(t->args_node->pos.col, t->module_pos.col + 8);
+	assert_string_equal(find(p, "in the block")->delegate_to,
+	    "{{ groups.lab[0] }}");
+	assert_string_equal(find(p, "over each host")->delegate_to,
+	    "{{ item }}");
+	playbook_free(pb);
+}
+
+static void
+test_delegate_errors(void **state)
+{
+	static const char text[] =
+	    "- hosts: all\n"
+	    "  tasks:\n"
+	    "    - command: id\n"
+	    "      delegate_to: localhost\n"
+	    "      delegate_facts: true\n"
+	    "    - local_action: nosuch thing\n"
+	    "    - local_action: {module: command}\n";
+	struct playbook	*pb = NULL;
+	struct diag	 d = DIAG_INIT;
+
+	(void)state;
+	assert_int_equal(playbook_load_buffer("t.yml", text, strlen(text),
+	    &pb, &d), -1);
+	assert_int_equal(diag_count(&d), 3);
+	assert_non_null(strstr(diag_get(&d, 0), "t.yml:5:23: 'delegate_facts: "
+	    "true' is not supported"));
+	assert_non_null(strstr(diag_get(&d, 1), "t.yml:6:21: unknown module "
+	    "'nosuch' in local_action"));
+	assert_non_null(strstr(diag_get(&d, 2), "t.yml:7:21:"));
+	diag_clear(&d);
+}
+
 int
 main(void)
 {
@@ -164,6 +218,8 @@ main(void)
 		cmocka_unit_test(test_inherited),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_not_on_include),
+		cmocka_unit_test(test_delegate),
+		cmocka_unit_test(test_delegate_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
