@@ -9,6 +9,7 @@
 #include "playbook/bind.h"
 #include "playbook/loader.h"
 #include "playbook/loop.h"
+#include "remote/ansible-facts.h"
 #include "base/strbuf.h"
 #include "template/template.h"
 #include "base/xalloc.h"
@@ -26,7 +27,7 @@ static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"become_user", "delegate_to", "delegate_facts", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path",
-	"ansible_version", NULL };
+	"ansible_version", "ansible_facts", NULL };
 
 size_t
 count_words(const char *const *words)
@@ -1073,12 +1074,23 @@ playbook_task_vars(const struct play *p, const struct task *t,
     const char *inventory_hostname, const json_t *groups)
 {
 	const struct role	*role = t != NULL ? t->role : NULL;
-	json_t			*v = json_object();
+	json_t			*v = json_object(), *ansible, *fact;
+	const char		*key;
 
 	vars_merge(v, p->role_defaults);
 	if (role != NULL)
 		vars_merge(v, role->all_defaults);
 	vars_merge(v, inventory_vars);
+	/* Ansible's gathered facts: over the inventory, under the play */
+	ansible = probe_ansible_facts(facts);
+	if (facts != NULL) {
+		json_object_foreach(ansible, key, fact) {
+			char *name = xprintf("ansible_%s", key);
+
+			json_object_set(v, name, fact);
+			free(name);
+		}
+	}
 	vars_merge(v, p->vars);
 	vars_merge(v, p->role_vars);
 	if (role != NULL)
@@ -1091,6 +1103,7 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	vars_merge(v, extra_vars);
 	json_object_set_new(v, "facts", facts != NULL ?
 	    json_deep_copy(facts) : json_object());
+	json_object_set_new(v, "ansible_facts", ansible);
 	if (inventory_hostname != NULL)
 		json_object_set_new(v, "inventory_hostname",
 		    json_string(inventory_hostname));

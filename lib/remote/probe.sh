@@ -207,7 +207,8 @@ probe_system() {
 	kv release "$release"
 	if procsys kernel/version; then kv version "$R"; else kv version "$(uname -v 2>/dev/null)"; fi
 	if procsys kernel/arch; then kv machine "$R"; else kv machine "$(uname -m 2>/dev/null)"; fi
-	if procsys kernel/hostname; then kv hostname "$R"; else kv hostname "$(uname -n 2>/dev/null)"; fi
+	if procsys kernel/hostname; then hn=$R; else hn=$(uname -n 2>/dev/null); fi
+	kv hostname "$hn"
 
 	if [ -r /etc/os-release ] || [ -r /usr/lib/os-release ]; then
 		set -f
@@ -215,7 +216,8 @@ probe_system() {
 		for l in ${OSR-}; do
 			unset IFS
 			case $l in
-			ID=*|VERSION_ID=*|PRETTY_NAME=*)
+			ID=*|VERSION_ID=*|PRETTY_NAME=*|NAME=*|ID_LIKE=*|\
+			VERSION_CODENAME=*|UBUNTU_CODENAME=*)
 				v=${l#*=}
 				# os-release values are shell-quoted; unquote the plain cases.
 				case $v in
@@ -226,6 +228,10 @@ probe_system() {
 				ID=*) kv os_id "$v" ;;
 				VERSION_ID=*) kv os_version_id "$v" ;;
 				PRETTY_NAME=*) kv os_pretty_name "$v" ;;
+				NAME=*) kv os_name "$v" ;;
+				ID_LIKE=*) kv os_id_like "$v" ;;
+				VERSION_CODENAME=*) kv os_codename "$v" ;;
+				UBUNTU_CODENAME=*) kv os_ubuntu_codename "$v" ;;
 				esac ;;
 			esac
 		done
@@ -233,6 +239,26 @@ probe_system() {
 		set +f
 	else
 		kv os_error "no /etc/os-release"
+	fi
+
+	# What Ansible's setup module reports besides (probe.c's
+	# probe_ansible_facts names them): Debian's own version file, the
+	# CPUs online, every interface, PID 1's name and the init system's
+	# marks, the hostname's entry in the hosts database (for the fqdn).
+	[ -z "${DEBV-}" ] || kv debian_version "${DEBV%%"$NL"*}"
+	[ -z "${CPUS-}" ] || kv cpus_online "${CPUS%%"$NL"*}"
+	v=
+	for l in /sys/class/net/*; do
+		[ -e "$l" ] && v="$v${v:+ }${l##*/}"
+	done
+	kv interfaces "$v"
+	! readline /proc/1/comm || kv pid1 "$R"
+	[ ! -d /run/systemd/system ] || kv init_systemd 1
+	[ ! -e /sbin/openrc ] || kv init_openrc 1
+	[ ! -d /etc/init.d ] || kv init_sysv 1
+	if have getent; then
+		v=$(getent hosts "$hn" 2>/dev/null)
+		kv hosts_entry "${v%%"$NL"*}"
 	fi
 
 	if have systemd-detect-virt; then
@@ -458,6 +484,11 @@ probe_route() {
 		done </proc/net/route 2>/dev/null
 	fi
 	[ -n "$ifc" ] && kv interface "$ifc"
+	# the source address IPv4 traffic leaves by, as Ansible's
+	# default_ipv4 asks the kernel (a route lookup: nothing is sent)
+	if [ -z "$ONLY" ] && [ "${fam-}" = inet ] && have ip; then
+		kv get4 "$(ip -o -4 route get 8.8.8.8 2>/dev/null)"
+	fi
 	DEFIF=$ifc
 }
 
@@ -885,6 +916,8 @@ fetch_all() {
 	fa_osr=/etc/os-release
 	[ -r $fa_osr ] || fa_osr=/usr/lib/os-release
 	set -- "$@" STATUS /proc/self/status OSR $fa_osr MOUNTS /proc/self/mounts
+	! [ -r /etc/debian_version ] || set -- "$@" DEBV /etc/debian_version
+	set -- "$@" CPUS /sys/devices/system/cpu/online
 	sysctld_list
 	fa_i=1
 	while [ "$fa_i" -le "$SDN" ]; do

@@ -10,7 +10,10 @@
 # item; local_action) prints where each ran and what the original host
 # registered: for each, every line but the recap's (the delegated hosts'
 # labels, 'ok: [lab01 -> lab02(ADDRESS)]', too), the recap counts and the
-# exit status must be the same.
+# exit status must be the same. tests/data/lang3/facts.yml prints the
+# ansible_* facts (prefixed and under ansible_facts) that mean the same in
+# a namespace, from Ansible's setup module and from tcptune's probe: the
+# same lines; facts-none.yml: without gathering they are undefined.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -61,6 +64,18 @@ assert_match "local_action: localhost, with the host's vars" \
 assert_match "delegate_to per loop item" \
     "ok: \[${HOSTS[0]} -> ${HOSTS[1]}\(198\.19\.110\.[0-9]+\)\] => \(item=${HOSTS[1]}\)" \
     "$RUN_OUT"
+# Ansible's fact names from the probe, against the setup module's
+play_compare facts facts.yml
+for fact in "distribution=Debian" "os_family=Debian" "kernel=$(uname -r)" \
+    "architecture=$(uname -m)" "hostname=${HOSTS[0]}" \
+    "processor_vcpus=$(nproc --all)"; do
+	assert_match "facts: $fact (as this machine has it)" "\"msg\": \"$fact\"" \
+	    "$RUN_OUT"
+done
+play_compare "no facts" facts-none.yml
+assert_match "gather_facts: false: no ansible_distribution, ansible_facts empty" \
+    '"msg": "False 0"' "$RUN_OUT"
+
 # a name that is no host: the task fails, naming where and what
 printf '%s\n' '- hosts: lab' '  gather_facts: false' '  tasks:' \
     '    - command: "true"' '      delegate_to: nowhere' >"$E2E_TMP/bad.yml"

@@ -177,9 +177,10 @@ ansible_env() {
 # play_lines < OUTPUT: the lines ansible-playbook or tcptune printed for a
 # play, without the banners' stars, blank lines, the recap and tcptune's
 # run time; and without what tcptune's command module adds to its line
-# (' => exit 0').
+# (' => exit 0') and the probe's summary on a Gathering Facts line.
 play_lines() {
-	sed -e 's/ \**$//' -e '/^$/d' -e '/^PLAY RECAP/,$d' -e 's/ => exit 0$//'
+	sed -e 's/ \**$//' -e '/^$/d' -e '/^PLAY RECAP/,$d' -e 's/ => exit 0$//' \
+	    -e '/^TASK \[Gathering Facts\]/,/^TASK \[/s/^\(ok: \[[^]]*\]\) => .*$/\1/'
 }
 
 # play_recap < OUTPUT: host ok changed unreachable failed skipped, a line
