@@ -582,6 +582,13 @@ delegate(struct module_ctx *ctx, struct runner *r, struct host_state *h,
 		    "'%s' is not a host of the inventory (nor localhost)",
 		    json_string_value(v));
 	json_decref(v);
+	/* a tuning module stages for its own host and applies at the flush:
+	 * no other host's connection would take part */
+	if (ctx->conn_error == NULL && to != h && t->module != NULL &&
+	    t->module->stager != NULL)
+		ypos_fail(&ctx->conn_error, &t->delegate_to_pos, "delegate_to "
+		    "is not supported on '%s', which applies on its own host",
+		    t->module->name);
 	return ctx->conn_error == NULL ? to : NULL;
 }
 

@@ -84,4 +84,12 @@ assert_rc_bit "delegate_to an unknown host fails the hosts" 2
 assert_match "the message names the keyword's place and the name" \
     "bad.yml:5:20: delegate_to: 'nowhere' is not a host of the inventory" \
     "$RUN_OUT"
+# a tuning module stages for its own host: delegating it fails the task
+printf '%s\n' '- hosts: lab' '  gather_facts: false' '  tasks:' \
+    '    - sysctl: {values: {net.ipv4.tcp_mtu_probing: 1}}' \
+    '      delegate_to: localhost' >"$E2E_TMP/stage.yml"
+e2e_run 30 tt play "$E2E_TMP/stage.yml" --check
+assert_rc_bit "delegate_to on a staging module fails the hosts" 2
+assert_match "the message names the place and the module" \
+    "stage.yml:5:20: delegate_to is not supported on 'sysctl'" "$RUN_OUT"
 e2e_finish
