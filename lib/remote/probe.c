@@ -423,10 +423,9 @@ probe_cpu_count(const char *list)
 	}
 }
 
-/* The fully qualified name, as Python's socket.getfqdn() finds it: the
- * first of the hosts database's names for the host (its `getent hosts`
- * line: address, canonical name, aliases) holding a dot, else the
- * hostname itself. */
+/* The fully qualified name, as Python's socket.getfqdn() finds it in the
+ * hosts file: the first of the names on the host's /etc/hosts line
+ * (address, canonical name, aliases) holding a dot, else the hostname. */
 char *
 probe_fqdn(const char *hostname, const char *hosts_entry)
 {

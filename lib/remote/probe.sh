@@ -244,7 +244,8 @@ probe_system() {
 	# What Ansible's setup module reports besides (probe.c's
 	# probe_ansible_facts names them): Debian's own version file, the
 	# CPUs online, every interface, PID 1's name and the init system's
-	# marks, the hostname's entry in the hosts database (for the fqdn).
+	# marks, the hostname's line of /etc/hosts (for the fqdn; not getent,
+	# whose lookup waits for DNS where there is none).
 	[ -z "${DEBV-}" ] || kv debian_version "${DEBV%%"$NL"*}"
 	[ -z "${CPUS-}" ] || kv cpus_online "${CPUS%%"$NL"*}"
 	v=
@@ -256,10 +257,24 @@ probe_system() {
 	[ ! -d /run/systemd/system ] || kv init_systemd 1
 	[ ! -e /sbin/openrc ] || kv init_openrc 1
 	[ ! -d /etc/init.d ] || kv init_sysv 1
-	if have getent; then
-		v=$(getent hosts "$hn" 2>/dev/null)
-		kv hosts_entry "${v%%"$NL"*}"
-	fi
+	set -f
+	IFS=$NL
+	for l in ${ETCHOSTS-}; do
+		unset IFS
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- ${l%%#*}
+		[ $# -ge 2 ] || continue
+		v=$1
+		shift
+		for w in "$@"; do
+			[ "$w" != "$hn" ] || break
+		done
+		[ "$w" = "$hn" ] || continue
+		kv hosts_entry "$v $*"
+		break
+	done
+	unset IFS
+	set +f
 
 	if have systemd-detect-virt; then
 		# Exit status 1 with "none" means not virtualised: not an error.
@@ -917,6 +932,7 @@ fetch_all() {
 	[ -r $fa_osr ] || fa_osr=/usr/lib/os-release
 	set -- "$@" STATUS /proc/self/status OSR $fa_osr MOUNTS /proc/self/mounts
 	! [ -r /etc/debian_version ] || set -- "$@" DEBV /etc/debian_version
+	! [ -r /etc/hosts ] || set -- "$@" ETCHOSTS /etc/hosts
 	set -- "$@" CPUS /sys/devices/system/cpu/online
 	sysctld_list
 	fa_i=1
