@@ -200,6 +200,7 @@ module_result_clear(struct module_result *res)
 {
 	free(res->msg);
 	free(res->diff);
+	free(res->delegated);
 	json_decref(res->data);
 	memset(res, 0, sizeof *res);
 }

@@ -67,3 +67,13 @@ add_test(NAME e2e/lang-actions
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/lang-actions PROPERTIES
   LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 400)
+
+# The connection keywords (issue 22): become and become_user on plays,
+# blocks, imports, roles and tasks, against ansible-playbook 2.14 on the
+# same two lab hosts. Lab l3a, 198.19.110.0/24.
+add_test(NAME e2e/lang-connection
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/lang-connection.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/lang-connection PROPERTIES
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 120)

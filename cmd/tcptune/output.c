@@ -291,7 +291,7 @@ static size_t
 print_items(struct output *o, const char *host, const struct task_result *tr)
 {
 	const json_t	*results = json_object_get(tr->data, "results"), *it;
-	const char	*st, *c, *shown;
+	const char	*st, *c, *shown, *to;
 	size_t		 i;
 
 	if (!json_is_array(results) || json_array_size(results) == 0)
@@ -304,9 +304,11 @@ print_items(struct output *o, const char *host, const struct task_result *tr)
 		    0 ? C_GREEN : strcmp(st, "skipped") == 0 ? C_CYAN : C_RED;
 		/* what a module shows of each item (debug's msg) */
 		shown = json_string_value(json_object_get(it, "_display"));
-		printf("%s%s: [%s] => (item=%s)%s%s%s\n", color(o, c),
+		to = json_string_value(json_object_get(it, "_delegated"));
+		printf("%s%s: [%s%s%s] => (item=%s)%s%s%s\n", color(o, c),
 		    strcmp(st, "skipped") == 0 ? "skipping" : strcmp(st,
-		    "failed") == 0 ? "failed" : st, host,
+		    "failed") == 0 ? "failed" : st, host, to != NULL ? " -> " :
+		    "", to != NULL ? to : "",
 		    json_string_value(json_object_get(it, "_label")),
 		    shown != NULL ? " => " : "", shown != NULL ? shown : "",
 		    color(o, C_RESET));
@@ -314,10 +316,13 @@ print_items(struct output *o, const char *host, const struct task_result *tr)
 	return i;
 }
 
+static void	print_status(struct output *, const char *,
+		    const struct task_result *);
+
 static void
 print_result(struct output *o, const char *host, const struct task_result *tr)
 {
-	const char *word, *c;
+	char *label;
 
 	/* a loop's items say it all unless it failed, then its diff; a
 	 * censored one (no_log) ends with its own line, as Ansible's */
@@ -327,6 +332,21 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 			print_diff(o, tr->diff);
 		return;
 	}
+	if (tr->delegated == NULL) {
+		print_status(o, host, tr);
+		return;
+	}
+	/* a delegated task: "h -> lab02(10.0.0.2)", as Ansible's host_label */
+	label = xprintf("%s -> %s", host, tr->delegated);
+	print_status(o, label, tr);
+	free(label);
+}
+
+/* The task's line (lines: a failure, its diff) for host (its label). */
+static void
+print_status(struct output *o, const char *host, const struct task_result *tr)
+{
+	const char *word, *c;
 
 	switch (tr->status) {
 	case RESULT_OK: word = "ok"; c = C_GREEN; break;

@@ -493,19 +493,22 @@ set_tcp_keepalive(ssh_session s)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
-/* The transport's own copy of the become password, if become is on and
- * there is one. Empty means none, as in Ansible (which then uses sudo -n
- * too). */
+/* The transport's own copy of the become password, if there is one: kept
+ * even when the host's default is not to become, for a task or block that
+ * asks for it (transport_exec_as). Empty means none, as in Ansible (which
+ * then uses sudo -n too). */
 static int
 keep_become_password(struct transport *t, const struct tp_options *o,
     char **cause)
 {
-	if (!o->become || o->become_password == NULL ||
-	    *o->become_password == '\0')
+	if (o->become_password == NULL || *o->become_password == '\0')
 		return 0;
 	/* sudo -S reads one line: the rest would be left on the command's
-	 * stdin. */
+	 * stdin. Without become by default, a task asking for it then runs
+	 * under sudo -n and fails as without a password. */
 	if (strchr(o->become_password, '\n') != NULL) {
+		if (!o->become)
+			return 0;
 		tp_fail(cause, TP_FAILED, "the become password for '%s' holds "
 		    "a newline: sudo reads only one line", t->name);
 		return -1;
@@ -1276,8 +1279,8 @@ exec_loop(struct transport *t, ssh_channel ch, ssh_event ev,
 
 /* The finished command's status, and whether sudo let it run. */
 static enum tp_status
-exec_outcome(struct transport *t, struct exec_state *es,
-    struct tp_result *res, char **cause)
+exec_outcome(struct transport *t, const struct tp_become *as,
+    struct exec_state *es, struct tp_result *res, char **cause)
 {
 	enum tp_status st = TP_OK;
 
@@ -1285,7 +1288,7 @@ exec_outcome(struct transport *t, struct exec_state *es,
 		res->exit_status = es->exit_status;
 	else if (es->exit_signal != NULL)
 		res->exit_status = signal_status(es->exit_signal);
-	if (t->become) {
+	if (as->on) {
 		st = transport_check_become(res->exit_status, es->err.buf,
 		    t->user, t->name, cause);
 	}
@@ -1302,13 +1305,13 @@ exec_outcome(struct transport *t, struct exec_state *es,
 /* With a become password: a fresh prompt and marker for this command, the
  * scanner, and the password line to send when asked. */
 static int
-exec_become_setup(struct transport *t, const char *cmd, struct strbuf *line,
-    struct become_words *w, struct become_scan *sc, struct exec_input *io,
-    char **cause)
+exec_become_setup(struct transport *t, const struct tp_become *as,
+    const char *cmd, struct strbuf *line, struct become_words *w,
+    struct become_scan *sc, struct exec_input *io, char **cause)
 {
 	if (become_words_random(w, cause) != 0)
 		return -1;
-	become_build_command(line, cmd, t->become_user, w);
+	become_build_command(line, cmd, as->user, w);
 	become_scan_init(sc, w);
 	io->pw_line = xprintf("%s\n", t->become_password);
 	io->pw_len = strlen(io->pw_line);
@@ -1355,6 +1358,16 @@ enum tp_status
 transport_exec(struct transport *t, const char *cmd, const void *in,
     size_t in_len, int timeout, struct tp_result *res, char **cause)
 {
+	struct tp_become as = { t->become, t->become_user };
+
+	return transport_exec_as(t, &as, cmd, in, in_len, timeout, res, cause);
+}
+
+enum tp_status
+transport_exec_as(struct transport *t, const struct tp_become *as,
+    const char *cmd, const void *in, size_t in_len, int timeout,
+    struct tp_result *res, char **cause)
+{
 	ssh_session s = t->session;
 	ssh_channel ch = NULL;
 	ssh_event ev = NULL;
@@ -1378,13 +1391,13 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	if (timeout <= 0)
 		timeout = t->command_timeout;
 	deadline = now_ms() + (long long)timeout * 1000;
-	if (t->become && t->become_password != NULL) {
-		if (exec_become_setup(t, cmd, &line, &words, &scan, &io,
+	if (as->on && t->become_password != NULL) {
+		if (exec_become_setup(t, as, cmd, &line, &words, &scan, &io,
 		    cause) != 0)
 			goto out;
 		es.scan = &scan;
 	} else
-		transport_build_command(&line, cmd, t->become, t->become_user);
+		transport_build_command(&line, cmd, as->on, as->user);
 
 	if (!ssh_is_connected(s)) {
 		st = tp_fail(cause, TP_UNREACHABLE, "connection to %s is closed",
@@ -1412,7 +1425,7 @@ transport_exec(struct transport *t, const char *cmd, const void *in,
 	if (es.scan != NULL)
 		become_scan_end(es.scan, &es.err);
 	if (st == TP_OK)
-		st = exec_outcome(t, &es, res, cause);
+		st = exec_outcome(t, as, &es, res, cause);
 	else if (kill) {
 		/* Stop the remote command (servers without "signal" support
 		 * only see the channel close) and leave the session usable. */

@@ -197,6 +197,21 @@ enum tp_status	 transport_exec(struct transport *t, const char *cmd,
 		    const void *in, size_t in_len, int timeout,
 		    struct tp_result *res, char **cause);
 
+/* Who a command runs as: on, under sudo as user (NULL or "root": root);
+ * off, as the login user. */
+struct tp_become {
+	int		 on;
+	const char	*user;
+};
+
+/* transport_exec as `as` says instead of the become the transport was
+ * opened with (tp_options): a play's, block's or task's become. The
+ * password is the transport's either way. */
+enum tp_status	 transport_exec_as(struct transport *t,
+		    const struct tp_become *as, const char *cmd,
+		    const void *in, size_t in_len, int timeout,
+		    struct tp_result *res, char **cause);
+
 /* A loud warning the caller should show, or NULL: set when host key
  * checking is off or when accept-new recorded a new key. Owned by t. */
 const char	*transport_warning(struct transport *t);

@@ -35,6 +35,11 @@ struct scope {
 	int			 run_once;
 	json_t			*environment;	/* or NULL */
 	struct ypos		 environment_pos;
+	int			 become;	/* -1 unset */
+	char			*become_user;	/* NULL unset */
+	struct ypos		 become_user_pos;
+	char			*delegate_to;	/* NULL unset */
+	struct ypos		 delegate_to_pos;
 	const struct role	*role;
 	char			*dir;		/* import_tasks is relative to */
 	int			 handlers;	/* loading a handlers list */
@@ -51,6 +56,15 @@ int	 get_string(struct loader *ld, const struct ynode *n, const char *key,
 void	 get_tags(struct loader *ld, const struct ynode *n, char ***tags,
 	    size_t *ntags);
 void	 free_tags(char **tags, size_t ntags);
+/* become and become_user on mapping n (a play, block, role entry, import
+ * or task), over what *become and *user hold (-1, NULL: unset);
+ * become_user may be a template, rendered when the task runs. */
+void	 get_become(struct loader *ld, const struct ynode *n, int *become,
+	    char **user, struct ypos *user_pos);
+/* delegate_to on mapping n (a block or task) into *to (a template, or
+ * unchanged when n has none); delegate_facts: true is an error. */
+void	 get_delegate(struct loader *ld, const struct ynode *n, char **to,
+	    struct ypos *pos);
 /* `when` as written on n (a string, a list ANDed, a bool) joined. */
 char	*get_when(struct loader *ld, const struct ynode *n);
 /* A vars mapping n checked (names, templates) and merged into into. */

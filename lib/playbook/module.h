@@ -99,6 +99,10 @@ struct module_result {
 	int			 verbose; /* msg is shown for each loop item
 					 * too (Ansible's
 					 * _ansible_verbose_always) */
+	char			*delegated; /* set by the runner: the host a
+					     * delegated task ran on, as
+					     * Ansible labels it ("lab02
+					     * (10.0.0.2)"), allocated */
 };
 
 struct module {

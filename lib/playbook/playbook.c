@@ -9,23 +9,25 @@
 #include "playbook/bind.h"
 #include "playbook/loader.h"
 #include "playbook/loop.h"
+#include "remote/ansible-facts.h"
 #include "base/strbuf.h"
 #include "template/template.h"
 #include "base/xalloc.h"
 #include "base/util.h"
 
 static const char *const play_keys[] = { "name", "hosts", "vars",
-	"vars_files", "become", "serial", "max_fail_percentage",
+	"vars_files", "become", "become_user", "serial", "max_fail_percentage",
 	"any_errors_fatal", "gather_facts", "tasks", "tags", "pre_tasks",
 	"roles", "post_tasks", "handlers", "force_handlers", "vars_prompt",
 	NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
-	"retries", "delay", "run_once", "no_log", "environment", NULL };
+	"retries", "delay", "run_once", "no_log", "environment", "become",
+	"become_user", "delegate_to", "delegate_facts", NULL };
 static const char *const reserved_vars[] = { "facts", "groups",
 	"inventory_hostname", "hostvars", "role_name", "role_path",
-	"ansible_version", NULL };
+	"ansible_version", "ansible_facts", NULL };
 
 size_t
 count_words(const char *const *words)
@@ -110,6 +112,45 @@ get_bool(struct loader *ld, const struct ynode *n, const char *key, int *out)
 	*out = json_is_true(v);
 	json_decref(v);
 	return 0;
+}
+
+static void	check_templates(struct loader *, const struct ynode *);
+
+void
+get_become(struct loader *ld, const struct ynode *n, int *become,
+    char **user, struct ypos *user_pos)
+{
+	const struct ynode *u = ynode_get(n, "become_user");
+
+	get_bool(ld, ynode_get(n, "become"), "become", become);
+	if (u == NULL || ynode_is_null(u))
+		return;
+	if (get_string(ld, u, "become_user", user) == 0) {
+		check_templates(ld, u);
+		*user_pos = u->pos;
+	}
+}
+
+void
+get_delegate(struct loader *ld, const struct ynode *n, char **to,
+    struct ypos *pos)
+{
+	const struct ynode	*v = ynode_get(n, "delegate_to");
+	int			 facts = 0;
+
+	/* delegate_facts: true would put the facts a task sets on the
+	 * delegated host; tcptune keeps Ansible's default only */
+	if (get_bool(ld, ynode_get(n, "delegate_facts"), "delegate_facts",
+	    &facts) == 0 && facts)
+		diag_add(ld->d, &ynode_get(n, "delegate_facts")->pos,
+		    "'delegate_facts: true' is not supported (what a delegated "
+		    "task sets is the original host's)");
+	if (v == NULL || ynode_is_null(v))
+		return;
+	if (get_string(ld, v, "delegate_to", to) == 0) {
+		check_templates(ld, v);
+		*pos = v->pos;
+	}
 }
 
 int
@@ -350,6 +391,89 @@ get_count(struct loader *ld, const struct ynode *n, const char *key, int *out)
 	    "templated)");
 }
 
+/* doc kept with the playbook (its nodes are the tasks'): its root. */
+static struct ynode *
+keep_doc(struct loader *ld, struct ydoc *doc)
+{
+	ld->pb->docs = xreallocarray(ld->pb->docs, ld->pb->ndocs + 1,
+	    sizeof *ld->pb->docs);
+	ld->pb->docs[ld->pb->ndocs++] = doc;
+	return ydoc_root(doc);
+}
+
+/* The free-form arguments text of local_action (s, the rest after the
+ * module's name) as a node of its own, at the place it was written (v's
+ * position, col columns in): a document whose one scalar is s, padded so
+ * that its errors name the playbook's line and column. Kept with the
+ * playbook's documents. NULL when there is nothing after the name. */
+static const struct ynode *
+local_action_args(struct loader *ld, const struct ynode *v, const char *s,
+    size_t col)
+{
+	struct strbuf	 sb;
+	struct ydoc	*doc;
+	json_t		*str;
+	char		*quoted, *cause = NULL;
+	int		 i;
+
+	while (*s == ' ')
+		s++, col++;
+	if (*s == '\0')
+		return NULL;
+	str = json_string(s);
+	quoted = json_dumps(str, JSON_ENCODE_ANY);
+	json_decref(str);
+	strbuf_init(&sb);
+	for (i = 1; i < v->pos.line; i++)
+		strbuf_addstr(&sb, "\n");
+	for (i = 1; i < v->pos.col + (int)col; i++)
+		strbuf_addstr(&sb, " ");
+	strbuf_addf(&sb, "%s\n", quoted);
+	free(quoted);
+	doc = ydoc_load_buffer(v->pos.file, sb.buf, sb.len, &cause);
+	strbuf_release(&sb);
+	if (doc == NULL) {
+		diag_take(ld->d, cause);
+		return NULL;
+	}
+	return keep_doc(ld, doc);
+}
+
+/* local_action: MODULE ARGS, Ansible's old form of a module call
+ * delegated to localhost (parsing/mod_args.py): the module and its
+ * free-form arguments; NULL when v names no module. */
+static const struct module *
+local_action(struct loader *ld, const struct ynode *v, struct task *t)
+{
+	const struct module	*m;
+	size_t			 len;
+	char			*word;
+
+	if (v->type != YNODE_SCALAR || ynode_is_null(v)) {
+		type_error(ld, v, "local_action", "a module and its arguments "
+		    "('local_action: command echo hi'; the mapping form is not "
+		    "supported)");
+		return NULL;
+	}
+	len = strcspn(v->value, " ");
+	word = xstrndup(v->value, len);
+	if ((m = module_find_task(word, NULL, 0)) == NULL)
+		diag_add(ld->d, &v->pos, "unknown module '%s' in local_action",
+		    word);
+	else {
+		t->module = m;
+		t->module_pos = v->pos;
+		t->args_node = local_action_args(ld, v, v->value + len, len);
+		free(t->delegate_to);
+		t->delegate_to = xstrdup("localhost");
+		t->delegate_to_pos = v->pos;
+		if (t->name == NULL)
+			t->name = xstrdup(word);
+	}
+	free(word);
+	return m;
+}
+
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
@@ -364,13 +488,16 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	t->check_mode = -1;
 	t->diff = -1;
 	t->retries = t->delay = -1;
-	t->run_once = t->no_log = -1;	/* unset: the blocks' (tree.c) */
+	/* unset: the blocks' (tree.c) */
+	t->run_once = t->no_log = t->become = -1;
 	if (n->type != YNODE_MAP) {
 		diag_add(ld->d, &n->pos, "task must be a mapping, got %s",
 		    ynode_type_name(n));
 		return;
 	}
 	check_duplicates(ld, n, "task");
+	/* before the module: local_action's localhost wins, as Ansible's */
+	get_delegate(ld, n, &t->delegate_to, &t->delegate_to_pos);
 	for (i = 0; i < n->n; i++) {
 		if (module_find(ynode_key(n, i)) != NULL)
 			has_module = 1;
@@ -379,6 +506,10 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		key = ynode_key(n, i);
 		if (in_list(key, task_keys) || loop_is_keyword(key))
 			continue;
+		if (strcmp(key, "local_action") == 0) {
+			reported = local_action(ld, n->items[i], t) == NULL;
+			continue;
+		}
 		if ((m = task_module(key, n->items[i])) != NULL) {
 			if (t->module != NULL && t->module != m) {
 				diag_add(ld->d, &n->keys[i]->pos, "task has "
@@ -444,6 +575,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 	    &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
+	get_become(ld, n, &t->become, &t->become_user, &t->become_user_pos);
 	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
 		if (v->type == YNODE_SEQ)
 			type_error(ld, v, "environment", "a mapping of "
@@ -562,10 +694,7 @@ loader_read(struct loader *ld, const char *path, const struct ypos *at)
 		diag_take(ld->d, cause);
 		return NULL;
 	}
-	ld->pb->docs = xreallocarray(ld->pb->docs, ld->pb->ndocs + 1,
-	    sizeof *ld->pb->docs);
-	ld->pb->docs[ld->pb->ndocs++] = doc;
-	return ydoc_root(doc);
+	return keep_doc(ld, doc);
 }
 
 static void
@@ -649,7 +778,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 		else
 			type_error(ld, v, "vars_files", "a list of paths");
 	}
-	get_bool(ld, ynode_get(n, "become"), "become", &p->become);
+	get_become(ld, n, &p->become, &p->become_user, &p->become_user_pos);
 	get_bool(ld, ynode_get(n, "any_errors_fatal"), "any_errors_fatal",
 	    &p->any_errors_fatal);
 	get_bool(ld, ynode_get(n, "gather_facts"), "gather_facts",
@@ -864,6 +993,8 @@ task_clear(struct task *t)
 	free(t->changed_when);
 	free(t->until);
 	json_decref(t->environment);
+	free(t->become_user);
+	free(t->delegate_to);
 	free(t->failed_when);
 	json_decref(t->vars);
 	loop_clear(&t->loop);
@@ -887,6 +1018,7 @@ playbook_free(struct playbook *pb)
 		p = &pb->plays[i];
 		free(p->name);
 		free(p->hosts);
+		free(p->become_user);
 		json_decref(p->vars);
 		serial_free(&p->serial);
 		free_tags(p->tags, p->ntags);
@@ -942,12 +1074,23 @@ playbook_task_vars(const struct play *p, const struct task *t,
     const char *inventory_hostname, const json_t *groups)
 {
 	const struct role	*role = t != NULL ? t->role : NULL;
-	json_t			*v = json_object();
+	json_t			*v = json_object(), *ansible, *fact;
+	const char		*key;
 
 	vars_merge(v, p->role_defaults);
 	if (role != NULL)
 		vars_merge(v, role->all_defaults);
 	vars_merge(v, inventory_vars);
+	/* Ansible's gathered facts: over the inventory, under the play */
+	ansible = probe_ansible_facts(facts);
+	if (facts != NULL) {
+		json_object_foreach(ansible, key, fact) {
+			char *name = xprintf("ansible_%s", key);
+
+			json_object_set(v, name, fact);
+			free(name);
+		}
+	}
 	vars_merge(v, p->vars);
 	vars_merge(v, p->role_vars);
 	if (role != NULL)
@@ -960,6 +1103,7 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	vars_merge(v, extra_vars);
 	json_object_set_new(v, "facts", facts != NULL ?
 	    json_deep_copy(facts) : json_object());
+	json_object_set_new(v, "ansible_facts", ansible);
 	if (inventory_hostname != NULL)
 		json_object_set_new(v, "inventory_hostname",
 		    json_string(inventory_hostname));

@@ -68,6 +68,15 @@ struct task {
 						 * -1 while loading: unset) */
 	int			 no_log;	/* its result is not shown nor
 						 * kept (registered, it is) */
+	int			 become;	/* its own, else its blocks'
+						 * (-1: unset, the play's) */
+	char			*become_user;	/* the same; NULL: unset */
+	struct ypos		 become_user_pos;
+	char			*delegate_to;	/* its own, else its blocks':
+						 * the host whose connection
+						 * it runs over (a template);
+						 * NULL: its own */
+	struct ypos		 delegate_to_pos;
 	json_t			*environment;	/* as written (templates in it),
 						 * or NULL */
 	struct ypos		 environment_pos;
@@ -121,6 +130,8 @@ struct play {
 	json_t			*vars;		/* vars, then vars_files over
 						 * them, in order */
 	int			 become;	/* -1 unset */
+	char			*become_user;	/* NULL unset */
+	struct ypos		 become_user_pos;
 	struct serial_spec	 serial;
 	int			 max_fail_percentage; /* -1 unset */
 	int			 any_errors_fatal;

@@ -20,11 +20,10 @@ static char *roles_path;
 /* Keys of a `roles:` entry that are the role's keywords; any other key is
  * a role parameter (Ansible's RoleDefinition._split_role_params). */
 static const char *const entry_keys[] = { "role", "name", "when", "tags",
-	"vars", "ignore_errors", NULL };
+	"vars", "ignore_errors", "become", "become_user", NULL };
 /* Keywords a role entry may have in Ansible that tcptune does not take:
  * an error, not a parameter. */
-static const char *const entry_unsupported[] = { "become", "become_user",
-	"delegate_to", "environment", "connection", "any_errors_fatal",
+static const char *const entry_unsupported[] = { "delegate_to", "environment", "connection", "any_errors_fatal",
 	"become_method", "check_mode", "diff", "no_log", "run_once",
 	"throttle", "timeout", "collections", NULL };
 static const char *const import_role_keys[] = { "name", "tasks_from",
@@ -491,6 +490,10 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 		in.vars = sc->vars != NULL ? json_deep_copy(sc->vars) : NULL;
 		in.environment = sc->environment != NULL ?
 		    json_deep_copy(sc->environment) : NULL;
+		in.become_user = sc->become_user != NULL ?
+		    xstrdup(sc->become_user) : NULL;
+		in.delegate_to = sc->delegate_to != NULL ?
+		    xstrdup(sc->delegate_to) : NULL;
 		in.dir = xstrdup(sc->dir);
 	}
 	/* a role entry's vars are the role's (entry_vars), not block vars */
@@ -581,7 +584,8 @@ role_load_import(struct loader *ld, const struct ynode *n, const char *key,
 		const char *k = ynode_key(n, i);
 
 		if (strcmp(k, key) != 0 && !in_list(k, (const char *const[]){
-		    "name", "when", "tags", "vars", "ignore_errors", NULL }))
+		    "name", "when", "tags", "vars", "ignore_errors", "become",
+		    "become_user", NULL }))
 			diag_add(ld->d, &n->keys[i]->pos, "'%s' is not "
 			    "supported on import_role", k);
 	}

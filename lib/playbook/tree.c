@@ -16,9 +16,10 @@
 
 static const char *const block_keys[] = { "block", "rescue", "always",
 	"name", "when", "tags", "vars", "ignore_errors", "no_log", "run_once",
-	"environment", NULL };
+	"environment", "become", "become_user", "delegate_to",
+	"delegate_facts", NULL };
 static const char *const import_keys[] = { "name", "when", "tags", "vars",
-	"ignore_errors", NULL };
+	"ignore_errors", "become", "become_user", NULL };
 static const char *const part_names[NPARTS] = { "block", "rescue",
 	"always" };
 
@@ -62,6 +63,7 @@ new_task(struct loader *ld, const struct scope *sc)
 		t = &p->tasks[p->ntasks++];
 	}
 	memset(t, 0, sizeof *t);
+	t->become = -1;
 	t->check_mode = -1;
 	t->diff = -1;
 	t->retries = t->delay = -1;
@@ -163,6 +165,19 @@ inherit(const struct scope *sc, struct task *t)
 		t->no_log = sc->no_log > 0;
 	if (t->run_once < 0)
 		t->run_once = sc->run_once > 0;
+	/* become and become_user each: the task's, else the innermost
+	 * block's that sets it (Ansible's _get_parent_attribute); the
+	 * play's is the runner's (task_become) */
+	if (t->become < 0)
+		t->become = sc->become;
+	if (t->become_user == NULL && sc->become_user != NULL) {
+		t->become_user = xstrdup(sc->become_user);
+		t->become_user_pos = sc->become_user_pos;
+	}
+	if (t->delegate_to == NULL && sc->delegate_to != NULL) {
+		t->delegate_to = xstrdup(sc->delegate_to);
+		t->delegate_to_pos = sc->delegate_to_pos;
+	}
 	if (sc->environment != NULL && (t->environment == NULL ||
 	    json_is_object(t->environment))) {
 		v = json_deep_copy(sc->environment);
@@ -215,6 +230,13 @@ scope_derive(struct loader *ld, const struct scope *up, const struct ynode *n,
 	    &out->ignore_errors);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &out->no_log);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &out->run_once);
+	out->become_user = up->become_user != NULL ?
+	    xstrdup(up->become_user) : NULL;
+	get_become(ld, n, &out->become, &out->become_user,
+	    &out->become_user_pos);
+	out->delegate_to = up->delegate_to != NULL ?
+	    xstrdup(up->delegate_to) : NULL;
+	get_delegate(ld, n, &out->delegate_to, &out->delegate_to_pos);
 	out->environment = up->environment != NULL ?
 	    json_deep_copy(up->environment) : NULL;
 	if ((v = ynode_get(n, "environment")) != NULL && !ynode_is_null(v)) {
@@ -235,6 +257,8 @@ void
 scope_release(struct scope *s)
 {
 	json_decref(s->environment);
+	free(s->become_user);
+	free(s->delegate_to);
 	free(s->when);
 	free_tags(s->tags, s->ntags);
 	json_decref(s->vars);
@@ -710,6 +734,7 @@ tree_load_play(struct loader *ld, const struct ynode *n)
 
 	memset(&sc, 0, sizeof sc);
 	sc.ignore_errors = -1;
+	sc.become = -1;
 	sc.dir = dir_of(ld->file);
 	root = tree_open(ld, &sc, &n->pos, "play");
 	sc.block = root;
@@ -801,6 +826,12 @@ playbook_load_include(const struct play *p, const struct task *inc,
 	ld.file = pb->path;
 	memset(&sc, 0, sizeof sc);
 	sc.ignore_errors = -1;
+	/* the include's become (its own and its blocks') is its tasks' */
+	sc.become = inc->become;
+	sc.become_user = inc->become_user;
+	sc.become_user_pos = inc->become_user_pos;
+	sc.delegate_to = inc->delegate_to;
+	sc.delegate_to_pos = inc->delegate_to_pos;
 	sc.role = inc->role;
 	sc.dir = inc->role != NULL ? xprintf("%s/tasks", inc->role->path) :
 	    dir_of(pb->path);

@@ -391,6 +391,91 @@ words_free(char **w)
 
 /* ---- system */
 
+/* How many CPUs a list such as "0-3,6,8-9" (/sys/devices/system/cpu/online)
+ * names; -1 when it is not such a list. */
+int
+probe_cpu_count(const char *list)
+{
+	const char	*p = list;
+	char		*end;
+	long		 a, b;
+	int		 n = 0;
+
+	if (p == NULL || *p == '\0')
+		return -1;
+	for (;;) {
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				return -1;
+		}
+		n += (int)(b - a + 1);
+		if (*end == '\0')
+			return n;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+/* The fully qualified name, as Python's socket.getfqdn() finds it in the
+ * hosts file: the first of the names on the host's /etc/hosts line
+ * (address, canonical name, aliases) holding a dot, else the hostname. */
+char *
+probe_fqdn(const char *hostname, const char *hosts_entry)
+{
+	char	**w, *fqdn = NULL;
+	size_t	  n, i;
+
+	if (hostname == NULL)
+		return NULL;
+	w = words(hosts_entry != NULL ? hosts_entry : "", &n);
+	for (i = 1; i < n && fqdn == NULL; i++) {
+		if (strchr(w[i], '.') != NULL)
+			fqdn = xstrdup(w[i]);
+	}
+	words_free(w);
+	return fqdn != NULL ? fqdn : xstrdup(hostname);
+}
+
+/* What Ansible's setup module reports besides: CPUs online, every
+ * interface's name, the init system, the fqdn. */
+static void
+parse_host_more(const struct probe_section *sys, json_t *facts)
+{
+	char	**w, *fqdn;
+	size_t	  n, i;
+	int	  cpus = probe_cpu_count(get(sys, "cpus_online"));
+	json_t	 *j;
+
+	json_object_set_new(facts, "cpus_online", cpus > 0 ?
+	    json_integer(cpus) : json_null());
+	j = json_array();
+	w = words(get(sys, "interfaces") != NULL ? get(sys, "interfaces") :
+	    "", &n);
+	for (i = 0; i < n; i++)
+		json_array_append_new(j, json_string(w[i]));
+	words_free(w);
+	json_object_set_new(facts, "interface_names", j);
+	j = json_object();
+	json_object_set_new(j, "pid1", jstr(get(sys, "pid1")));
+	json_object_set_new(j, "systemd", json_boolean(get(sys,
+	    "init_systemd") != NULL));
+	json_object_set_new(j, "openrc", json_boolean(get(sys, "init_openrc") !=
+	    NULL));
+	json_object_set_new(j, "sysv", json_boolean(get(sys, "init_sysv") !=
+	    NULL));
+	json_object_set_new(facts, "init", j);
+	fqdn = probe_fqdn(get(sys, "hostname"), get(sys, "hosts_entry"));
+	json_object_set_new(facts, "fqdn", jstr(fqdn));
+	free(fqdn);
+}
+
 static void
 parse_system(const struct probe_out *po, json_t *facts)
 {
@@ -411,7 +496,14 @@ parse_system(const struct probe_out *po, json_t *facts)
 	json_object_set_new(j, "version_id", jstr(get(sys, "os_version_id")));
 	json_object_set_new(j, "pretty_name",
 	    jstr(get(sys, "os_pretty_name")));
+	json_object_set_new(j, "name", jstr(get(sys, "os_name")));
+	json_object_set_new(j, "id_like", jstr(get(sys, "os_id_like")));
+	json_object_set_new(j, "codename", jstr(get(sys, "os_codename") !=
+	    NULL ? get(sys, "os_codename") : get(sys, "os_ubuntu_codename")));
+	json_object_set_new(j, "debian_version",
+	    jstr(get(sys, "debian_version")));
 	json_object_set_new(facts, "distribution", j);
+	parse_host_more(sys, facts);
 
 	/* systemd-detect-virt prints "none" for none; with the tool absent,
 	 * a container may still be guessed from the runtimes' marks. */
@@ -839,6 +931,14 @@ parse_route(const struct probe_out *po, json_t *facts)
 	}
 
 	parse_link(find_section(po, "link", ifc), r);
+	/* the kernel's IPv4 route out (`ip route get 8.8.8.8`): its source
+	 * address is Ansible's default_ipv4.address */
+	if ((line = get(rt, "get4")) != NULL && *line != '\0') {
+		json_t *g = json_object();
+
+		probe_route_get_parse(line, g);
+		json_object_set_new(r, "ipv4", g);
+	}
 	json_object_set_new(facts, "default_route", r);
 	json_object_set_new(facts, "default_route_reason", json_null());
 }

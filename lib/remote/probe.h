@@ -53,6 +53,15 @@ char		*probe_program(enum probe_reread what, const char *links);
  * starts with local, broadcast, ...). Pure. */
 void		 probe_route_get_parse(const char *line, json_t *r);
 
+/* How many CPUs a list like "0-3,6" names (/sys/devices/system/cpu/
+ * online); -1 when it is not one. Pure. */
+int		 probe_cpu_count(const char *list);
+/* The fqdn as Python's socket.getfqdn() finds it in the hosts file: the
+ * first name holding a dot of hosts_entry (the /etc/hosts line naming the
+ * host: address, names; NULL: none), else hostname; NULL for no
+ * hostname. Allocated. Pure. */
+char		*probe_fqdn(const char *hostname, const char *hosts_entry);
+
 /* Parse the script's output (len bytes, need not be NUL-terminated) into a
  * new object of facts. Returns NULL with *cause set if the output is not the
  * probe's (wrong first line, garbage line) or was cut short (no "@end").

@@ -222,7 +222,8 @@ probe_system() {
 	kv release "$release"
 	if procsys kernel/version; then kv version "$R"; else kv version "$(uname -v 2>/dev/null)"; fi
 	if procsys kernel/arch; then kv machine "$R"; else kv machine "$(uname -m 2>/dev/null)"; fi
-	if procsys kernel/hostname; then kv hostname "$R"; else kv hostname "$(uname -n 2>/dev/null)"; fi
+	if procsys kernel/hostname; then hn=$R; else hn=$(uname -n 2>/dev/null); fi
+	kv hostname "$hn"
 
 	if [ -r /etc/os-release ] || [ -r /usr/lib/os-release ]; then
 		set -f
@@ -230,7 +231,8 @@ probe_system() {
 		for l in ${OSR-}; do
 			unset IFS
 			case $l in
-			ID=*|VERSION_ID=*|PRETTY_NAME=*)
+			ID=*|VERSION_ID=*|PRETTY_NAME=*|NAME=*|ID_LIKE=*|\
+			VERSION_CODENAME=*|UBUNTU_CODENAME=*)
 				v=${l#*=}
 				# os-release values are shell-quoted; unquote the plain cases.
 				case $v in
@@ -241,6 +243,10 @@ probe_system() {
 				ID=*) kv os_id "$v" ;;
 				VERSION_ID=*) kv os_version_id "$v" ;;
 				PRETTY_NAME=*) kv os_pretty_name "$v" ;;
+				NAME=*) kv os_name "$v" ;;
+				ID_LIKE=*) kv os_id_like "$v" ;;
+				VERSION_CODENAME=*) kv os_codename "$v" ;;
+				UBUNTU_CODENAME=*) kv os_ubuntu_codename "$v" ;;
 				esac ;;
 			esac
 		done
@@ -249,6 +255,41 @@ probe_system() {
 	else
 		kv os_error "no /etc/os-release"
 	fi
+
+	# What Ansible's setup module reports besides (probe.c's
+	# probe_ansible_facts names them): Debian's own version file, the
+	# CPUs online, every interface, PID 1's name and the init system's
+	# marks, the hostname's line of /etc/hosts (for the fqdn; not getent,
+	# whose lookup waits for DNS where there is none).
+	[ -z "${DEBV-}" ] || kv debian_version "${DEBV%%"$NL"*}"
+	[ -z "${CPUS-}" ] || kv cpus_online "${CPUS%%"$NL"*}"
+	v=
+	for l in /sys/class/net/*; do
+		[ -e "$l" ] && v="$v${v:+ }${l##*/}"
+	done
+	kv interfaces "$v"
+	! readline /proc/1/comm || kv pid1 "$R"
+	[ ! -d /run/systemd/system ] || kv init_systemd 1
+	[ ! -e /sbin/openrc ] || kv init_openrc 1
+	[ ! -d /etc/init.d ] || kv init_sysv 1
+	set -f
+	IFS=$NL
+	for l in ${ETCHOSTS-}; do
+		unset IFS
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- ${l%%#*}
+		[ $# -ge 2 ] || continue
+		v=$1
+		shift
+		for w in "$@"; do
+			[ "$w" != "$hn" ] || break
+		done
+		[ "$w" = "$hn" ] || continue
+		kv hosts_entry "$v $*"
+		break
+	done
+	unset IFS
+	set +f
 
 	if have systemd-detect-virt; then
 		# Exit status 1 with "none" means not virtualised: not an error.
@@ -475,6 +516,11 @@ probe_route() {
 		done </proc/net/route 2>/dev/null
 	fi
 	[ -n "$ifc" ] && kv interface "$ifc"
+	# the source address IPv4 traffic leaves by, as Ansible's
+	# default_ipv4 asks the kernel (a route lookup: nothing is sent)
+	if [ -z "$ONLY" ] && [ "${fam-}" = inet ] && have ip; then
+		kv get4 "$(ip -o -4 route get 8.8.8.8 2>/dev/null)"
+	fi
 	DEFIF=$ifc
 }
 
@@ -943,6 +989,9 @@ fetch_all() {
 	fa_osr=/etc/os-release
 	[ -r $fa_osr ] || fa_osr=/usr/lib/os-release
 	set -- "$@" STATUS /proc/self/status OSR $fa_osr MOUNTS /proc/self/mounts
+	! [ -r /etc/debian_version ] || set -- "$@" DEBV /etc/debian_version
+	! [ -r /etc/hosts ] || set -- "$@" ETCHOSTS /etc/hosts
+	set -- "$@" CPUS /sys/devices/system/cpu/online
 	sysctld_list
 	fa_i=1
 	while [ "$fa_i" -le "$SDN" ]; do

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "net/local.h"
 #include "remote/remote-cmd.h"
 #include "template/template.h"
 #include "playbook/playbook.h"
@@ -161,6 +162,12 @@ module_ctx_set_stage(struct module_ctx *ctx, void *stage)
 	/* The runner flushed any other stager's stage before this task. */
 	h->stage = stage;
 	h->stager = ctx_stager(ctx);
+	/* the flush runs as the last task that staged */
+	free(h->stage_as_user);
+	h->stage_as_user = ctx->as.user != NULL ? xstrdup(ctx->as.user) :
+	    NULL;
+	h->stage_as.on = ctx->as.on;
+	h->stage_as.user = h->stage_as_user;
 }
 
 /* Open the host's connection if needed (again, when the pool closed it
@@ -195,22 +202,37 @@ host_connect(struct host_state *h, char **cause)
 	return TP_OK;
 }
 
+/* The host whose connection ctx's commands use (a context made by hand,
+ * in the unit tests, names only its host). */
+static struct host_state *
+ctx_conn(const struct module_ctx *ctx)
+{
+	return ctx->conn != NULL ? ctx->conn : ctx->host;
+}
+
 /* A command on any host of the run, serialised by that host's lock; the
  * run's pool keeps the number of open connections bounded. */
 static enum tp_status
-host_exec(struct runner *r, struct host_state *h, const char *cmd,
-    const void *in, size_t in_len, int timeout, struct tp_result *res,
-    char **cause)
+host_exec(struct runner *r, struct host_state *h, const struct tp_become *as,
+    const char *cmd, const void *in, size_t in_len, int timeout,
+    struct tp_result *res, char **cause)
 {
 	enum tp_status st;
 
 	memset(res, 0, sizeof *res);
+	if (h->local) {
+		/* no connection to keep: the lock only for the count */
+		pthread_mutex_lock(&h->lock);
+		h->stats.round_trips++;
+		pthread_mutex_unlock(&h->lock);
+		return local_exec(as, cmd, in, in_len, timeout, res, cause);
+	}
 	pthread_mutex_lock(&h->lock);
 	st = host_connect(h, cause);
 	if (st == TP_OK) {
 		h->stats.round_trips++;
-		st = transport_exec(h->tp_handle, cmd, in, in_len, timeout,
-		    res, cause);
+		st = transport_exec_as(h->tp_handle, as, cmd, in, in_len,
+		    timeout, res, cause);
 		if (st == TP_UNREACHABLE) {
 			/* The connection broke: drop it so nothing
 			 * reuses it. */
@@ -231,8 +253,13 @@ enum tp_status
 module_ctx_exec(struct module_ctx *ctx, const char *cmd, const void *in,
     size_t in_len, int timeout, struct tp_result *res, char **cause)
 {
-	return host_exec(ctx->run, ctx->host, cmd, in, in_len, timeout, res,
-	    cause);
+	if (ctx->conn_error != NULL) {
+		memset(res, 0, sizeof *res);
+		*cause = xstrdup(ctx->conn_error);
+		return TP_FAILED;
+	}
+	return host_exec(ctx->run, ctx_conn(ctx), &ctx->as, cmd, in, in_len,
+	    timeout, res, cause);
 }
 
 enum tp_status
@@ -240,15 +267,20 @@ module_ctx_exec_fresh(struct module_ctx *ctx, const char *cmd,
     const void *in, size_t in_len, int timeout, int connect_timeout,
     struct tp_result *res, char **cause)
 {
-	struct host_state	*h = ctx->host;
+	struct host_state	*h = ctx_conn(ctx);
 	struct transport	*t = NULL;
 	struct tp_options	 opts;
 	enum tp_status		 st;
 
 	memset(res, 0, sizeof *res);
+	if (h->local)
+		return host_exec(ctx->run, h, &ctx->as, cmd, in, in_len,
+		    timeout, res, cause);
 	/* h->tp is set once per run and only read (a shallow copy shares
 	 * its strings); the counts are the lock's. */
 	opts = h->tp;
+	opts.become = ctx->as.on;
+	opts.become_user = ctx->as.user;
 	if (connect_timeout > 0)
 		opts.connect_timeout = connect_timeout;
 	st = transport_open(&opts, &t, cause);
@@ -393,7 +425,13 @@ module_ctx_exec_on(struct module_ctx *ctx, struct host_state *peer,
     const char *cmd, const void *in, size_t in_len, int timeout,
     struct tp_result *res, char **cause)
 {
-	return host_exec(ctx->run, peer, cmd, in, in_len, timeout, res, cause);
+	if (ctx->conn_error != NULL) {
+		memset(res, 0, sizeof *res);
+		*cause = xstrdup(ctx->conn_error);
+		return TP_FAILED;
+	}
+	return host_exec(ctx->run, peer, &ctx->as, cmd, in, in_len, timeout,
+	    res, cause);
 }
 
 const json_t *

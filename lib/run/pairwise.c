@@ -482,6 +482,7 @@ runner_pairwise_begin(struct runner *r, const struct play *play,
 			free(ph[i].peers[j].address);
 		free(ph[i].peers);
 		free(ph[i].conf);
+		runner_clear_ctx(&ph[i].ctx);
 		json_decref(ph[i].args);
 		json_decref(ph[i].vars);
 	}

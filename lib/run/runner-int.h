@@ -45,10 +45,12 @@ void	 runner_run_task(struct runner *r, struct host_state *h,
  * is to's too (a failure not ignored fails to). */
 void	 runner_share_once(struct host_state *from, const struct task *t,
 	    struct host_state *to);
-/* The context a module (t) or a stager's flush (t NULL) runs with. */
+/* The context a module (t) or a stager's flush (t NULL) runs with;
+ * released with runner_clear_ctx. */
 void	 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	    struct host_state *h, const struct play *play,
 	    const struct task *t, json_t *vars);
+void	 runner_clear_ctx(struct module_ctx *ctx);
 
 /* Over the start times since[0..n) of what runs (0: not running): how
  * many run (*running) and the index of the one running longest, n when

@@ -11,6 +11,7 @@
 #include "remote/hostline.h"
 #include "inventory/inventory.h"
 #include "inventory/pattern.h"
+#include "net/local.h"
 #include "playbook/playbook.h"
 #include "playbook/serial.h"
 #include "template/template.h"
@@ -69,8 +70,15 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	h->tp.ssh_debug = cfg->ssh_debug;
 	h->tp.connect_timeout = cfg->connect_timeout;
 	h->tp.command_timeout = cfg->command_timeout;
-	h->tp.become = cfg->become || (conn.become >= 0 ? conn.become > 0 :
-	    cfg->default_become);
+	/* become is decided per task (playbook/become.h); the host's
+	 * ansible_become and ansible_become_user win over every keyword,
+	 * the command line's and ansible.cfg's are the defaults under the
+	 * play's */
+	h->become.become = cfg->become || cfg->default_become;
+	h->become.user = keep(h, 6, cfg->default_become_user);
+	h->become.var_become = conn.become;
+	h->become.var_user = keep(h, 7, conn.become_user);
+	h->tp.become = conn.become >= 0 ? conn.become > 0 : h->become.become;
 	h->tp.become_user = keep(h, 4, first(conn.become_user,
 	    cfg->default_become_user, NULL));
 	/* The inventory's password wins over -K's, host by host, as in
@@ -87,6 +95,31 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	return 0;
 }
 
+/* Ansible's implicit localhost: commands run here (net/local.h), as the
+ * user tcptune runs as, under sudo -n when a task becomes; no variables
+ * of its own, so become is the command line's and the keywords'. */
+static struct host_state *
+local_host_new(const struct run_config *cfg)
+{
+	struct host_state *h = xcalloc(1, sizeof *h);
+
+	h->name = xstrdup("localhost");
+	h->local = 1;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_mutex_init(&h->verify_lock, NULL);
+	h->tp.name = h->name;
+	h->tp.host = keep(h, 0, "localhost");
+	h->become.become = cfg->become || cfg->default_become;
+	h->become.user = keep(h, 6, cfg->default_become_user);
+	h->become.var_become = -1;
+	h->registered = json_object();
+	h->included = json_object();
+	h->pending_facts = json_object();
+	h->pending_vars = json_object();
+	h->memo = json_object();
+	return h;
+}
+
 /* A stage that is not flushed (a failure, Ctrl-C) is dropped: a
  * half-planned change is never applied. */
 static void
@@ -96,6 +129,8 @@ drop_stage(struct host_state *h)
 		h->stager->free(h->stage);
 	h->stage = NULL;
 	h->stager = NULL;
+	free(h->stage_as_user);
+	h->stage_as_user = NULL;
 }
 
 static void
@@ -116,6 +151,7 @@ host_state_free(struct host_state *h)
 	}
 	for (i = 0; i < h->nresults; i++) {
 		free(h->results[i].msg);
+		free(h->results[i].delegated);
 		free(h->results[i].diff);
 		json_decref(h->results[i].data);
 	}
@@ -260,6 +296,7 @@ runner_init(struct runner *r, const struct run_config *cfg,
 	pattern_hosts_free(names, n);
 	if (r->nhosts != n)
 		return -1;
+	r->localhost = local_host_new(cfg);
 	/* `hostvars`: built once; templates read peers' vars through it
 	 * ({{ hostvars[iperf_peer].ansible_host }}). */
 	r->hostvars = json_object();
@@ -280,6 +317,7 @@ runner_free(struct runner *r)
 	for (i = 0; i < r->nhosts; i++)
 		host_state_free(r->hosts[i]);
 	free(r->hosts);
+	host_state_free(r->localhost);
 	conn_pool_free(&r->pool);
 	for (i = 0; i < r->nincludes; i++) {
 		playbook_free(r->includes[i]);
@@ -290,6 +328,19 @@ runner_free(struct runner *r)
 	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
+}
+
+struct host_state *
+runner_delegate_host(struct runner *r, const char *name)
+{
+	struct host_state *h = runner_host(r, name);
+
+	if (h != NULL)
+		return h;
+	if (strcmp(name, "localhost") == 0 || strcmp(name, "127.0.0.1") == 0 ||
+	    strcmp(name, "::1") == 0)
+		return r->localhost;
+	return NULL;
 }
 
 struct host_state *
@@ -428,6 +479,8 @@ runner_record(struct host_state *h, size_t play_index, const char *task_name,
 	res->data = NULL;
 	tr->ignored = ignored;
 	tr->seconds = secs;
+	tr->delegated = res->delegated;
+	res->delegated = NULL;
 	switch (res->status) {
 	case RESULT_OK: h->stats.ok++; break;
 	case RESULT_CHANGED: h->stats.changed++; break;
@@ -505,6 +558,71 @@ preflight(struct runner *r, struct host_state *h, const struct play *play,
 
 /* The context a module (t) or a stager's flush (t NULL) runs with: the
  * task's own check and diff modes, else the run's. */
+/* The host task t's delegate_to names, rendered with the original host's
+ * vars (Ansible's delegated task sees them); h itself without one. NULL
+ * with ctx->conn_error. */
+static struct host_state *
+delegate(struct module_ctx *ctx, struct runner *r, struct host_state *h,
+    const struct task *t, json_t *vars)
+{
+	struct host_state	*to = NULL;
+	json_t			*v;
+
+	if (t == NULL || t->delegate_to == NULL)
+		return h;
+	if ((v = template_render_string(t->delegate_to, vars,
+	    &t->delegate_to_pos, &ctx->conn_error)) == NULL)
+		return NULL;
+	if (!json_is_string(v))
+		ypos_fail(&ctx->conn_error, &t->delegate_to_pos, "delegate_to "
+		    "must be a host name");
+	else if ((to = runner_delegate_host(r, json_string_value(v))) ==
+	    NULL)
+		ypos_fail(&ctx->conn_error, &t->delegate_to_pos, "delegate_to: "
+		    "'%s' is not a host of the inventory (nor localhost)",
+		    json_string_value(v));
+	json_decref(v);
+	/* a tuning module stages for its own host and applies at the flush:
+	 * no other host's connection would take part */
+	if (ctx->conn_error == NULL && to != h && t->module != NULL &&
+	    t->module->stager != NULL)
+		ypos_fail(&ctx->conn_error, &t->delegate_to_pos, "delegate_to "
+		    "is not supported on '%s', which applies on its own host",
+		    t->module->name);
+	return ctx->conn_error == NULL ? to : NULL;
+}
+
+/* Who ctx's commands run as: task t's become (playbook/become.h) with the
+ * variables of the host they run on (the delegated one's), its
+ * become_user rendered with the host's vars; a flush (t NULL) runs as the
+ * last task that staged. */
+static void
+fill_become(struct module_ctx *ctx, struct host_state *h,
+    const struct play *play, const struct task *t, json_t *vars)
+{
+	struct become_choice	 c;
+	json_t			*u;
+
+	if (t == NULL) {
+		ctx->as = h->stage_as;
+		return;
+	}
+	task_become(play, t, &ctx->conn->become, &c);
+	ctx->as.on = c.on;
+	ctx->as.user = c.user;
+	if (!c.on || c.user_pos == NULL || !template_has(c.user))
+		return;
+	if ((u = template_render_string(c.user, vars, c.user_pos,
+	    &ctx->conn_error)) == NULL)
+		return;
+	if (!json_is_string(u))
+		ypos_fail(&ctx->conn_error, c.user_pos, "become_user must be "
+		    "a user name");
+	else
+		ctx->as.user = ctx->as_user = xstrdup(json_string_value(u));
+	json_decref(u);
+}
+
 void
 runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
     struct host_state *h, const struct play *play, const struct task *t,
@@ -519,6 +637,18 @@ runner_fill_ctx(struct module_ctx *ctx, struct runner *r,
 	ctx->check = t != NULL && t->check_mode >= 0 ? t->check_mode :
 	    r->cfg->check;
 	ctx->diff = t != NULL && t->diff >= 0 ? t->diff : r->cfg->diff;
+	if ((ctx->conn = delegate(ctx, r, h, t, vars)) == NULL)
+		ctx->conn = h;
+	else
+		fill_become(ctx, h, play, t, vars);
+}
+
+void
+runner_clear_ctx(struct module_ctx *ctx)
+{
+	free(ctx->as_user);
+	free(ctx->conn_error);
+	ctx->as_user = ctx->conn_error = NULL;
 }
 
 /*
@@ -579,6 +709,9 @@ flush_stage(struct runner *r, struct host_state *h, const struct play *play,
 	runner_fill_ctx(&ctx, r, h, play, NULL, NULL);
 	sg->flush(&ctx, stage, &res);
 	sg->free(stage);
+	runner_clear_ctx(&ctx);
+	free(h->stage_as_user);
+	h->stage_as_user = NULL;
 	tr = runner_record(h, play_index, sg->task_name, sg->name, &res, 0,
 	    monotonic_seconds() - start);
 	tr->kind = RESULT_KIND_APPLY;
@@ -686,6 +819,7 @@ run_host_step(struct batch *b, struct host_state *h)
 		gather.pos = b->play->pos;
 		gather.check_mode = -1;
 		gather.diff = -1;
+		gather.become = -1;
 		runner_run_task(r, h, b->play, b->play_index, &gather, vars);
 		json_decref(gather.args);
 	} else
@@ -1452,14 +1586,6 @@ runner_play(struct runner *r, const struct playbook *pb, char **cause)
 {
 	size_t i;
 
-	/* become is a property of the one connection a host gets per run: a
-	 * play asking for it turns it on for the hosts' sessions. */
-	for (i = 0; i < pb->nplays; i++) {
-		size_t j;
-
-		for (j = 0; pb->plays[i].become > 0 && j < r->nhosts; j++)
-			r->hosts[j]->tp.become = 1;
-	}
 	/* every play's vault values before the first play touches a host */
 	for (i = 0; i < pb->nplays; i++) {
 		if (reveal_play_vars(&pb->plays[i], cause) != 0)
@@ -1487,6 +1613,7 @@ runner_adhoc(struct runner *r, const char *pattern, const struct module *m,
 	play.hosts = (char *)pattern;
 	play.max_fail_percentage = -1;
 	play.become = -1;
+	task.become = -1;
 	play.vars = json_object();
 	play.pos.file = "<command line>";
 	play.pos.line = 1;

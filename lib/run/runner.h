@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "playbook/become.h"
 #include "playbook/module.h"
 #include "net/transport.h"
 #include "run/conn-pool.h"
@@ -47,6 +48,9 @@ struct task_result {
 	json_t			*data;
 	int			 ignored;	/* failed but ignore_errors */
 	double			 seconds;
+	char			*delegated;	/* the host it ran on when
+						 * delegated (module_result's),
+						 * else NULL */
 };
 
 struct host_stats {
@@ -60,6 +64,9 @@ struct host_stats {
 
 struct host_state {
 	char			*name;
+	int			 local;		/* the implicit localhost of a
+						 * delegate_to (connection:
+						 * local, net/local.h) */
 	struct tp_options	 tp;		/* strings owned by conn_strings */
 	char			*conn_strings[8];
 	pthread_mutex_t		 lock;		/* guards tp_handle */
@@ -89,6 +96,12 @@ struct host_state {
 						 * baseline); under lock */
 	void			*stage;		/* what modules staged, or */
 	const struct module_stager *stager;	/* NULL; flushes, frees it */
+	struct tp_become	 stage_as;	/* who the stage's flush runs
+						 * as: its last task's become */
+	char			*stage_as_user;	/* owns stage_as.user */
+	struct become_defaults	 become;	/* the command line's and the
+						 * host's variables (strings:
+						 * conn_strings) */
 	struct task_result	*results;
 	size_t			 nresults;
 	struct host_stats	 stats;
@@ -203,6 +216,8 @@ struct runner {
 						 * kept for the results */
 	char			**include_keys;
 	size_t			  nincludes;
+	struct host_state	 *localhost;	/* delegate_to: localhost when
+						 * the inventory has none */
 	size_t			  park_above;	/* park idle hosts' facts
 						 * when a batch has more
 						 * hosts than this */
@@ -218,6 +233,15 @@ struct module_ctx {
 	json_t			*vars;		/* borrowed: the host's vars */
 	int			 check;
 	int			 diff;
+	struct host_state	*conn;		/* whose connection its
+						 * commands use: host, or the
+						 * task's delegate_to */
+	struct tp_become	 as;		/* who they run as
+						 * (playbook/become.h) */
+	char			*as_user;	/* owns as.user when rendered */
+	char			*conn_error;	/* a delegate_to or become_user
+						 * that did not render or name
+						 * no host: nothing runs */
 };
 
 /* Set by cmd/ on SIGINT: no new host or task starts; the recap is printed. */
@@ -227,6 +251,10 @@ int		 runner_init(struct runner *r, const struct run_config *cfg,
 		    const struct inventory *inv, char **cause);
 void		 runner_free(struct runner *r);
 struct host_state *runner_host(struct runner *r, const char *name);
+/* The host a task delegated to name runs over: the inventory's, else the
+ * implicit localhost for localhost, 127.0.0.1 or ::1 (Ansible's
+ * C.LOCALHOST); NULL for any other name. */
+struct host_state *runner_delegate_host(struct runner *r, const char *name);
 
 /* Run every play of a playbook. Returns 0, or -1 with *cause when the run
  * could not start (a pattern matched nothing). Host failures are in the

@@ -49,6 +49,16 @@ runner_gate_args(const struct task *t, const json_t *args, const json_t *vars,
 	return -1;
 }
 
+/* A delegated task's host as Ansible's callbacks label it: its name, and
+ * its address when that differs (the implicit localhost has none). */
+static char *
+delegated_label(const struct host_state *to)
+{
+	if (to->local || strcmp(to->tp.host, to->name) == 0)
+		return xstrdup(to->name);
+	return xprintf("%s(%s)", to->name, to->tp.host);
+}
+
 /* The module on the rendered arguments, judged: one attempt. */
 static void
 call_attempt(struct runner *r, struct host_state *h, const struct play *play,
@@ -58,12 +68,19 @@ call_attempt(struct runner *r, struct host_state *h, const struct play *play,
 	struct module_ctx ctx;
 
 	runner_fill_ctx(&ctx, r, h, play, t, vars);
-	if (module_call(t->module, &ctx, args, given, res) != 0 &&
+	if (ctx.conn_error != NULL) {
+		res->status = RESULT_FAILED;
+		res->msg = ctx.conn_error;
+		ctx.conn_error = NULL;
+	} else if (module_call(t->module, &ctx, args, given, res) != 0 &&
 	    res->status != RESULT_FAILED && res->status != RESULT_UNREACHABLE) {
 		res->status = RESULT_FAILED;
 		if (res->msg == NULL)
 			res->msg = xstrdup("module failed");
 	}
+	if (ctx.conn != h)
+		res->delegated = delegated_label(ctx.conn);
+	runner_clear_ctx(&ctx);
 	judge(t, vars, res);
 }
 
@@ -313,6 +330,9 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 		loop_set_item(&t->loop, vars, items, i);
 		call_module(r, h, play, t, vars, &item);
 		one = result_var(&item);
+		if (item.delegated != NULL)
+			json_object_set_new(one, "_delegated",
+			    json_string(item.delegated));
 		if (item.verbose && item.msg != NULL)
 			json_object_set_new(one, "_display",
 			    json_string(item.msg));

@@ -26,27 +26,7 @@ command -v ansible-playbook >/dev/null 2>&1 || {
 	echo "lang-actions: SKIP: ansible-playbook not installed"; exit 77; }
 e2e_lab_up 2 lg1 198.18.163
 cd "$E2E_SRC/tests/data/lang2" || exit 1
-export ANSIBLE_LOCAL_TEMP=$E2E_TMP/ansible-tmp ANSIBLE_HOME=$E2E_TMP/ansible-home
-export ANSIBLE_NOCOLOR=1 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
-export ANSIBLE_RETRY_FILES_ENABLED=0
-
-# The printed lines without the banners' stars, blank lines, the recap
-# and tcptune's run time; and without what tcptune's command module adds
-# to its line (' => exit 0'), not this test's subject.
-lines() {
-	sed -e 's/ \**$//' -e '/^$/d' -e '/^PLAY RECAP/,$d' -e 's/ => exit 0$//'
-}
-# host ok changed unreachable failed skipped, from the recap
-recap() {
-	sed -n '/^PLAY RECAP/,$p' | awk '/ : ok=/ {
-	    printf "%s", $1
-	    for (i = 3; i <= NF; i++) {
-		split($i, kv, "=")
-		if (kv[1] ~ /^(ok|changed|unreachable|failed|skipped)$/)
-			printf " %s=%s", kv[1], kv[2]
-	    }
-	    printf "\n" }'
-}
+ansible_env
 
 ansible-playbook -i "$LAB_INVENTORY" site.yml --list-tasks >"$E2E_TMP/theirs" 2>&1
 tt play site.yml --list-tasks >"$E2E_TMP/ours" 2>&1
@@ -60,21 +40,21 @@ for extra in "" "level=extra who=extra-who answer=41 unanswered=x"; do
 	e2e_run 150 ansible-playbook -i "$LAB_INVENTORY" -f 1 "${args[@]}" \
 	    site.yml </dev/null
 	ansible_rc=$RUN_RC
-	lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
-	recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
+	play_lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
+	play_recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
 	grep -c 'Not prompting' <<<"$RUN_ERR" >"$E2E_TMP/ansible-warned"
 	e2e_run 60 tt play site.yml -f 1 "${args[@]}" </dev/null
 	assert_eq "[-e '$extra'] the same exit status" "$ansible_rc" "$RUN_RC"
 	assert_eq "[-e '$extra'] the same vars_prompt warnings" \
 	    "$(cat "$E2E_TMP/ansible-warned")" \
 	    "$(grep -c 'Not prompting' <<<"$RUN_ERR")"
-	lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
+	play_lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
 	assert_eq "[-e '$extra'] the same lines" "" \
 	    "$(diff "$E2E_TMP/ansible" "$E2E_TMP/tcptune")"
 	assert_eq "[-e '$extra'] the same recap counts" \
-	    "$(cat "$E2E_TMP/ansible-recap")" "$(recap <<<"$RUN_OUT")"
+	    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
 	assert_match "[-e '$extra'] the recap has both hosts" \
-	    "${HOSTS[1]} ok=" "$(recap <<<"$RUN_OUT")"
+	    "${HOSTS[1]} ok=" "$(play_recap <<<"$RUN_OUT")"
 done
 # what the comparison rests on, in tcptune's own output
 assert_match "set_fact is over include_vars, -e over set_fact" \

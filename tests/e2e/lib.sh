@@ -164,6 +164,60 @@ e2e_run() {
 	e2e_log "ran ($RUN_SECS s, exit $RUN_RC): $*"
 }
 
+# ansible_env: ansible-playbook's settings for a comparison with tcptune
+# (its temporary files in the test's directory, no colour, the lab hosts'
+# python3, no retry files).
+ansible_env() {
+	export ANSIBLE_LOCAL_TEMP=$E2E_TMP/ansible-tmp \
+	    ANSIBLE_HOME=$E2E_TMP/ansible-home ANSIBLE_NOCOLOR=1 \
+	    ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 \
+	    ANSIBLE_RETRY_FILES_ENABLED=0
+}
+
+# play_lines < OUTPUT: the lines ansible-playbook or tcptune printed for a
+# play, without the banners' stars, blank lines, the recap and tcptune's
+# run time; and without what tcptune's command module adds to its line
+# (' => exit 0') and the probe's summary on a Gathering Facts line.
+play_lines() {
+	sed -e 's/ \**$//' -e '/^$/d' -e '/^PLAY RECAP/,$d' -e 's/ => exit 0$//' \
+	    -e '/^TASK \[Gathering Facts\]/,/^TASK \[/s/^\(ok: \[[^]]*\]\) => .*$/\1/'
+}
+
+# play_recap < OUTPUT: host ok changed unreachable failed skipped, a line
+# per host of the recap.
+play_recap() {
+	sed -n '/^PLAY RECAP/,$p' | awk '/ : ok=/ {
+	    printf "%s", $1
+	    for (i = 3; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] ~ /^(ok|changed|unreachable|failed|skipped)$/)
+			printf " %s=%s", kv[1], kv[2]
+	    }
+	    printf "\n" }'
+}
+
+# play_compare DESC PLAYBOOK ARGS...: ansible-playbook and tcptune play
+# PLAYBOOK with ARGS on the lab's inventory ($LAB_INVENTORY), -f 1 so that
+# hosts print in inventory order: the same exit status, the same lines
+# (play_lines) and the same recap counts (play_recap). The tcptune run's
+# output is left in RUN_OUT.
+play_compare() {
+	local desc=$1 pb=$2 rc
+	shift 2
+	e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 "$@" "$pb" \
+	    </dev/null
+	rc=$RUN_RC
+	play_lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
+	play_recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
+	e2e_run 60 tt play "$pb" -f 1 "$@" </dev/null
+	assert_eq "[$desc] the same exit status" "$rc" "$RUN_RC"
+	play_lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
+	assert_eq "[$desc] the same lines" "" \
+	    "$(diff "$E2E_TMP/ansible" "$E2E_TMP/tcptune")"
+	assert_eq "[$desc] the same recap counts" \
+	    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
+}
+
 # Print the last run's output, indented, after a failed assertion.
 e2e_show_run() {
 	echo "    --- exit $RUN_RC after $RUN_SECS s; stdout (last 25 lines):"
