@@ -272,19 +272,6 @@ print_diff(const struct output *o, const char *diff)
 	strbuf_release(&sb);
 }
 
-/* " rescued=N" in the recap, only where a rescue caught a failure (the
- * recap's columns stay as they were for every play without one). */
-static const char *
-rescued(const struct host_state *h)
-{
-	static char buf[32];
-
-	if (h->stats.rescued == 0)
-		return "";
-	snprintf(buf, sizeof buf, " rescued=%-4d", h->stats.rescued);
-	return buf;
-}
-
 /* A loop's items, one line each as Ansible prints them: "changed: [h]
  * => (item=label)". Returns how many were printed. */
 static size_t
@@ -610,11 +597,12 @@ output_finish(struct output *o, const struct runner *r)
 			c = C_RED;
 		else if (h->stats.changed)
 			c = C_YELLOW;
+		/* Ansible's default callback's columns, in its order */
 		printf("%s%-26s%s : ok=%-4d changed=%-4d unreachable=%-4d "
-		    "failed=%-4d skipped=%-4d%s\n", color(o, c), h->name,
-		    color(o, C_RESET), h->stats.ok, h->stats.changed,
-		    h->stats.unreachable, h->stats.failed, h->stats.skipped,
-		    rescued(h));
+		    "failed=%-4d skipped=%-4d rescued=%-4d ignored=%-4d\n",
+		    color(o, c), h->name, color(o, C_RESET), h->stats.ok,
+		    h->stats.changed, h->stats.unreachable, h->stats.failed,
+		    h->stats.skipped, h->stats.rescued, h->stats.ignored);
 	}
 	printf("\n(%.1fs)\n", monotonic_seconds() - o->start);
 }

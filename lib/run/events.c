@@ -46,10 +46,11 @@ run_stats_json(const struct runner *r)
 		if (h->nresults == 0)
 			continue;
 		json_object_set_new(stats, h->name, json_pack(
-		    "{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "ok",
+		    "{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "ok",
 		    h->stats.ok, "changed", h->stats.changed, "unreachable",
 		    h->stats.unreachable, "failed", h->stats.failed,
 		    "skipped", h->stats.skipped, "rescued", h->stats.rescued,
+		    "ignored", h->stats.ignored,
 		    "round_trips", h->stats.round_trips,
 		    "connections", h->stats.connections));
 	}

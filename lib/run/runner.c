@@ -481,15 +481,18 @@ runner_record(struct host_state *h, size_t play_index, const char *task_name,
 	tr->seconds = secs;
 	tr->delegated = res->delegated;
 	res->delegated = NULL;
+	/* As Ansible's strategy counts them: a changed result is ok too, a
+	 * failure under ignore_errors is ok and ignored. */
 	switch (res->status) {
 	case RESULT_OK: h->stats.ok++; break;
-	case RESULT_CHANGED: h->stats.changed++; break;
+	case RESULT_CHANGED: h->stats.ok++; h->stats.changed++; break;
 	case RESULT_SKIPPED: h->stats.skipped++; break;
 	case RESULT_UNREACHABLE: h->stats.unreachable++; break;
 	case RESULT_FAILED:
-		if (ignored)
+		if (ignored) {
 			h->stats.ok++;
-		else
+			h->stats.ignored++;
+		} else
 			h->stats.failed++;
 		break;
 	}

@@ -54,8 +54,11 @@ struct task_result {
 };
 
 struct host_stats {
+	/* Ansible's recap: ok counts changed results too (and ignored
+	 * failures); rescued, failures a rescue caught (not in failed);
+	 * ignored, failures under ignore_errors (in ok, not in failed). */
 	int	ok, changed, unreachable, failed, skipped;
-	int	rescued;	/* failures a rescue caught (not in failed) */
+	int	rescued, ignored;
 	/* What the host cost: commands run on it (round trips: its own and
 	 * those a peer's module ran on it) and connections opened. Under
 	 * the host's lock. */

@@ -594,6 +594,8 @@ runner_include(struct runner *r, struct host_state *h,
 			free(label);
 		} else
 			res.msg = xprintf("included: %s", path);
+		/* counted ok, as Ansible counts each included file once
+		 * it is loaded (an include_role: nothing) */
 		runner_record(h, play_index, t->name, what, &res, 0, 0);
 	}
 	goto out;

@@ -160,7 +160,7 @@ if command -v tmux >/dev/null 2>&1; then
 	assert_match "C: the run ended with exit 0" "EXIT=0" "$(cat "$E2E_TMP/c/screen-end")"
 	assert_eq "C: the progress line was erased" 0 \
 	    "$(grep -c 'hosts done' "$E2E_TMP/c/screen-end")"
-	assert_match "C: the recap is on the screen" "lab04 +: ok=0 +changed=1" \
+	assert_match "C: the recap is on the screen" "lab04 +: ok=1 +changed=1" \
 	    "$(cat "$E2E_TMP/c/screen-end")"
 	if [[ -n ${STREAM_SCREEN:-} ]]; then
 		cp "$E2E_TMP/c/screen-run" "$STREAM_SCREEN.run"
