@@ -217,7 +217,7 @@ for i in 0 1; do
 		    cap=$CAL_UP
 		bar=$(awk -v r="$RATE" -v c="$cap" -v f="$MIN_TUNED" 'BEGIN {
 		    if (c < r) r = c; printf "%.1f", r * f }')
-		e2e_log "figure: $h $k: tuned $after Mbit/s, $(awk -v a="$after" -v c="$cap" 'BEGIN { printf "%.0f", c > 0 ? 100 * a / c : 0 }')% of the calibrated $cap (bar $bar)"
+		e2e_log "figure: $h $k: tuned $after Mbit/s, $(awk -v a="$after" -v c="$cap" 'BEGIN { printf "%.0f", (c > 0 ? 100 * a / c : 0) }')% of the calibrated $cap (bar $bar)"
 		# What the kernel says held the flow (TCP_INFO on both ends):
 		# a shortfall names its limit instead of only a number.
 		e2e_log "figure: $h $k diagnosis: $(jqp "$VERIFY_AFTER"' |
