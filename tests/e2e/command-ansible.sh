@@ -15,9 +15,8 @@ command -v ansible-playbook >/dev/null 2>&1 || {
 	exit 77
 }
 cd "$E2E_SRC" || exit 1
-export ANSIBLE_LOCAL_TEMP=$E2E_TMP/ansible-tmp ANSIBLE_HOME=$E2E_TMP/ansible-home
-export ANSIBLE_NOCOLOR=1 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
-export ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_STDOUT_CALLBACK=json
+ansible_env
+export ANSIBLE_STDOUT_CALLBACK=json
 PB=tests/data/command/play.yml
 
 e2e_lab_up 2 m3a 198.19.120
