@@ -1,11 +1,11 @@
 /* Which file wins a key at boot, for a task that writes a sysctl file. */
 #include "modules/sysctl-files.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/util.h"
 #include "base/xalloc.h"
 #include "modules/tune.h"
 #include "playbook/module.h"
@@ -13,18 +13,15 @@
 #include "remote/sysctld.h"
 #include "tune/dropin.h"
 
-/* s without surrounding blanks, in place. */
+/* s without surrounding blanks (str_trim's), cut in place. */
 static char *
 trim(char *s)
 {
-	char *end;
+	size_t	 n = strlen(s);
+	char	*t = s + (str_trim(s, &n) - s);
 
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
+	t[n] = '\0';
+	return t;
 }
 
 void
