@@ -7,6 +7,7 @@
 #include "base/strbuf.h"
 #include "modules/verify-table.h"
 #include "remote/tcpinfo.h"
+#include "tune/sizing.h"
 
 /* The key of each limit and the module of tcptune that sets it. */
 struct limit_key {
@@ -41,13 +42,13 @@ evidence_int(json_t *e, const char *key, long long v)
 static long long
 rmem_max(const json_t *info)
 {
-	const char	*v = json_string_value(json_object_get(json_object_get(
-	    info, "sysctl"), "net.ipv4.tcp_rmem"));
-	long long	 a, b, c;
+	const char		*v = json_string_value(json_object_get(
+	    json_object_get(info, "sysctl"), "net.ipv4.tcp_rmem"));
+	struct tcp_triple	 t;
 
-	if (v == NULL || sscanf(v, "%lld %lld %lld", &a, &b, &c) != 3)
+	if (v == NULL || tcp_triple_parse(v, &t) != 0)
 		return -1;
-	return c;
+	return (long long)t.max;
 }
 
 /* The figures behind the verdict, from both ends. */
