@@ -9,9 +9,12 @@
 #
 # Must run as root. Never touches the root namespace's sysctls.
 
-set -euo pipefail
+set -Eeuo pipefail
 
 PROG=lab.sh
+# A command that fails under set -e says nothing of itself: name it, so
+# that a failed host's job is never a bare "1 host(s) failed".
+trap 'echo "$PROG: line $LINENO: \"$BASH_COMMAND\" exited $?" >&2' ERR
 SSHD=/usr/sbin/sshd
 DEFAULT_DIR=/tmp/tcptune-lab
 DEFAULT_N=8
@@ -402,18 +405,29 @@ EOF
 	start_sshd "$h"
 }
 
+# A job that a signal killed ran no trap of its own: say so here.
+job_failed() {
+	(($1 <= 128)) || warn "a host's job was killed by signal $(($1 - 128))"
+}
+
 # Run "FUNC i" for every host index, JOBS at a time; fail if any failed.
 for_all_hosts() {
-	local fn=$1 i n=0 fails=0
+	local fn=$1 i n=0 fails=0 rc
+	# Each job says which host it was and how it ended: a job killed by a
+	# signal prints nothing of its own.
 	for i in "${!HOSTS[@]}"; do
-		"$fn" "$i" &
+		(
+			# shellcheck disable=SC2064
+			trap "rc=\$?; ((rc == 0)) || warn \"host '${HOSTS[$i]}': $fn exited \$rc\"" EXIT
+			"$fn" "$i"
+		) &
 		if ((++n >= JOBS)); then
-			wait -n || fails=$((fails + 1))
+			wait -n || { rc=$?; job_failed "$rc"; fails=$((fails + 1)); }
 			n=$((n - 1))
 		fi
 	done
 	while ((n > 0)); do
-		wait -n || fails=$((fails + 1))
+		wait -n || { rc=$?; job_failed "$rc"; fails=$((fails + 1)); }
 		n=$((n - 1))
 	done
 	((fails == 0)) || die "$fails host(s) failed (see messages above)"
