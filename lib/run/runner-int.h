@@ -14,6 +14,13 @@ struct play;
 struct task;
 
 /* The variables task t (NULL: none) on h sees (a new reference). */
+/* A task's name templated for a step with h's vars (runner.c), and the
+ * results h recorded since first renamed from written to it. */
+const char *runner_step_title(struct runner *r, struct host_state *h,
+	     const struct play *play, const struct task *t,
+	     const json_t *groups);
+void	 runner_retitle(struct host_state *h, size_t first,
+	     const char *written, const char *title);
 json_t	*runner_host_vars(struct runner *r, struct host_state *h,
 	    const struct play *play, const struct task *t,
 	    const json_t *groups);

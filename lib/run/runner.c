@@ -325,6 +325,9 @@ runner_free(struct runner *r)
 	}
 	free(r->includes);
 	free(r->include_keys);
+	for (i = 0; i < r->ntitles; i++)
+		free(r->titles[i]);
+	free(r->titles);
 	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
@@ -947,6 +950,8 @@ batch_worker(void *arg)
 		run_host_step(b, h);
 		warning = take_warning(h);
 		pthread_mutex_lock(&r->lock);
+		if (!b->gathering && !b->flushing)
+			runner_retitle(h, first, b->task->name, b->name);
 		b->since[i] = 0;
 		b->done++;
 		report_results(b, h, first, warning);
@@ -1048,6 +1053,61 @@ any_failed(const struct batch *b)
 	return 0;
 }
 
+/*
+ * A task's name as Ansible's linear strategy shows it: templated with the
+ * vars of the first host at the step, left as written when that fails (an
+ * undefined variable: fail_on_undefined=False) or when it has no template.
+ * "module {{ bbr_module }}" in a file included per item is "module
+ * tcp_bbr". The text is kept until the runner ends: results point at it.
+ */
+const char *
+runner_step_title(struct runner *r, struct host_state *h,
+    const struct play *play, const struct task *t, const json_t *groups)
+{
+	json_t	*vars, *v;
+	char	*cause = NULL;
+	const char *text = NULL;
+
+	if (t->name == NULL || !template_has(t->name))
+		return t->name;
+	vars = runner_host_vars(r, h, play, t, groups);
+	v = template_render_string(t->name, vars, NULL, &cause);
+	json_decref(vars);
+	free(cause);
+	if (v != NULL)
+		text = json_string_value(v);
+	if (text == NULL || strcmp(text, t->name) == 0) {
+		json_decref(v);
+		return t->name;
+	}
+	pthread_mutex_lock(&r->lock);
+	if (r->ntitles == 0 || strcmp(r->titles[r->ntitles - 1], text) != 0) {
+		r->titles = xreallocarray(r->titles, r->ntitles + 1,
+		    sizeof *r->titles);
+		r->titles[r->ntitles++] = xstrdup(text);
+	}
+	text = r->titles[r->ntitles - 1];
+	pthread_mutex_unlock(&r->lock);
+	json_decref(v);
+	return text;
+}
+
+/* The results a host recorded at the step [first, nresults) carry the
+ * step's title, the one its header showed. Under r->lock. */
+void
+runner_retitle(struct host_state *h, size_t first, const char *written,
+    const char *title)
+{
+	size_t i;
+
+	if (title == written)
+		return;
+	for (i = first; i < h->nresults; i++) {
+		if (h->results[i].task_name == written)
+			h->results[i].task_name = title;
+	}
+}
+
 /* The current step's task name, for its header and the progress line. */
 static const char *
 step_name(const struct batch *b)
@@ -1056,8 +1116,14 @@ step_name(const struct batch *b)
 
 	if (b->gathering)
 		return "Gathering Facts";
-	if (!b->flushing)
+	if (!b->flushing) {
+		for (i = 0; i < b->n; i++) {
+			if (takes_step(b, i))
+				return runner_step_title(b->r, b->hosts[i],
+				    b->play, b->task, b->groups);
+		}
 		return b->task->name;
+	}
 	for (i = 0; i < b->n; i++) {
 		if (takes_step(b, i))
 			return b->hosts[i]->stager->task_name;

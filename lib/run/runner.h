@@ -219,6 +219,10 @@ struct runner {
 						 * kept for the results */
 	char			**include_keys;
 	size_t			  nincludes;
+	char			**titles;	/* task names as templated for
+						 * a step (runner_step_title),
+						 * kept for the results */
+	size_t			  ntitles;
 	struct host_state	 *localhost;	/* delegate_to: localhost when
 						 * the inventory has none */
 	size_t			  park_above;	/* park idle hosts' facts

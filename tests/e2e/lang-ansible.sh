@@ -30,35 +30,6 @@ export ANSIBLE_RETRY_FILES_ENABLED=0
 # a role default is an inline vault value: both get the password
 VAULT=(--vault-password-file "$E2E_SRC/tests/data/vault/default.pass")
 
-# host <TAB> task <TAB> status <TAB> output, or each item's
-# item=status:output; a host's lines in the order its tasks ran.
-ansible_lines() {
-	jq -r '.plays[].tasks[] | .task.name as $t | .hosts | to_entries[] |
-	    .value as $r |
-	    # an include_tasks line itself (Ansible: one per task, tcptune:
-	    # one per item) unless skipped; the tasks it included are
-	    # compared
-	    select($r.include == null and
-	        (($r.results // []) | map(.include) | all(. == null))) |
-	    [.key, $t,
-	    (if $r.failed then "failed" elif $r.skipped then "skipped"
-	     elif $r.changed then "changed" else "ok" end),
-	    (if $r.results then ($r.results | map("\(.item | tojson)=" +
-	      (if .failed then "failed" elif .skipped then "skipped"
-	       elif .changed then "changed" else "ok" end) + ":" +
-	      (.stdout // "")) | join(","))
-	     else ($r.stdout // "") end)] | @tsv' | sort -s -k1,1
-}
-tcptune_lines() {
-	jq -r '.plays[].results | to_entries[] | .key as $h | .value[] |
-	    select(.module != "include_tasks" or .status == "skipped") |
-	    [$h, .task, .status,
-	    (if .data.results then (.data.results | map("\(.item | tojson)=" +
-	      .status + ":" + ((.stdout // "") | rtrimstr("\n"))) | join(","))
-	     else ((.data.stdout // "") | rtrimstr("\n")) end)] | @tsv' |
-	    sort -s -k1,1
-}
-
 # The listing: role tasks as "role : name", rescue and always parts not
 # listed, tags inherited from role entries and imports.
 # all.yml: import_playbook with tags, an imported playbook's roles and
@@ -87,17 +58,13 @@ for extra in "" "tune_param=from-extra tune_level=extra"; do
 	ansible_rc=$RUN_RC
 	ansible_lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
 	# the recap's counts, Ansible's names for tcptune's
-	jq -S '.stats | map_values({ok, changed, failed: .failures, skipped,
-	    rescued, ignored, unreachable})' <<<"$RUN_OUT" \
-	    >"$E2E_TMP/ansible-stats"
+	ansible_stats <<<"$RUN_OUT" >"$E2E_TMP/ansible-stats"
 	[[ -z $extra ]] && cp "$E2E_TMP/ansible-stats" "$E2E_TMP/ansible-stats-0"
 	e2e_run 120 tt play site.yml "${VAULT[@]}" "${args[@]}" --format json
 	assert_eq "[-e '$extra'] the same exit status" "$ansible_rc" "$RUN_RC"
 	tcptune_lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
 	assert_eq "[-e '$extra'] the same recap counts" \
-	    "$(cat "$E2E_TMP/ansible-stats")" "$(jq -S '.stats |
-	    map_values({ok, changed, failed, skipped, rescued, ignored,
-	    unreachable})' <<<"$RUN_OUT")"
+	    "$(cat "$E2E_TMP/ansible-stats")" "$(tcptune_stats <<<"$RUN_OUT")"
 	assert_eq "[-e '$extra'] the same tasks, statuses, items and outputs" \
 	    "$(cat "$E2E_TMP/ansible")" "$(cat "$E2E_TMP/tcptune")"
 	assert_match "[-e '$extra'] a loop's items ran" \

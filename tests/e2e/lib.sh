@@ -226,6 +226,48 @@ play_compare() {
 	    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
 }
 
+# ansible_lines < ansible-playbook's JSON (ANSIBLE_STDOUT_CALLBACK=json),
+# tcptune_lines < tcptune play --format json: host <TAB> task <TAB> status
+# <TAB> output, or each item's item=status:output; a host's lines in the
+# order its tasks ran.
+ansible_lines() {
+	jq -r '.plays[].tasks[] | .task.name as $t | .hosts | to_entries[] |
+	    .value as $r |
+	    # an include_tasks line itself (Ansible: one per task, tcptune:
+	    # one per item) unless skipped; the tasks it included are
+	    # compared
+	    select($r.include == null and
+	        (($r.results // []) | map(.include) | all(. == null))) |
+	    [.key, $t,
+	    (if $r.failed then "failed" elif $r.skipped then "skipped"
+	     elif $r.changed then "changed" else "ok" end),
+	    (if $r.results then ($r.results | map("\(.item | tojson)=" +
+	      (if .failed then "failed" elif .skipped then "skipped"
+	       elif .changed then "changed" else "ok" end) + ":" +
+	      (.stdout // "")) | join(","))
+	     else ($r.stdout // "") end)] | @tsv' | sort -s -k1,1
+}
+tcptune_lines() {
+	jq -r '.plays[].results | to_entries[] | .key as $h | .value[] |
+	    select(.module != "include_tasks" or .status == "skipped") |
+	    [$h, .task, .status,
+	    (if .data.results then (.data.results | map("\(.item | tojson)=" +
+	      .status + ":" + ((.stdout // "") | rtrimstr("\n"))) | join(","))
+	     else ((.data.stdout // "") | rtrimstr("\n")) end)] | @tsv' |
+	    sort -s -k1,1
+}
+
+# ansible_stats / tcptune_stats < the same JSON: the recap's counts per
+# host under tcptune's names, keys sorted.
+ansible_stats() {
+	jq -S '.stats | map_values({ok, changed, failed: .failures, skipped,
+	    rescued, ignored, unreachable})'
+}
+tcptune_stats() {
+	jq -S '.stats | map_values({ok, changed, failed, skipped, rescued,
+	    ignored, unreachable})'
+}
+
 # Print the last run's output, indented, after a failed assertion.
 e2e_show_run() {
 	echo "    --- exit $RUN_RC after $RUN_SECS s; stdout (last 25 lines):"
