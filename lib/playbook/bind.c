@@ -420,7 +420,12 @@ finish(const struct module *m, json_t *args, const struct ypos *pos,
 		}
 		if (p->def == NULL)
 			continue;
-		def = yaml_scalar_to_json(p->def, strlen(p->def), 1);
+		/* A string's default is that string: as plain YAML "" would
+		 * be null, and a null str param is the text "None"
+		 * (modprobe's params wrote "options NAME None"). */
+		def = p->type == PARAM_STR || p->type == PARAM_PATH ||
+		    p->type == PARAM_CHOICE ? json_string(p->def) :
+		    yaml_scalar_to_json(p->def, strlen(p->def), 1);
 		if (convert(p, def, NULL, &v, &msg) != 0) {
 			/* a bug in the module table, not in the playbook */
 			if (d != NULL)

@@ -20,7 +20,7 @@ static const char *const modes[] = { "fast", "slow", "auto", NULL };
 
 struct t_conf {
 	struct module_conf	 hdr;
-	const char		*s, *req, *mode, *path;
+	const char		*s, *req, *mode, *path, *empty, *word;
 	long long		 i, free_int;
 	int			 b;
 	double			 f;
@@ -47,6 +47,10 @@ static const struct module_param t_params[] = {
 	{ .name = "m", .type = PARAM_MAP, .offset = AT(m) },
 	{ .name = "path", .type = PARAM_PATH, .offset = AT(path),
 	  .def = "/etc/x.conf" },
+	/* a string's default is its text, never read as YAML: "" is not
+	 * null (which would be the text "None"), "no" not false */
+	{ .name = "empty", .type = PARAM_STR, .offset = AT(empty), .def = "" },
+	{ .name = "word", .type = PARAM_STR, .offset = AT(word), .def = "no" },
 	{ .name = NULL },
 };
 
@@ -154,17 +158,18 @@ test_every_type_and_defaults(void **state)
 	assert_int_equal(b.r, 0);
 	assert_int_equal(diag_count(&b.d), 0);
 	/* req keeps the text as written; the rest typed; defaults filled */
-	assert_args(b.args, "{\"b\":true,\"f\":0.25,\"i\":42,\"l\":[\"a\",1],"
-	    "\"m\":{\"k\":\"v\"},\"mode\":\"fast\","
+	assert_args(b.args, "{\"b\":true,\"empty\":\"\",\"f\":0.25,\"i\":42,"
+	    "\"l\":[\"a\",1],\"m\":{\"k\":\"v\"},\"mode\":\"fast\","
 	    "\"path\":\"/etc/sysctl.d/90-x.conf\",\"req\":\"010\","
-	    "\"s\":\"dflt\",\"size\":16777216}");
+	    "\"s\":\"dflt\",\"size\":16777216,\"word\":\"no\"}");
 	bound_free(&b);
 
 	bind_yaml(&b, &t_mod, "t: {req: x}\n");
 	assert_int_equal(b.r, 0);
-	assert_args(b.args, "{\"b\":true,\"f\":0.10000000000000001,\"i\":10,"
-	    "\"mode\":\"auto\",\"path\":\"/etc/x.conf\",\"req\":\"x\","
-	    "\"s\":\"dflt\",\"size\":268435456}");
+	assert_args(b.args, "{\"b\":true,\"empty\":\"\",\"f\":0.10000000000000001,"
+	    "\"i\":10,\"mode\":\"auto\",\"path\":\"/etc/x.conf\","
+	    "\"req\":\"x\",\"s\":\"dflt\",\"size\":268435456,"
+	    "\"word\":\"no\"}");
 	bound_free(&b);
 }
 
