@@ -10,6 +10,7 @@
 
 #include "cmd-look.h"
 #include "say.h"
+#include "base/pyrepr.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "inventory/inventory-view.h"

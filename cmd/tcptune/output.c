@@ -146,6 +146,28 @@ text_shown(const struct output *o)
 
 
 static void
+play_banner(struct output *o)
+{
+	if (!text_shown(o))
+		return;
+	clear_progress(o);
+	printf("\nPLAY [%s] %s\n", o->play,
+	    "*********************************************");
+}
+
+/* A later serial batch: the play's banner again, in the text form only
+ * (the JSON document keeps one entry per play). */
+static void
+on_batch_start(void *arg, const struct play *play, size_t batch_index,
+    size_t nhosts)
+{
+	(void)play;
+	(void)batch_index;
+	(void)nhosts;
+	play_banner(arg);
+}
+
+static void
 on_play_start(void *arg, const struct play *play, size_t nhosts)
 {
 	struct output	*o = arg;
@@ -163,11 +185,7 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 	json_object_set_new(ev, "hosts", json_string(play->hosts));
 	json_object_set_new(ev, "host_count", json_integer((json_int_t)nhosts));
 	emit(o, ev);
-	if (!text_shown(o))
-		return;
-	clear_progress(o);
-	printf("\nPLAY [%s] %s\n", o->play,
-	    "*********************************************");
+	play_banner(o);
 }
 
 /* A task's header (text) or task_start event (jsonl), once per step;
@@ -513,6 +531,7 @@ void
 output_attach(struct output *o, struct run_config *cfg)
 {
 	cfg->play_start = on_play_start;
+	cfg->batch_start = on_batch_start;
 	cfg->batch_done = on_batch_done;
 	cfg->schedule = on_schedule;
 	cfg->round_done = on_round;

@@ -14,6 +14,15 @@ struct play;
 struct task;
 
 /* The variables task t (NULL: none) on h sees (a new reference). */
+/* magic-vars.c: Ansible's magic variables. The run's and play's object,
+ * rebuilt by the main thread before a step (the play's hosts, the batch's
+ * hosts); and a host's vars given them and its own (group_names,
+ * inventory_hostname_short). */
+void	 runner_magic_refresh(struct runner *r, const struct play *play,
+	     struct host_state *const *play_hosts, size_t nplay,
+	     struct host_state *const *batch, size_t nbatch);
+void	 runner_magic_apply(const struct runner *r,
+	     const struct host_state *h, json_t *vars);
 /* A task's name templated for a step with h's vars (runner.c), and the
  * results h recorded since first renamed from written to it. */
 const char *runner_step_title(struct runner *r, struct host_state *h,

@@ -325,6 +325,7 @@ runner_free(struct runner *r)
 	}
 	free(r->includes);
 	free(r->include_keys);
+	json_decref(r->magic);
 	for (i = 0; i < r->ntitles; i++)
 		free(r->titles[i]);
 	free(r->titles);
@@ -428,6 +429,7 @@ runner_host_vars(struct runner *r, struct host_state *h,
 	    groups);
 	json_decref(level);
 	json_object_set(vars, "hostvars", r->hostvars);
+	runner_magic_apply(r, h, vars);
 	return vars;
 }
 
@@ -1053,6 +1055,15 @@ any_failed(const struct batch *b)
 	return 0;
 }
 
+/* Ansible's magic variables as they stand before the batch's next step:
+ * hosts that failed since have left ansible_play_hosts. */
+static void
+magic_refresh(struct batch *b)
+{
+	runner_magic_refresh(b->r, b->play, b->r->play_hosts,
+	    b->r->nplay_hosts, b->hosts, b->n);
+}
+
 /*
  * A task's name as Ansible's linear strategy shows it: templated with the
  * vars of the first host at the step, left as written when that fails (an
@@ -1454,6 +1465,7 @@ run_batch(struct batch *b)
 
 	b->handler = -1;
 	preflight_batch(b);
+	magic_refresh(b);
 	if (b->gather != NULL && !runner_interrupted) {
 		b->gathering = 1;
 		run_step(b, took);
@@ -1473,6 +1485,7 @@ run_batch(struct batch *b)
 		}
 		b->at = b->cursor[i];
 		t = b->task = cursor_task(&b->at);
+		magic_refresh(b);
 		if (t->kind == TASK_NOOP || (t->kind != TASK_FLUSH_HANDLERS &&
 		    !task_selected(b->play, t, cfg->tags, cfg->skip_tags))) {
 			memset(took, 0, b->n);
@@ -1633,6 +1646,8 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	for (i = 0; i < n; i++)
 		hosts[i] = runner_host(r, names[i]);
 	groups = groups_var(r);
+	r->play_hosts = hosts;
+	r->nplay_hosts = n;
 	if (r->cfg->play_start != NULL)
 		r->cfg->play_start(r->cfg->cb_arg, play, n);
 	r->play_ended = 0;
@@ -1641,11 +1656,16 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 		size = serial_batch_size(&play->serial, batch_index, n);
 		if (size == 0 || size > n - off)
 			size = n - off;
+		if (batch_index > 0 && r->cfg->batch_start != NULL)
+			r->cfg->batch_start(r->cfg->cb_arg, play, batch_index,
+			    size);
 		run_one_batch(r, play, play_index, hosts + off, size,
 		    batch_index, groups);
 	}
 	json_decref(groups);
 	pattern_hosts_free(names, n);
+	r->play_hosts = NULL;
+	r->nplay_hosts = 0;
 	free(hosts);
 	return 0;
 }

@@ -181,6 +181,10 @@ struct run_config {
 	 * rounds > 0). */
 	void	(*round_done)(void *arg, const struct play *play,
 		    const char *task, const json_t *round);
+	/* A serial batch after the play's first starts: Ansible prints the
+	 * play's banner again for each. */
+	void	(*batch_start)(void *arg, const struct play *play,
+		    size_t batch_index, size_t nhosts);
 	/* After each batch, in the main thread, with the batch's hosts in
 	 * inventory order. */
 	void	(*batch_done)(void *arg, const struct play *play,
@@ -219,6 +223,12 @@ struct runner {
 						 * kept for the results */
 	char			**include_keys;
 	size_t			  nincludes;
+	json_t			 *magic;	/* Ansible's magic variables of
+						 * the run and the running
+						 * play (magic-vars.c) */
+	struct host_state	**play_hosts;	/* the running play's, after
+						 * --limit */
+	size_t			  nplay_hosts;
 	char			**titles;	/* task names as templated for
 						 * a step (runner_step_title),
 						 * kept for the results */

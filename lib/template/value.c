@@ -1,6 +1,8 @@
 /* Jinja's truth and text of a JSON value (value.h). */
 #include "template/value.h"
 
+#include "base/pyrepr.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,39 +26,6 @@ template_truthy(const json_t *v)
 	return 0;
 }
 
-/* Python's repr() of a float: the shortest text that reads back the same,
- * with ".0" on whole numbers and exponents only outside [1e-4, 1e16). */
-static char *
-float_text(double d)
-{
-	char	buf[64];
-	int	prec, exp10;
-
-	if (isnan(d))
-		return xstrdup("nan");
-	if (isinf(d))
-		return xstrdup(d < 0 ? "-inf" : "inf");
-	if (d == 0)
-		return xstrdup(signbit(d) ? "-0.0" : "0.0");
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-	exp10 = atoi(strchr(buf, 'e') + 1);
-	if (exp10 < -4 || exp10 >= 16) {
-		/* 1e+16 as Python prints it */
-		snprintf(buf, sizeof buf, "%.*g", prec, d);
-		return xstrdup(buf);
-	}
-	snprintf(buf, sizeof buf, "%.*f",
-	    prec - 1 - exp10 > 0 ? prec - 1 - exp10 : 0, d);
-	if (strchr(buf, '.') == NULL)
-		return xprintf("%s.0", buf);
-	return xstrdup(buf);
-}
-
 char *
 template_to_text(const json_t *v)
 {
@@ -66,19 +35,16 @@ template_to_text(const json_t *v)
 	case JSON_INTEGER:
 		return xprintf("%lld", (long long)json_integer_value(v));
 	case JSON_REAL:
-		return float_text(json_real_value(v));
+		return py_float_text(json_real_value(v));
 	case JSON_TRUE:
 		return xstrdup("True");
 	case JSON_FALSE:
 		return xstrdup("False");
 	case JSON_NULL:
 		return xstrdup("None");
-	default: {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-
-		if (s == NULL)
-			return xstrdup("");
-		return s;
-	}
+	default:
+		/* a list or mapping in text is Python's str() of it, as
+		 * Jinja2 renders it: "['a', 'b']", "{'k': 1}" */
+		return py_str(v);
 	}
 }

@@ -13,7 +13,8 @@
 # exit status must be the same. tests/data/lang3/facts.yml prints the
 # ansible_* facts (prefixed and under ansible_facts) that mean the same in
 # a namespace, from Ansible's setup module and from tcptune's probe: the
-# same lines; facts-none.yml: without gathering they are undefined.
+# same lines; facts-none.yml: without gathering they are undefined;
+# magic.yml: Ansible's magic variables, the same lines, in check mode too.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -75,6 +76,16 @@ done
 play_compare "no facts" facts-none.yml
 assert_match "gather_facts: false: no ansible_distribution, ansible_facts empty" \
     '"msg": "False 0"' "$RUN_OUT"
+
+# Ansible's magic variables: options, play, host, after a failure, a
+# serial play after it; in check mode, with tags and a limit
+play_compare magic magic.yml
+assert_match "ansible_play_hosts without the failed host" \
+    "\"msg\": \"all=\['${HOSTS[0]}', '${HOSTS[1]}'\] hosts=\['${HOSTS[1]}'\]" "$RUN_OUT"
+play_compare "magic --check" magic.yml --check --tags all --limit "${HOSTS[1]}"
+assert_match "ansible_check_mode, ansible_limit" \
+    "\"msg\": \"check=True diff=False forks=1 v=0 tags=\['all'\] skip=\[\] limit=${HOSTS[1]} " \
+    "$RUN_OUT"
 
 # a name that is no host: the task fails, naming where and what
 printf '%s\n' '- hosts: lab' '  gather_facts: false' '  tasks:' \
