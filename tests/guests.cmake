@@ -21,10 +21,17 @@
 #           itself within the timeout + 10 s, everything as before; a qdisc
 #           change confirmed, no timer left; --check schedules nothing
 #           (~3-4 min: the one real test of --confirm-timeout, in CI)
+#   roles   issues 22/23's done-when: tests/data/guest-roles (roles with
+#           defaults, vars, meta dependencies, handlers, loops, import and
+#           include, template, lineinfile, persistent modprobe, assert)
+#           by ansible-playbook on one guest and tcptune on another (no
+#           python3 there): the same files byte for byte, live values,
+#           tasks and recaps; reruns; --check --diff on a third changes
+#           nothing (long tier, ~4 min)
 #   diag    what limited a flow (issue 24) on the guest WAN: receive_window
 #           at the stock receiver (100 Mbit/s x 200 ms), link_rate with both
 #           tuned (60 x 25), from --format json (long tier, ~3 min)
-foreach(t smoke tune verify timer ifaces confirm diag)
+foreach(t smoke tune verify timer ifaces confirm diag roles)
   add_test(NAME e2e/guests-${t}
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/guests-${t}.sh
             $<TARGET_FILE:tcptune>
@@ -35,7 +42,7 @@ foreach(t smoke tune verify timer ifaces confirm diag)
     # Three plays, one of them waiting out a revert: more on a loaded machine.
     set_tests_properties(e2e/guests-${t} PROPERTIES TIMEOUT 2400)
   endif()
-  if(t STREQUAL verify OR t STREQUAL diag)
+  if(t STREQUAL verify OR t STREQUAL diag OR t STREQUAL roles)
     # The long tier (label guests-long; the test command leaves it out,
     # `ctest --test-dir build -L guests-long` runs it). verify takes ~7
     # minutes, which the test command's budget does not have; verify itself
