@@ -48,7 +48,8 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	h->name = xstrdup(name);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_mutex_init(&h->verify_lock, NULL);
-	if (inventory_host_conn(r->inv, name, &conn, cause) != 0) {
+	if (inventory_host_conn(r->inv, name, cfg->extra_vars, &conn,
+	    cause) != 0) {
 		free(h->name);
 		free(h);
 		return -1;
@@ -1653,13 +1654,15 @@ runner_exit_bits(const struct runner *r)
 char *
 runner_traffic_address(const struct runner *r, const char *host)
 {
-	/* hostvars, where inline vault values are already plaintext */
+	/* hostvars, where inline vault values are already plaintext; -e's
+	 * ansible_host beats them, as it does for the connection */
 	const json_t	*vars = json_object_get(r->hostvars, host);
 	const char	*a;
 
 	if ((a = json_string_value(json_object_get(vars, "iperf_address"))) ==
-	    NULL && (a = json_string_value(json_object_get(vars,
-	    "ansible_host"))) == NULL)
+	    NULL && (a = json_string_value(json_object_get(r->cfg->extra_vars,
+	    "ansible_host"))) == NULL && (a = json_string_value(
+	    json_object_get(vars, "ansible_host"))) == NULL)
 		a = host;
 	return xstrdup(a);
 }

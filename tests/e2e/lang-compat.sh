@@ -5,7 +5,9 @@
 # (play_compare). tests/data/lang4/command.yml: command runs exactly
 # Ansible's argv (shlex.split of the free form, $VAR and ~ expanded, no
 # shell: no redirection, no substitution, no glob), shell runs /bin/sh -c
-# or its executable. Needs root and ansible-playbook (77 otherwise).
+# or its executable. tests/data/lang4/conn.yml: -e ansible_host,
+# ansible_port and ansible_user are where tcptune connects, over an
+# inventory whose own lead nowhere. Needs root and ansible-playbook (77 otherwise).
 # Lab l4a, 198.19.140.0/24.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -37,4 +39,19 @@ one|two lines|$((1+1))|
 /bin/bash 16
 END
 )" "$(debug_msgs <<<"$RUN_OUT")"
+
+# 2. -e ansible_host, ansible_port and ansible_user beat the inventory's:
+# its own lead nowhere (a refused port on the loopback, a user with no key)
+sed -e "s/ansible_host: ${LAB_ADDRS}\$/ansible_host: 127.0.0.1\n          ansible_port: 1/" \
+    -e 's/ansible_user: root/ansible_user: nobody/' \
+    "$LAB_INVENTORY" >"$E2E_TMP/nowhere.yml"
+LAB_INVENTORY=$E2E_TMP/nowhere.yml
+e2e_run 30 tt play conn.yml
+assert_rc_bit "conn: the inventory's address alone is unreachable" 4
+play_compare "conn -e" conn.yml -e "ansible_host=$LAB_ADDRS" \
+    -e ansible_port=22 -e ansible_user=root
+assert_eq "conn: -e's address, port and user" \
+    "$LAB_ADDRS:22 root|$LAB_ADDRS 22 root" \
+    "$(debug_msgs <<<"$RUN_OUT" | paste -sd '|')"
+LAB_INVENTORY=$LAB_DIR/inventory.yml
 e2e_finish
