@@ -1101,6 +1101,27 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	if (role != NULL)
 		vars_merge(v, role->all_params);
 	vars_merge(v, extra_vars);
+	/* registered results, set_fact's and facts are data: never templated
+	 * again when read (template.h), as Ansible's unsafe values; a name
+	 * a later level set again is that level's (a -e value is templated) */
+	json_object_foreach((json_t *)registered, key, fact) {
+		if (json_object_get(extra_vars, key) == NULL &&
+		    (role == NULL || json_object_get(role->all_params, key) ==
+		    NULL))
+			template_mark_unsafe(v, key);
+	}
+	if (facts != NULL) {
+		json_object_foreach(ansible, key, fact) {
+			char *name = xprintf("ansible_%s", key);
+
+			template_mark_unsafe(v, name);
+			free(name);
+		}
+	}
+	template_mark_unsafe(v, "facts");
+	template_mark_unsafe(v, "ansible_facts");
+	template_mark_unsafe(v, "hostvars");
+	template_mark_unsafe(v, "groups");
 	json_object_set_new(v, "facts", facts != NULL ?
 	    json_deep_copy(facts) : json_object());
 	json_object_set_new(v, "ansible_facts", ansible);

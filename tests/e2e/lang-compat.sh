@@ -7,7 +7,11 @@
 # shell: no redirection, no substitution, no glob), shell runs /bin/sh -c
 # or its executable. tests/data/lang4/conn.yml: -e ansible_host,
 # ansible_port and ansible_user are where tcptune connects, over an
-# inventory whose own lead nowhere. Needs root and ansible-playbook (77 otherwise).
+# inventory whose own lead nowhere. tests/data/lang4/vars.yml: variables
+# that reference variables (play vars, vars_files, a role's defaults, the
+# inventory, -e, set_fact, a registered result) rendered when read, typed
+# as Ansible's; loop.yml: a loop fails clearly. Needs root and
+# ansible-playbook (77 otherwise).
 # Lab l4a, 198.19.140.0/24.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -54,4 +58,44 @@ assert_eq "conn: -e's address, port and user" \
     "$LAB_ADDRS:22 root|$LAB_ADDRS 22 root" \
     "$(debug_msgs <<<"$RUN_OUT" | paste -sd '|')"
 LAB_INVENTORY=$LAB_DIR/inventory.yml
+
+# 3. variables that reference variables, across levels: the inventory's
+# lang4_inv reads a play var, -e's lang4_extra a role default
+sed "s/^\(        $H:\)\$/\1\n          lang4_inv: \"{{ a }}@inv\"/" \
+    "$LAB_INVENTORY" >"$E2E_TMP/vars-inv.yml"
+LAB_INVENTORY=$E2E_TMP/vars-inv.yml
+play_compare vars vars.yml -e 'lang4_extra={{rd}}@extra'
+assert_eq "vars: each chain's value, typed as Ansible's" "$(cat <<'END'
+3-file+play/default 3
+3-file+play/default
+3 4 True True
+3
+4
+3-file+play!
+1.5
+
+3@inv 3-file+play/default@extra
+dflt False
+3 10 11
+10-reg
+END
+)" "$(sed -n 's/^ *"[a-z_]*": "\(.*\)"$/\1/p' <<<"$RUN_OUT")"
+assert_match "vars: a list's items typed as Ansible's" \
+    '"lst": \[
+        3,
+        "x3",
+        \[
+            3,
+            3' "$RUN_OUT"
+assert_match "vars: a comparison is a boolean" '"flag": true' "$RUN_OUT"
+LAB_INVENTORY=$LAB_DIR/inventory.yml
+# a template that reads itself fails the task, as in Ansible
+e2e_run 60 ansible-playbook -i "$LAB_INVENTORY" loop.yml
+assert_match "loop: Ansible detects it" "recursive loop detected in template string" \
+    "$RUN_OUT"
+e2e_run 30 tt play loop.yml
+assert_rc_bit "loop: the host fails" 2
+assert_match "loop: the message names the place and the loop" \
+    "fatal: \[$H\]: FAILED! => loop.yml:9:20: recursive loop detected in template string: \{\{ y \}\} \(variable 'x'\)" \
+    "$RUN_OUT"
 e2e_finish
