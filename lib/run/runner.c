@@ -12,6 +12,7 @@
 #include "inventory/inventory.h"
 #include "inventory/pattern.h"
 #include "net/local.h"
+#include "playbook/gather-subset.h"
 #include "playbook/playbook.h"
 #include "playbook/serial.h"
 #include "template/template.h"
@@ -158,6 +159,7 @@ host_state_free(struct host_state *h)
 	}
 	free(h->results);
 	json_decref(h->facts);
+	json_decref(h->gather_subset);
 	free(h->facts_parked);
 	json_decref(h->registered);
 	json_decref(h->included);
@@ -425,6 +427,8 @@ runner_host_vars(struct runner *r, struct host_state *h,
 	    h->name), level, r->cfg->extra_vars, h->facts, h->name,
 	    groups);
 	json_decref(level);
+	if (h->gathered)
+		gather_subset_apply(vars, h->gather_mask, h->gather_subset);
 	json_object_set(vars, "hostvars", r->hostvars);
 	return vars;
 }
@@ -826,6 +830,13 @@ run_host_step(struct batch *b, struct host_state *h)
 		gather.become = -1;
 		runner_run_task(r, h, b->play, b->play_index, &gather, vars);
 		json_decref(gather.args);
+		/* Ansible's names follow the play's gather_subset until the
+		 * next gathering (runner_host_vars) */
+		json_decref(h->gather_subset);
+		h->gather_subset = json_incref(b->play->gather_subset);
+		h->gather_mask = b->play->gather_subset != NULL ?
+		    b->play->gather_mask : GATHER_ALL;
+		h->gathered = 1;
 	} else
 		runner_run_task(r, h, b->play, b->play_index, b->task, vars);
 	json_decref(vars);
@@ -1306,6 +1317,7 @@ meta_act(struct batch *b, size_t i)
 			unpark_facts(h);
 			json_decref(h->facts);
 			h->facts = json_object();
+			h->gathered = 0;
 			park_facts(b->r, h, b->n);
 		}
 		break;

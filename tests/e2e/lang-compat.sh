@@ -10,7 +10,8 @@
 # inventory whose own lead nowhere. tests/data/lang4/vars.yml: variables
 # that reference variables (play vars, vars_files, a role's defaults, the
 # inventory, -e, set_fact, a registered result) rendered when read, typed
-# as Ansible's; loop.yml: a loop fails clearly. Needs root and
+# as Ansible's; loop.yml: a loop fails clearly. subset.yml: gather_subset
+# decides which ansible_* facts are defined. Needs root and
 # ansible-playbook (77 otherwise).
 # Lab l4a, 198.19.140.0/24.
 # shellcheck source=tests/e2e/lib.sh
@@ -98,4 +99,25 @@ assert_rc_bit "loop: the host fails" 2
 assert_match "loop: the message names the place and the loop" \
     "fatal: \[$H\]: FAILED! => loop.yml:9:20: recursive loop detected in template string: \{\{ y \}\} \(variable 'x'\)" \
     "$RUN_OUT"
+
+# 4. gather_subset decides which ansible_* facts are defined
+play_compare subset subset.yml
+assert_eq "subset: the facts each subset defines" "$(cat <<'END'
+all 20 True True True
+!all 14 True False False
+!all,network 16 True False True
+min 14 True False False
+!all,!min 0 False False False
+hardware 16 True True False
+virtual 16 True False False
+END
+)" "$(awk '/^PLAY \[/ { p = substr($2, 2, length($2) - 2) }
+    /"msg": "[a-z0-9_ ]*"$/ { v = $0; sub(/^ *"msg": "/, "", v)
+	n = split(v, w, " ") - 1 }
+    /"msg": "(True|False)/ { gsub(/"/, ""); print p, n, $2, $3, $4 }' <<<"$RUN_OUT")"
+printf '%s\n' '- hosts: all' '  gather_subset: [network, hardwar]' \
+    '  tasks: []' >"$E2E_TMP/bad-subset.yml"
+e2e_run 30 tt play "$E2E_TMP/bad-subset.yml"
+assert_match "subset: an unknown one is refused at load, with its place" \
+    "bad-subset.yml:2:18: gather_subset: unknown subset 'hardwar'" "$RUN_OUT$RUN_ERR"
 e2e_finish
