@@ -14,11 +14,11 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "base/shlex.h"
 #include "base/shquote.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 #include "base/xalloc.h"
-#include "config/ansible-cfg.h"
 #include "modules/command-result.h"
 #include "remote/command.h"
 
@@ -69,9 +69,9 @@ struct command_conf {
 
 static const struct module_param command_params[] = {
 	{ .name = "cmd", .type = PARAM_STR, .offset = AT(cmd),
-	  .host_line = HOSTLINE_SHELL,
-	  .help = "the command line, run by the login shell; each {{ }} in "
-		  "it is quoted as one shell word" },
+	  .host_line = HOSTLINE_ARGV_TEXT,
+	  .help = "the command line, split into words as shlex.split does "
+		  "and run without a shell, as Ansible's command module" },
 	COMMON_PARAMS,
 	{ .name = "executable", .type = PARAM_STR, .offset = AT(executable),
 	  .help = "ignored, as the command module ignores it (shell's)" },
@@ -136,24 +136,42 @@ argv_words(const json_t *argv, json_t **cmd, struct strbuf *sb,
 	return 0;
 }
 
-/* Ansible's `cmd` of a command task given as text: shlex.split's words
- * (the text itself where they cannot be split). */
-static json_t *
-text_words(const char *text)
+/* A command task's free-form text as Ansible's command module makes it:
+ * shlex.split's words (base/shlex.h), each appended to sb as one word
+ * (command_word_add: $VAR and ~ expanded as run_command does, nothing
+ * else) and to *cmd, the module's `cmd` key. -1 with *cause when the
+ * text cannot be split (Python's ValueError). */
+static int
+text_words(const char *text, json_t **cmd, struct strbuf *sb, char **cause)
 {
-	char	**words = NULL, *cause = NULL;
-	size_t	  n = 0, i;
-	json_t	 *list;
+	char		**words = NULL;
+	const char	 *err;
+	size_t		  n = 0, i;
 
-	if (acfg_split_words(text, &words, &n, &cause) != 0) {
-		free(cause);
-		return json_string(text);
+	if (shlex_split(text, 0, &words, &n, &err) != 0) {
+		*cmd = NULL;
+		return fail(cause, "cmd: %s (as shlex.split)", err);
 	}
-	list = json_array();
-	for (i = 0; i < n; i++)
-		json_array_append_new(list, json_string(words[i]));
+	*cmd = json_array();
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strbuf_addch(sb, ' ');
+		command_word_add(sb, words[i]);
+		json_array_append_new(*cmd, json_string(words[i]));
+	}
 	names_free(words, n);
-	return list;
+	return 0;
+}
+
+/* The task's words (argv or the free form's) appended to sb, its `cmd`
+ * key in *cmd. */
+static int
+command_words(const struct command_conf *c, json_t **cmd, struct strbuf *sb,
+    char **cause)
+{
+	if (c->argv != NULL)
+		return argv_words(c->argv, cmd, sb, cause);
+	return text_words(c->cmd, cmd, sb, cause);
 }
 
 static double
@@ -193,21 +211,25 @@ command_task(struct module_ctx *ctx, const struct command_conf *c, int shell,
 	}
 	/* In check mode without a guard or safe nothing is sent. */
 	if (!run && !guarded) {
-		if (c->argv != NULL) {
+		if (shell)
+			cmd = json_string(c->cmd);
+		else {
 			strbuf_init(&body);
-			if (argv_words(c->argv, &cmd, &body, &cause) != 0)
+			if (command_words(c, &cmd, &body, &cause) != 0)
 				cmd = NULL;
 			free(cause);
 			strbuf_release(&body);
-		} else
-			cmd = shell ? json_string(c->cmd) : text_words(c->cmd);
+		}
 		goto decided;
 	}
 	/* The task's environment first (Ansible's environment keyword),
-	 * each value one quoted word; the command is the play author's own
-	 * shell text, like Ansible's shell module, every template value in
-	 * it quoted as one word when it was rendered (HOSTLINE_SHELL), so
-	 * an inventory value is data to the shell, never code. */
+	 * each value one quoted word. A command's words (argv, or its text
+	 * split as shlex.split does) are each one quoted word, so the login
+	 * shell runs exactly Ansible's argv and reads nothing in them; a
+	 * shell task's text is the play author's own shell text, every
+	 * template value in it quoted as one word when it was rendered
+	 * (HOSTLINE_SHELL), so an inventory value is data to the shell,
+	 * never code. */
 	if ((env = module_ctx_environment(ctx, &cause)) == NULL) {
 		res->status = RESULT_FAILED;
 		res->msg = cause;
@@ -217,21 +239,7 @@ command_task(struct module_ctx *ctx, const struct command_conf *c, int shell,
 	if (run)
 		strbuf_addstr(&body, env);
 	free(env);
-	if (c->argv != NULL) {
-		struct strbuf words;
-
-		strbuf_init(&words);
-		if (argv_words(c->argv, &cmd, &words, &cause) != 0) {
-			strbuf_release(&words);
-			strbuf_release(&body);
-			res->status = RESULT_FAILED;
-			res->msg = cause;
-			return 0;
-		}
-		if (run)
-			strbuf_addstr(&body, words.buf);
-		strbuf_release(&words);
-	} else if (shell) {
+	if (shell) {
 		cmd = json_string(c->cmd);
 		if (run) {
 			/* Ansible runs it as [executable or /bin/sh, -c,
@@ -243,9 +251,21 @@ command_task(struct module_ctx *ctx, const struct command_conf *c, int shell,
 			shquote_add(&body, c->cmd);
 		}
 	} else {
-		cmd = text_words(c->cmd);
+		struct strbuf words;
+
+		strbuf_init(&words);
+		if (command_words(c, &cmd, &words, &cause) != 0) {
+			strbuf_release(&words);
+			strbuf_release(&body);
+			res->status = RESULT_FAILED;
+			res->msg = cause;
+			res->data = json_pack("{s:i, s:s}", "rc", 256, "msg",
+			    cause);
+			return 0;
+		}
 		if (run)
-			strbuf_addstr(&body, c->cmd);
+			strbuf_addstr(&body, words.buf);
+		strbuf_release(&words);
 	}
 	line = guarded ? command_guarded_line(&g, body.buf) :
 	    strbuf_detach(&body, NULL);

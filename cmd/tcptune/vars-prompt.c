@@ -51,6 +51,23 @@ ask(const struct var_prompt *vp, char **cause)
 	return line;
 }
 
+/* The answer is always text, as Display.do_var_prompt's to_text(result)
+ * makes it: a default 5 is "5", no answer and no default "None" (checked
+ * with ansible-playbook: `is none` is false). */
+static json_t *
+answer_text(const json_t *def)
+{
+	char	*t;
+	json_t	*v;
+
+	if (def == NULL)
+		return json_string("None");
+	t = template_to_text(def);
+	v = json_string(t);
+	free(t);
+	return v;
+}
+
 int
 cmd_vars_prompt(struct playbook *pb, const json_t *extra_vars)
 {
@@ -70,8 +87,7 @@ cmd_vars_prompt(struct playbook *pb, const json_t *extra_vars)
 				if (!warned++)
 					say_warning(NULL, "Not prompting as we "
 					    "are not in interactive mode");
-				play_answer_prompt(p, vp, vp->def != NULL ?
-				    json_deep_copy(vp->def) : json_null());
+				play_answer_prompt(p, vp, answer_text(vp->def));
 				continue;
 			}
 			if ((line = ask(vp, &cause)) == NULL) {
@@ -83,7 +99,7 @@ cmd_vars_prompt(struct playbook *pb, const json_t *extra_vars)
 			if (vp->private && *line != '\0')
 				vault_remember(line, strlen(line));
 			play_answer_prompt(p, vp, *line == '\0' && vp->def !=
-			    NULL ? json_deep_copy(vp->def) : json_string(line));
+			    NULL ? answer_text(vp->def) : json_string(line));
 			secret_free(line);
 		}
 	}

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/shlex.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 #include "base/xalloc.h"
@@ -290,55 +291,16 @@ acfg_to_pathlist(const char *value, const char *basedir, char ***items,
 	return split_commas(value, basedir, items, n, path_item, cause);
 }
 
-/* One word of shlex.split (POSIX mode) from *pp: quotes group, a backslash
- * escapes outside single quotes. */
-static int
-next_word(const char **pp, struct strbuf *w, char **cause)
-{
-	const char	*p = *pp;
-	char		 quote = 0;
-
-	for (; *p != '\0'; p++) {
-		if (quote == 0 && isspace((unsigned char)*p))
-			break;
-		if (quote == 0 && (*p == '\'' || *p == '"'))
-			quote = *p;
-		else if (quote != 0 && *p == quote)
-			quote = 0;
-		else if (*p == '\\' && quote != '\'' && p[1] != '\0')
-			strbuf_addch(w, *++p);
-		else
-			strbuf_addch(w, *p);
-	}
-	*pp = p;
-	if (quote != 0)
-		return fail(cause, "no closing quotation");
-	return 0;
-}
-
 int
 acfg_split_words(const char *value, char ***words, size_t *n, char **cause)
 {
-	struct strbuf	 w = STRBUF_INIT;
-	const char	*p = value;
+	const char *err;
 
 	*words = NULL;
 	*n = 0;
 	if (check_one_line(value, cause) != 0)
 		return -1;
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (*p == '\0')
-			return 0;
-		strbuf_init(&w);
-		if (next_word(&p, &w, cause) != 0) {
-			strbuf_release(&w);
-			names_free(*words, *n);
-			*words = NULL;
-			*n = 0;
-			return -1;
-		}
-		push(words, n, strbuf_detach(&w, NULL));
-	}
+	if (shlex_split(value, 0, words, n, &err) != 0)
+		return fail(cause, "%s", err);
+	return 0;
 }

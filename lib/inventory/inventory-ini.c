@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "inventory/hostrange.h"
+#include "base/shlex.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "vault/vault.h"
@@ -550,83 +551,6 @@ inv_python_literal(const char *s)
 	return json_string(s);
 }
 
-/* ---- shlex.split(line, comments=True) in POSIX mode ---- */
-
-static int
-shlex_split(const char *line, char ***toks, size_t *n, const char **err)
-{
-	struct strbuf	 cur;
-	const char	*p;
-	int		 state = ' ', escaped = 0, quoted = 0;
-
-	*toks = NULL;
-	*n = 0;
-	strbuf_init(&cur);
-	for (p = line;; p++) {
-		int c = (unsigned char)*p;
-
-		if (state == '\\') {
-			if (c == '\0') {
-				*err = "no escaped character";
-				goto fail;
-			}
-			if ((escaped == '"' || escaped == '\'') && c != '\\' &&
-			    c != escaped)
-				strbuf_addch(&cur, '\\');
-			strbuf_addch(&cur, c);
-			state = escaped;
-			continue;
-		}
-		if (state == '\'' || state == '"') {
-			quoted = 1;
-			if (c == '\0') {
-				*err = "no closing quotation";
-				goto fail;
-			}
-			if (c == state)
-				state = 'a';
-			else if (c == '\\' && state == '"') {
-				escaped = state;
-				state = '\\';
-			} else
-				strbuf_addch(&cur, c);
-			continue;
-		}
-		/* ' ' and 'a' */
-		if (c == '\0' || c == ' ' || c == '\t' || c == '\r' ||
-		    c == '\n' || c == '#') {
-			if (state == 'a' && (cur.len != 0 || quoted)) {
-				*toks = inv_grow(*toks, *n,
-				    sizeof **toks);
-				(*toks)[(*n)++] = xstrndup(cur.buf, cur.len);
-			}
-			strbuf_reset(&cur);
-			quoted = 0;
-			state = ' ';
-			if (c == '\0' || c == '#')
-				break;
-			continue;
-		}
-		if (c == '\\') {
-			escaped = 'a';
-			state = '\\';
-		} else if (c == '\'' || c == '"')
-			state = c;
-		else {
-			strbuf_addch(&cur, c);
-			state = 'a';
-		}
-	}
-	strbuf_release(&cur);
-	return 0;
-fail:
-	strbuf_release(&cur);
-	hostrange_free(*toks, *n);
-	*toks = NULL;
-	*n = 0;
-	return -1;
-}
-
 /* ---- the INI file ---- */
 
 struct pending {
@@ -812,7 +736,7 @@ host_line(struct ini *ini, const char *group, const char *line, char **cause)
 	int		  port, parsed, r = -1;
 	struct inv_group *g;
 
-	if (shlex_split(line, &toks, &ntoks, &err) != 0) {
+	if (shlex_split(line, 1, &toks, &ntoks, &err) != 0) {
 		ini_fail(ini, cause, "error parsing host definition '%s': %s",
 		    line, err);
 		goto out;

@@ -1080,7 +1080,7 @@ truthy(json_t *v, int *out)
 
 int
 inventory_host_conn(const struct inventory *inv, const char *host,
-    struct host_conn *out, char **cause)
+    const json_t *extra, struct host_conn *out, char **cause)
 {
 	json_t		*vars, *v;
 	char		*s;
@@ -1091,6 +1091,8 @@ inventory_host_conn(const struct inventory *inv, const char *host,
 	out->become = -1;
 	if ((vars = inventory_host_vars(inv, host)) == NULL)
 		return fail(cause, "unknown host '%s'", host);
+	if (extra != NULL)
+		json_object_update(vars, (json_t *)extra);
 	/* ansible_user or ansible_become_password may be inline vault */
 	s = xprintf("host '%s'", host);
 	r = vault_reveal_vars(vars, s, cause);

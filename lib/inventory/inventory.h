@@ -136,8 +136,12 @@ int	 inventory_host_groups(const struct inventory *inv, const char *host,
 int	 inventory_group_hosts(const struct inventory *inv, const char *group,
 	    const char ***hosts, size_t *n);
 
+/* How to reach the host: its connection variables (ansible_host,
+ * ansible_port, ansible_user, ansible_become...) from its merged vars
+ * with extra (NULL: none; the command line's -e) laid over them, as in
+ * Ansible, where extra vars beat the inventory's. */
 int	 inventory_host_conn(const struct inventory *inv, const char *host,
-	    struct host_conn *out, char **cause);
+	    const json_t *extra, struct host_conn *out, char **cause);
 void	 host_conn_clear(struct host_conn *c);
 
 /* --- internal: shared by lib/inventory*.c --- */

@@ -405,6 +405,8 @@ loop_set_item(const struct task_loop *l, json_t *vars, const json_t *items,
 	json_t	*info;
 
 	json_object_set(vars, l->loop_var, json_array_get(items, i));
+	/* rendered with the loop's list: data from here on (template.h) */
+	template_mark_unsafe(vars, l->loop_var);
 	if (l->index_var != NULL)
 		json_object_set_new(vars, l->index_var,
 		    json_integer((json_int_t)i));

@@ -14,12 +14,13 @@
 #include "template/template.h"
 #include "base/xalloc.h"
 #include "base/util.h"
+#include "playbook/gather-subset.h"
 
 static const char *const play_keys[] = { "name", "hosts", "vars",
 	"vars_files", "become", "become_user", "serial", "max_fail_percentage",
 	"any_errors_fatal", "gather_facts", "tasks", "tags", "pre_tasks",
 	"roles", "post_tasks", "handlers", "force_handlers", "vars_prompt",
-	NULL };
+	"gather_subset", NULL };
 static const char *const task_keys[] = { "name", "when", "tags", "register",
 	"ignore_errors", "check_mode", "diff", "vars", "notify", "listen",
 	"loop", "loop_control", "changed_when", "failed_when", "until",
@@ -115,6 +116,57 @@ get_bool(struct loader *ld, const struct ynode *n, const char *key, int *out)
 }
 
 static void	check_templates(struct loader *, const struct ynode *);
+
+/* gather_subset: a list of strings or one string of comma-separated ones
+ * (the setup module's list type), checked now as setup would check it. */
+static void
+load_gather_subset(struct loader *ld, const struct ynode *n, struct play *p)
+{
+	json_t		*v, *item;
+	const char	*s, *c;
+	char		*cause = NULL;
+	size_t		 i, len;
+
+	p->gather_mask = GATHER_ALL;
+	if (n == NULL || ynode_is_null(n))
+		return;
+	v = ynode_to_json(n);
+	if (json_is_string(v)) {
+		item = json_array();
+		for (s = json_string_value(v); ; s = c + 1) {
+			c = strchr(s, ',');
+			len = c != NULL ? (size_t)(c - s) : strlen(s);
+			s = str_trim(s, &len);
+			json_array_append_new(item, json_stringn(s, len));
+			if (c == NULL)
+				break;
+		}
+		json_decref(v);
+		v = item;
+	}
+	if (!json_is_array(v)) {
+		type_error(ld, n, "gather_subset", "a list of subsets");
+		json_decref(v);
+		return;
+	}
+	json_array_foreach(v, i, item) {
+		if (json_is_string(item) &&
+		    template_has(json_string_value(item))) {
+			diag_add(ld->d, &n->pos, "gather_subset: a template is "
+			    "not supported here ('%s')",
+			    json_string_value(item));
+			json_decref(v);
+			return;
+		}
+	}
+	if (gather_subset_mask(v, &p->gather_mask, &cause) != 0) {
+		diag_add(ld->d, &n->pos, "gather_subset: %s", cause);
+		free(cause);
+		json_decref(v);
+		return;
+	}
+	p->gather_subset = v;
+}
 
 void
 get_become(struct loader *ld, const struct ynode *n, int *become,
@@ -783,6 +835,7 @@ load_play(struct loader *ld, const struct ynode *n, struct play *p)
 	    &p->any_errors_fatal);
 	get_bool(ld, ynode_get(n, "gather_facts"), "gather_facts",
 	    &p->gather_facts);
+	load_gather_subset(ld, ynode_get(n, "gather_subset"), p);
 	if (get_bool(ld, ynode_get(n, "force_handlers"), "force_handlers",
 	    &p->force_handlers) == 0 && p->force_handlers)
 		diag_add(ld->d, &ynode_get(n, "force_handlers")->pos,
@@ -1020,6 +1073,7 @@ playbook_free(struct playbook *pb)
 		free(p->hosts);
 		free(p->become_user);
 		json_decref(p->vars);
+		json_decref(p->gather_subset);
 		serial_free(&p->serial);
 		free_tags(p->tags, p->ntags);
 		play_free_tree(p);
@@ -1101,6 +1155,27 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	if (role != NULL)
 		vars_merge(v, role->all_params);
 	vars_merge(v, extra_vars);
+	/* registered results, set_fact's and facts are data: never templated
+	 * again when read (template.h), as Ansible's unsafe values; a name
+	 * a later level set again is that level's (a -e value is templated) */
+	json_object_foreach((json_t *)registered, key, fact) {
+		if (json_object_get(extra_vars, key) == NULL &&
+		    (role == NULL || json_object_get(role->all_params, key) ==
+		    NULL))
+			template_mark_unsafe(v, key);
+	}
+	if (facts != NULL) {
+		json_object_foreach(ansible, key, fact) {
+			char *name = xprintf("ansible_%s", key);
+
+			template_mark_unsafe(v, name);
+			free(name);
+		}
+	}
+	template_mark_unsafe(v, "facts");
+	template_mark_unsafe(v, "ansible_facts");
+	template_mark_unsafe(v, "hostvars");
+	template_mark_unsafe(v, "groups");
 	json_object_set_new(v, "facts", facts != NULL ?
 	    json_deep_copy(facts) : json_object());
 	json_object_set_new(v, "ansible_facts", ansible);

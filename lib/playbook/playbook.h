@@ -138,6 +138,10 @@ struct play {
 	int			 force_handlers;
 	int			 gather_facts;	/* default 1: run probe first;
 						 * 0 too when before_start */
+	json_t			*gather_subset;	/* its list of strings, or
+						 * NULL: ["all"] */
+	unsigned		 gather_mask;	/* its collectors (playbook/
+						 * gather-subset.h) */
 	int			 before_start;	/* wholly before the task the
 						 * run starts at: nothing runs,
 						 * not even fact gathering */

@@ -399,8 +399,10 @@ hostline_check_value(const char *param, enum hostline_kind kind,
 			r = hostline_word(s, "name", &why);
 		break;
 	case HOSTLINE_SHELL:
-		/* Quoted when rendered; a NUL (refused above) is the one byte
-		 * a quoted word cannot carry. */
+	case HOSTLINE_ARGV_TEXT:
+		/* Quoted when rendered (shell) or word by word (argv
+		 * text); a NUL (refused above) is the one byte a quoted
+		 * word cannot carry. */
 		break;
 	case HOSTLINE_DROPIN_PATH:
 		if (s != NULL)

@@ -82,6 +82,9 @@ enum hostline_kind {
 	HOSTLINE_SYSCTL_VALUE,	/* one sysctl value */
 	HOSTLINE_PATH,		/* any absolute path (hostline_path) */
 	HOSTLINE_MODULE_PARAMS,	/* hostline_module_params */
+	HOSTLINE_ARGV_TEXT,	/* text the module splits into words as
+				 * shlex.split does and quotes word by word
+				 * (the command module's free form) */
 };
 
 /* The host var that names the managed drop-in instead of a task's

@@ -12,6 +12,7 @@
 #include "inventory/inventory.h"
 #include "inventory/pattern.h"
 #include "net/local.h"
+#include "playbook/gather-subset.h"
 #include "playbook/playbook.h"
 #include "playbook/serial.h"
 #include "template/template.h"
@@ -48,7 +49,8 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 	h->name = xstrdup(name);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_mutex_init(&h->verify_lock, NULL);
-	if (inventory_host_conn(r->inv, name, &conn, cause) != 0) {
+	if (inventory_host_conn(r->inv, name, cfg->extra_vars, &conn,
+	    cause) != 0) {
 		free(h->name);
 		free(h);
 		return -1;
@@ -157,6 +159,7 @@ host_state_free(struct host_state *h)
 	}
 	free(h->results);
 	json_decref(h->facts);
+	json_decref(h->gather_subset);
 	free(h->facts_parked);
 	json_decref(h->registered);
 	json_decref(h->included);
@@ -428,6 +431,8 @@ runner_host_vars(struct runner *r, struct host_state *h,
 	    h->name), level, r->cfg->extra_vars, h->facts, h->name,
 	    groups);
 	json_decref(level);
+	if (h->gathered)
+		gather_subset_apply(vars, h->gather_mask, h->gather_subset);
 	json_object_set(vars, "hostvars", r->hostvars);
 	runner_magic_apply(r, h, vars);
 	return vars;
@@ -830,6 +835,13 @@ run_host_step(struct batch *b, struct host_state *h)
 		gather.become = -1;
 		runner_run_task(r, h, b->play, b->play_index, &gather, vars);
 		json_decref(gather.args);
+		/* Ansible's names follow the play's gather_subset until the
+		 * next gathering (runner_host_vars) */
+		json_decref(h->gather_subset);
+		h->gather_subset = json_incref(b->play->gather_subset);
+		h->gather_mask = b->play->gather_subset != NULL ?
+		    b->play->gather_mask : GATHER_ALL;
+		h->gathered = 1;
 	} else
 		runner_run_task(r, h, b->play, b->play_index, b->task, vars);
 	json_decref(vars);
@@ -1382,6 +1394,7 @@ meta_act(struct batch *b, size_t i)
 			unpark_facts(h);
 			json_decref(h->facts);
 			h->facts = json_object();
+			h->gathered = 0;
 			park_facts(b->r, h, b->n);
 		}
 		break;
@@ -1739,13 +1752,15 @@ runner_exit_bits(const struct runner *r)
 char *
 runner_traffic_address(const struct runner *r, const char *host)
 {
-	/* hostvars, where inline vault values are already plaintext */
+	/* hostvars, where inline vault values are already plaintext; -e's
+	 * ansible_host beats them, as it does for the connection */
 	const json_t	*vars = json_object_get(r->hostvars, host);
 	const char	*a;
 
 	if ((a = json_string_value(json_object_get(vars, "iperf_address"))) ==
-	    NULL && (a = json_string_value(json_object_get(vars,
-	    "ansible_host"))) == NULL)
+	    NULL && (a = json_string_value(json_object_get(r->cfg->extra_vars,
+	    "ansible_host"))) == NULL && (a = json_string_value(
+	    json_object_get(vars, "ansible_host"))) == NULL)
 		a = host;
 	return xstrdup(a);
 }

@@ -84,6 +84,12 @@ struct host_state {
 						 * the host takes no step it
 						 * may be parked instead: */
 	char			*facts_parked;	/* facts as compact JSON text */
+	json_t			*gather_subset;	/* the gathering play's (NULL:
+						 * none given, or none
+						 * gathered) */
+	unsigned		 gather_mask;	/* its collectors */
+	int			 gathered;	/* by a play, since the last
+						 * clear_facts */
 	json_t			*registered;	/* register: results, and
 						 * set_fact's facts */
 	json_t			*included;	/* include_vars' (below

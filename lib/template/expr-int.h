@@ -77,7 +77,22 @@ struct ectx {
 	const struct enode	*undef;
 	char			*cause;
 	int			 code;	/* EXPR_UNDEFINED, EXPR_ERROR */
+	/* why a variable read lazily was undefined (its template used an
+	 * undefined one): said when undef is hint_node */
+	const struct enode	*hint_node;
+	char			*hint;
 };
+
+/* Ansible's lazy variables: the value of the variable n names (N_VAR), its
+ * templates rendered with the same variables when it has any, as
+ * Ansible's AnsibleJ2Vars renders a variable when a template reads it (so
+ * `a: "{{ b }}"`, `b: "{{ c }}"`, `c: 3` give a == "3"). A value whose name
+ * TEMPLATE_UNSAFE_VARS lists is data, never rendered. 0 with *out (a new
+ * reference, or NULL: undefined, also when its template used an undefined
+ * variable, as Ansible's Undefined), or -1 with an error: a variable whose
+ * template reads itself, directly or not ("recursive loop detected in
+ * template string: {{ b }}"). In template.c, beside the renderer. */
+int	 expr_lazy_var(struct ectx *ctx, const struct enode *n, json_t **out);
 
 /* Evaluate n into *out (a new reference, or NULL: undefined). */
 int	 expr_eval_node(struct ectx *ctx, const struct enode *n,

@@ -120,7 +120,12 @@ expr_need(struct ectx *ctx, const struct enode *n, json_t **out)
 	if (ctx->cause == NULL) {
 		strbuf_init(&sb);
 		node_path(&sb, ctx->undef != NULL ? ctx->undef : n);
-		ctx->cause = xprintf("undefined variable '%s'", sb.buf);
+		if (ctx->hint != NULL && ctx->undef == ctx->hint_node)
+			ctx->cause = xprintf("undefined variable '%s' (%s)",
+			    sb.buf, ctx->hint);
+		else
+			ctx->cause = xprintf("undefined variable '%s'",
+			    sb.buf);
 		ctx->code = EXPR_UNDEFINED;
 		strbuf_release(&sb);
 	}
@@ -376,11 +381,7 @@ eval_lit(struct ectx *ctx, const struct enode *n, json_t **out)
 static int
 eval_var(struct ectx *ctx, const struct enode *n, json_t **out)
 {
-	*out = json_object_get(ctx->vars, n->name);
-	if (*out == NULL)
-		ctx->undef = n;
-	json_incref(*out);
-	return 0;
+	return expr_lazy_var(ctx, n, out);
 }
 
 /* a[b]'s item, NULL when there is none; -1 when a has no items. */
@@ -659,6 +660,7 @@ expr_eval(const char *src, size_t base, const json_t *vars, json_t **out,
 			free(ctx.cause);
 		r = ctx.code != 0 ? ctx.code : EXPR_ERROR;
 	}
+	free(ctx.hint);
 	expr_node_free(n);
 	json_decref(empty);
 	return r;

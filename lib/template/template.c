@@ -9,6 +9,7 @@
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "template/expr-int.h"
 #include "template/expr.h"
 #include "template/stmt.h"
 #include "template/value.h"
@@ -177,6 +178,11 @@ pos_prefix(struct strbuf *sb, const struct ypos *pos)
 }
 
 /* Format an expr_eval failure for a template string. */
+/* The code of the last render_fail on this thread: a lazy variable's
+ * template that failed on an undefined variable makes the variable
+ * undefined, any other failure is an error (expr_lazy_var). */
+static _Thread_local int render_code;
+
 static void
 render_fail(char **cause, const struct ypos *pos, const char *s, int code,
     char *msg)
@@ -184,6 +190,7 @@ render_fail(char **cause, const struct ypos *pos, const char *s, int code,
 	struct strbuf	 sb;
 	char		*q = quoted(s);
 
+	render_code = code;
 	strbuf_init(&sb);
 	pos_prefix(&sb, pos);
 	if (code == EXPR_SYNTAX)
@@ -197,6 +204,84 @@ render_fail(char **cause, const struct ypos *pos, const char *s, int code,
 	if (cause != NULL)
 		*cause = strbuf_detach(&sb, NULL);
 	strbuf_release(&sb);
+}
+
+/*
+ * What a template's value is, as ansible-core 2.14 (jinja2_native off)
+ * makes it: Templar.template's shortcut first, then ansible_eval_concat.
+ *
+ * single_var: a string that is exactly `{{ name }}` whose variable is a
+ * number, a boolean or null gives that value itself (Templar's SINGLE_VAR
+ * and NON_TEMPLATED_TYPES). NULL otherwise: render it.
+ */
+static json_t *
+single_var(const char *s, const json_t *vars)
+{
+	const char	*p = s + 2, *name;
+	size_t		 n;
+	json_t		*v;
+	char		*key;
+
+	if (strncmp(s, "{{", 2) != 0)
+		return NULL;
+	p += strspn(p, " \t\n\r");
+	name = p;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	n = (size_t)(p - name);
+	p += strspn(p, " \t\n\r");
+	if (n == 0 || strcmp(p, "}}") != 0)
+		return NULL;
+	key = xstrndup(name, n);
+	v = json_object_get(vars, key);
+	free(key);
+	if (v == NULL || !(json_is_number(v) || json_is_boolean(v) ||
+	    json_is_null(v)))
+		return NULL;
+	return json_incref(v);
+}
+
+/* ansible_eval_concat of a text: "True" and "False" are the booleans (a
+ * text that reads as a list or a mapping stays text here: docs/
+ * playbooks.md). Consumes v. */
+static json_t *
+concat_text(json_t *v)
+{
+	const char *t = json_string_value(v);
+
+	if (t == NULL)
+		return v;
+	if (strcmp(t, "True") == 0 || strcmp(t, "False") == 0) {
+		json_t *b = json_boolean(t[0] == 'T');
+
+		json_decref(v);
+		return b;
+	}
+	return v;
+}
+
+/* ansible_eval_concat of one block's value: a number becomes its text
+ * (Python's str), none the empty text (Ansible's finalize), a boolean, a
+ * list and a mapping stay what they are (their text would read back the
+ * same). Consumes v. */
+static json_t *
+concat_one(json_t *v)
+{
+	json_t	*t;
+	char	*text;
+
+	if (json_is_null(v)) {
+		json_decref(v);
+		return json_string("");
+	}
+	if (!json_is_number(v))
+		return concat_text(v);
+	text = template_to_text(v);
+	t = json_string(text);
+	free(text);
+	json_decref(v);
+	return t;
 }
 
 /* Render s; with shell set, each substitution is one single-quoted sh word
@@ -224,8 +309,10 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 			render_fail(cause, pos, s, code, msg);
 			return NULL;
 		}
-		return v;
+		return concat_text(v);
 	}
+	if (!shell && (v = single_var(s, vars)) != NULL)
+		return v;
 	strbuf_init(&sb);
 	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {
 		if (sb.len > EXPR_MAX_STRING) {
@@ -243,13 +330,14 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 			strbuf_release(&sb);
 			return NULL;
 		}
-		/* exactly one block: keep the value's own type */
+		/* exactly one block: the value as Ansible's concat makes it */
 		if (!shell && open == s && *after == '\0') {
 			strbuf_release(&sb);
-			return v;
+			return concat_one(v);
 		}
 		strbuf_add(&sb, p, (size_t)(open - p));
-		text = template_to_text(v);
+		/* none is "" (Ansible's finalize), other values their text */
+		text = json_is_null(v) ? xstrdup("") : template_to_text(v);
 		if (shell)
 			shquote_add(&sb, text);
 		else
@@ -267,7 +355,7 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 	strbuf_addstr(&sb, p);
 	v = json_stringn(sb.buf, sb.len);
 	strbuf_release(&sb);
-	return v;
+	return shell ? v : concat_text(v);
 }
 
 json_t *
@@ -399,4 +487,112 @@ template_eval_bool(const char *expr, const json_t *vars,
 		*cause = strbuf_detach(&sb, NULL);
 	strbuf_release(&sb);
 	return -1;
+}
+
+/* ---- Ansible's lazy variables (expr-int.h) ---- */
+
+/* The variables being rendered on this thread, innermost last: a name
+ * met again is a template that reads itself. */
+#define LAZY_MAX_DEPTH	64
+static _Thread_local const char	*lazy_names[LAZY_MAX_DEPTH];
+static _Thread_local size_t	 lazy_depth;
+/* The loop's message, said once by every level it unwinds through (each
+ * render would add its own template to it) */
+static _Thread_local char		*lazy_loop;
+
+/* Whether v holds template syntax in a string, at any depth. */
+static int
+has_template(const json_t *v)
+{
+	const json_t	*item;
+	const char	*key;
+	size_t		 i;
+
+	if (json_is_string(v))
+		return template_has(json_string_value(v));
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, item) {
+			if (has_template(item))
+				return 1;
+		}
+	} else if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, key, item) {
+			if (has_template(item))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int
+expr_lazy_var(struct ectx *ctx, const struct enode *n, json_t **out)
+{
+	const json_t	*raw = json_object_get(ctx->vars, n->name), *unsafe;
+	json_t		*v;
+	char		*cause = NULL, *text;
+	size_t		 i;
+
+	*out = NULL;
+	if (raw == NULL) {
+		ctx->undef = n;
+		return 0;
+	}
+	unsafe = json_object_get(ctx->vars, TEMPLATE_UNSAFE_VARS);
+	if (json_object_get(unsafe, n->name) != NULL || !has_template(raw)) {
+		*out = json_incref((json_t *)raw);
+		return 0;
+	}
+	for (i = 0; i < lazy_depth; i++) {
+		if (strcmp(lazy_names[i], n->name) == 0)
+			break;
+	}
+	if (i < lazy_depth || lazy_depth == LAZY_MAX_DEPTH) {
+		text = json_is_string(raw) ? quoted(json_string_value(raw)) :
+		    xstrdup(n->name);
+		free(lazy_loop);
+		lazy_loop = xprintf("recursive loop detected in template "
+		    "string: %s (variable '%s')", text, n->name);
+		free(text);
+		expr_error(ctx, "%s", lazy_loop);
+		return -1;
+	}
+	lazy_names[lazy_depth++] = n->name;
+	render_code = EXPR_OK;
+	v = template_render(raw, ctx->vars, NULL, &cause);
+	lazy_depth--;
+	if (v != NULL) {
+		*out = v;
+		return 0;
+	}
+	if (render_code == EXPR_UNDEFINED) {
+		/* Ansible's Undefined: `is defined` false, default() applies,
+		 * and a use says why */
+		ctx->undef = n;
+		free(ctx->hint);
+		ctx->hint_node = n;
+		ctx->hint = cause;
+		return 0;
+	}
+	if (lazy_loop != NULL)
+		expr_error(ctx, "%s", lazy_loop);
+	else
+		expr_error(ctx, "%s (variable '%s')", cause, n->name);
+	free(cause);
+	if (lazy_depth == 0) {
+		free(lazy_loop);
+		lazy_loop = NULL;
+	}
+	return -1;
+}
+
+void
+template_mark_unsafe(json_t *vars, const char *name)
+{
+	json_t *set = json_object_get(vars, TEMPLATE_UNSAFE_VARS);
+
+	if (set == NULL) {
+		set = json_object();
+		json_object_set_new(vars, TEMPLATE_UNSAFE_VARS, set);
+	}
+	json_object_set_new(set, name, json_true());
 }

@@ -36,6 +36,17 @@
 #include "template/value.h"
 #include "yaml/ydoc.h"
 
+/* The variable that lists, as a mapping of name to true, the variables
+ * whose values are data, never templated when a template reads them:
+ * Ansible's AnsibleUnsafe values (registered results, set_fact's, facts,
+ * loop items), so that a host's output that holds "{{" is not run as a
+ * template. Every other variable's templates are rendered when it is
+ * read, as Ansible's lazy variables (`a: "{{ b }}"` is b's value). */
+#define TEMPLATE_UNSAFE_VARS	"__tcptune_unsafe"
+
+/* Add name to vars' TEMPLATE_UNSAFE_VARS. */
+void	 template_mark_unsafe(json_t *vars, const char *name);
+
 /* Whether a string contains template syntax ("{{" or "{%"). */
 int	 template_has(const char *s);
 /* Check that every `{{ }}` in s parses (lint). Error without position:
@@ -46,9 +57,12 @@ int	 template_check(const char *s, char **cause);
 int	 template_check_when(const char *expr, char **cause);
 
 /* Render a value: every string is templated, lists and mappings
- * recursively (mapping keys are kept as they are). A string that is exactly
- * one `{{ expr }}` keeps the expression's JSON type (native types); mixed
- * text gives a string. Returns a new value, or NULL with *cause
+ * recursively (mapping keys are kept as they are). A string's value is
+ * what ansible-core 2.14 makes it (jinja2_native off): exactly `{{ name
+ * }}` of a number, boolean or null is that value; else exactly one `{{
+ * expr }}` keeps a list, mapping or boolean, and gives a number as its
+ * text and none as ""; any text that is "True" or "False" is a boolean;
+ * other text is a string. Returns a new value, or NULL with *cause
  * "FILE:LINE:COL: undefined variable 'x'" where pos is the string's
  * position (pos may be NULL: no prefix). */
 json_t	*template_render(const json_t *value, const json_t *vars,

@@ -128,7 +128,7 @@ cat >"$play" <<'EOF'
   gather_facts: false
   tasks:
     - name: what the command gets on stdin, and who runs it
-      command:
+      shell:
         cmd: "printf '[%s]' \"$(cat)\"; id -u"
         safe: true
 EOF

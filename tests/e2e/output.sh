@@ -139,7 +139,7 @@ for h in "${HOSTS[@]}"; do
 	assert_match "D: -vv $h: host key and authentication times" \
 	    "<$h> authentication as '[a-z-]+': ok, [0-9.]+s" "$RUN_ERR"
 	assert_match "D: -vv $h: the command line sent, the vaulted var redacted" \
-	    "<$h> exec: echo token='<vaulted>' >/dev/null" "$RUN_ERR"
+	    "<$h> exec: 'echo' 'token=<vaulted>'" "$RUN_ERR"
 	assert_match "D: -vv $h: each task's time" \
 	    "<$h> task 'echo the token': ok, [0-9.]+s" "$RUN_ERR"
 done
@@ -242,7 +242,7 @@ for s in "$TOKEN" "$PW" "${HOOK##*/}"; do
 	fi
 done
 assert_match "E: the log shows <vaulted> where the token was" \
-    "token='<vaulted>'" "$(cat "$SECRET_LOG")"
+    "'token=<vaulted>'" "$(cat "$SECRET_LOG")"
 assert_match "E: the webhook URL is <redacted> in the command line" \
     "--webhook <redacted>" "$(jq -r 'select(.event == "start") | .command_line' "$SECRET_LOG")"
 

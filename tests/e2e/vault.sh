@@ -221,10 +221,10 @@ check "--vault-id prod@prompt decrypts the prod file" \
 	cat <<'EOF'
   tasks:
     - name: use the secrets
-      command:
+      shell:
         cmd: printf '%s|%s|%s|%s|%s\n' {{ app_secret }} {{ host_secret }} {{ db_password }} {{ api_token }} {{ play_secret }} > /tmp/vault-e2e-proof; cat /tmp/vault-e2e-proof
     - name: a failure that prints a secret
-      command:
+      shell:
         cmd: echo "leaked {{ db_password }}" >&2; exit 3
       ignore_errors: true
 EOF

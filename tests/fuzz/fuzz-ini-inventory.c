@@ -35,7 +35,7 @@ query(struct inventory *inv)
 	/* a range may give 100,000 hosts: their queries are all alike */
 	for (i = 0; i < inv->nhosts && i < 256; i++) {
 		cause = NULL;
-		if (inventory_host_conn(inv, inv->hosts[i]->name, &conn,
+		if (inventory_host_conn(inv, inv->hosts[i]->name, NULL, &conn,
 		    &cause) == 0)
 			host_conn_clear(&conn);
 		free(cause);

@@ -261,11 +261,12 @@ test_conn(void **state)
 {
 	struct inventory	*inv = load("inventory-examples/fleet.yml", NULL);
 	struct host_conn	 c;
+	json_t			*extra;
 	char			*cause = NULL;
 
 	(void)state;
-	assert_int_equal(inventory_host_conn(inv, "ew1-db01.example.net", &c,
-	    &cause), 0);
+	assert_int_equal(inventory_host_conn(inv, "ew1-db01.example.net", NULL,
+	    &c, &cause), 0);
 	assert_string_equal(c.address, "198.51.100.31");
 	assert_int_equal(c.port, 2222);
 	assert_string_equal(c.user, "tcptune");
@@ -274,20 +275,33 @@ test_conn(void **state)
 	assert_null(c.proxy_jump);
 	host_conn_clear(&c);
 
-	assert_int_equal(inventory_host_conn(inv, "bhs-web02.example.net", &c,
-	    &cause), 0);
+	assert_int_equal(inventory_host_conn(inv, "bhs-web02.example.net", NULL,
+	    &c, &cause), 0);
 	assert_string_equal(c.address, "bhs-web02.example.net");
 	assert_int_equal(c.port, 0);
 	assert_string_equal(c.user, "deploy");
 	assert_int_equal(c.become, -1);
 	host_conn_clear(&c);
 
-	assert_int_equal(inventory_host_conn(inv, "gra-backup-a.example.net",
+	/* extra vars beat the inventory's, as -e does in Ansible: a port
+	 * given as -e's text too */
+	extra = json_pack("{s:s, s:s, s:s}", "ansible_host", "192.0.2.7",
+	    "ansible_port", "2200", "ansible_user", "ops");
+	assert_int_equal(inventory_host_conn(inv, "ew1-db01.example.net",
+	    extra, &c, &cause), 0);
+	assert_string_equal(c.address, "192.0.2.7");
+	assert_int_equal(c.port, 2200);
+	assert_string_equal(c.user, "ops");
+	assert_int_equal(c.become, 1);
+	host_conn_clear(&c);
+	json_decref(extra);
+
+	assert_int_equal(inventory_host_conn(inv, "gra-backup-a.example.net", NULL,
 	    &c, &cause), 0);
 	assert_string_equal(c.proxy_jump, "bastion.example.net");
 	host_conn_clear(&c);
 
-	assert_int_equal(inventory_host_conn(inv, "nope", &c, &cause), -1);
+	assert_int_equal(inventory_host_conn(inv, "nope", NULL, &c, &cause), -1);
 	assert_string_equal(cause, "unknown host 'nope'");
 	free(cause);
 	inventory_free(inv);
@@ -298,11 +312,11 @@ test_conn(void **state)
 	    json_string("-o StrictHostKeyChecking=no -o ProxyJump=ops@jump:2222"));
 	json_object_set_new(inventory_host(inv, "b")->vars, "ansible_port",
 	    json_string("ssh"));
-	assert_int_equal(inventory_host_conn(inv, "a", &c, &cause), 0);
+	assert_int_equal(inventory_host_conn(inv, "a", NULL, &c, &cause), 0);
 	assert_string_equal(c.proxy_jump, "ops@jump:2222");
 	host_conn_clear(&c);
 	cause = NULL;
-	assert_int_equal(inventory_host_conn(inv, "b", &c, &cause), -1);
+	assert_int_equal(inventory_host_conn(inv, "b", NULL, &c, &cause), -1);
 	assert_string_equal(cause, "host 'b': ansible_port must be a port "
 	    "number, got \"ssh\"");
 	free(cause);
@@ -317,7 +331,7 @@ conn_password(struct inventory *inv, const char *host)
 	struct host_conn	 c;
 	char			*cause = NULL, *pw;
 
-	if (inventory_host_conn(inv, host, &c, &cause) != 0)
+	if (inventory_host_conn(inv, host, NULL, &c, &cause) != 0)
 		fail_msg("%s: %s", host, cause);
 	pw = c.become_password != NULL ? strdup(c.become_password) : NULL;
 	host_conn_clear(&c);
@@ -363,13 +377,13 @@ test_conn_become_password(void **state)
 
 	/* An inline vault value is decrypted by inventory_host_conn; with no
 	 * vault password given the vault's own message names host and var. */
-	assert_int_equal(inventory_host_conn(inv, "e", &c, &cause), -1);
+	assert_int_equal(inventory_host_conn(inv, "e", NULL, &c, &cause), -1);
 	assert_string_equal(cause, "host 'e': variable "
 	    "'ansible_become_password': vault-encrypted; give "
 	    "--vault-password-file or --ask-vault-pass");
 	free(cause);
 	cause = NULL;
-	assert_int_equal(inventory_host_conn(inv, "f", &c, &cause), -1);
+	assert_int_equal(inventory_host_conn(inv, "f", NULL, &c, &cause), -1);
 	assert_string_equal(cause, "host 'f': ansible_become_pass must be a "
 	    "string, got a list");
 	free(cause);

@@ -38,13 +38,26 @@ test_vars(void)
 
 static const struct ypos pos = { "playbooks/x.yml", 9, 15 };
 
+/* A template that is exactly one `{{ expr }}` is checked as the
+ * expression's own value (what these cases test is the expression
+ * language; what Ansible's concat then makes of it is test_concat's). */
 static char *
 render_text(const char *tmpl)
 {
 	json_t	*vars = test_vars(), *out;
-	char	*cause = NULL, *s;
+	char	*cause = NULL, *s, *inner;
+	size_t	 len = strlen(tmpl);
 
-	out = template_render_string(tmpl, vars, &pos, &cause);
+	if (len > 4 && strncmp(tmpl, "{{", 2) == 0 &&
+	    strcmp(tmpl + len - 2, "}}") == 0 &&
+	    strstr(tmpl + 2, "{{") == NULL && strstr(tmpl, "}}") ==
+	    tmpl + len - 2) {
+		inner = strndup(tmpl + 2, len - 4);
+		if (expr_eval(inner, 2, vars, &out, &cause) != EXPR_OK)
+			out = NULL;
+		free(inner);
+	} else
+		out = template_render_string(tmpl, vars, &pos, &cause);
 	if (out == NULL)
 		fail_msg("render '%s': %s", tmpl, cause);
 	s = json_dumps(out, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -104,7 +117,7 @@ test_native_types(void **state)
 	check_render("rtt={{ rtt_ms }}ms", "\"rtt=92.5ms\"");
 	check_render(" {{ n }}", "\" 3\"");
 	check_render("{{ n }}{{ n }}", "\"33\"");
-	check_render("{{ yes }}/{{ nothing }}", "\"True/None\"");
+	check_render("{{ yes }}/{{ nothing }}", "\"True/\"");
 	check_render("{{ 2.0 }} {{ 1e20 }} {{ 0.1 }}", "\"2.0 1e+20 0.1\"");
 	/* a list in text: Python's str() of it, as Jinja2 renders it */
 	check_render("{{ words }}!", "\"['a', 'b', 'c']!\"");
@@ -650,6 +663,96 @@ test_render_shell(void **state)
 	json_decref(vars);
 }
 
+/* What a template's value is, as ansible-core 2.14's Templar and
+ * ansible_eval_concat make it (each checked against ansible-playbook's
+ * debug output: tests/data/lang4/vars.yml). */
+static json_t *
+lazy_vars(void)
+{
+	json_error_t	 err;
+	json_t		*v;
+
+	v = json_loads("{\"a\": \"{{ b }}\", \"b\": \"{{ c }}\", \"c\": 3,"
+	    "\"n\": null, \"l\": [\"{{ c }}\", \"x{{ b }}\"],"
+	    "\"m\": {\"k\": \"{{ a }}\"}, \"u\": \"{{ nope }}\","
+	    "\"x\": \"{{ y }}\", \"y\": \"{{ x | default(1) }}\","
+	    "\"out\": \"{{ c }}\", \"r\": {\"stdout\": \"{{ c }}\"}}",
+	    0, &err);
+	assert_non_null(v);
+	/* r is a registered result: data */
+	template_mark_unsafe(v, "r");
+	return v;
+}
+
+static void
+check_lazy(const char *tmpl, const char *want_json)
+{
+	json_t	*vars = lazy_vars(), *out;
+	char	*cause = NULL, *got;
+
+	out = template_render_string(tmpl, vars, &pos, &cause);
+	if (out == NULL)
+		fail_msg("render '%s': %s", tmpl, cause);
+	got = json_dumps(out, JSON_ENCODE_ANY | JSON_COMPACT);
+	if (strcmp(got, want_json) != 0)
+		fail_msg("'%s': got %s, want %s", tmpl, got, want_json);
+	free(got);
+	json_decref(out);
+	json_decref(vars);
+}
+
+static void
+check_lazy_error(const char *tmpl, const char *want)
+{
+	json_t	*vars = lazy_vars(), *out;
+	char	*cause = NULL;
+
+	out = template_render_string(tmpl, vars, &pos, &cause);
+	if (out != NULL)
+		fail_msg("'%s' rendered, want error %s", tmpl, want);
+	if (strcmp(cause, want) != 0)
+		fail_msg("'%s': got error '%s', want '%s'", tmpl, cause, want);
+	free(cause);
+	json_decref(vars);
+}
+
+static void
+test_concat(void **state)
+{
+	(void)state;
+	check_lazy("{{ c * 1.5 }}", "\"4.5\"");	/* a number: its text */
+	check_lazy("{{ 1 + 2 }}", "\"3\"");
+	check_lazy("{{ none }}", "\"\"");
+	check_lazy("{{ [1, 'a'] }}", "[1,\"a\"]");
+	check_lazy("{{ {'k': 1} }}", "{\"k\":1}");
+	check_lazy("{{ 1 == 1 }}", "true");
+	check_lazy("{{ 'Tr' }}{{ 'ue' }}", "true");
+	check_lazy("x{{ 1 }}", "\"x1\"");
+	check_lazy("x{{ none }}", "\"x\"");
+}
+
+/* Variables that reference variables: rendered when read, as Ansible's. */
+static void
+test_lazy(void **state)
+{
+	(void)state;
+	check_lazy("{{ c }}", "3");		/* SINGLE_VAR of a number */
+	check_lazy("{{ n }}", "null");
+	check_lazy("{{ a }}", "\"3\"");
+	check_lazy("{{ b }}", "\"3\"");
+	check_lazy("{{ a | int + 1 }}", "\"4\"");
+	check_lazy("{{ l }}", "[3,\"x3\"]");
+	check_lazy("{{ m.k }}", "\"3\"");
+	check_lazy("{{ u | default('d') }} {{ u is defined }}", "\"d False\"");
+	/* a registered result is data: not templated again */
+	check_lazy("{{ r.stdout }}", "\"{{ c }}\"");
+	check_lazy_error("{{ u }}", "playbooks/x.yml:9:15: undefined variable "
+	    "'u' (undefined variable 'nope')");
+	check_lazy_error("{{ x }}", "playbooks/x.yml:9:15: recursive loop "
+	    "detected in template string: {{ y }} (variable 'x') in "
+	    "'{{ x }}'");
+}
+
 int
 main(void)
 {
@@ -669,6 +772,8 @@ main(void)
 		cmocka_unit_test(test_depth_limits),
 		cmocka_unit_test(test_number_limits),
 		cmocka_unit_test(test_render_shell),
+		cmocka_unit_test(test_concat),
+		cmocka_unit_test(test_lazy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
