@@ -190,20 +190,18 @@ expr_filter_unique(struct expr_call *c, json_t **out)
 	return 0;
 }
 
-/* to_json: json.dumps' text (", " and ": " between items, non-ASCII as
- * \uXXXX). A float may print with more digits than Python's repr. */
-int
-expr_filter_to_json(struct expr_call *c, json_t **out)
+/* json.dumps' text of v with jansson's flags: non-ASCII as \uXXXX, its
+ * hex digits in lower case as Python writes them. */
+static int
+json_text(struct expr_call *c, size_t flags, json_t **out)
 {
-	char *s = json_dumps(c->v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
-
-	char	*p;
+	char	*s = json_dumps(c->v, flags | JSON_ENCODE_ANY |
+		    JSON_ENSURE_ASCII), *p;
 	int	 i;
 
 	if (s == NULL)
-		return expr_error(c->ctx, "to_json: cannot encode %s",
+		return expr_error(c->ctx, "%s: cannot encode %s", c->name,
 		    expr_type_name(c->v));
-	/* Python writes an escape's hex digits in lower case. */
 	for (p = s; *p != '\0'; p++) {
 		if (p[0] != '\\')
 			continue;
@@ -216,6 +214,39 @@ expr_filter_to_json(struct expr_call *c, json_t **out)
 	*out = json_string(s);
 	free(s);
 	return 0;
+}
+
+/* to_json: json.dumps' text (", " and ": " between items). A float may
+ * print with more digits than Python's repr. */
+int
+expr_filter_to_json(struct expr_call *c, json_t **out)
+{
+	return json_text(c, 0, out);
+}
+
+/* to_nice_json(indent=4, sort_keys=true): indented, "," and ": " between
+ * items (jansson indents at most 31). */
+int
+expr_filter_to_nice_json(struct expr_call *c, json_t **out)
+{
+	json_int_t	indent = 4;
+	size_t		flags;
+
+	if (c->arg[0] != NULL) {
+		if (!json_is_integer(c->arg[0]) ||
+		    json_integer_value(c->arg[0]) < 0 ||
+		    json_integer_value(c->arg[0]) > 31)
+			return expr_error(c->ctx, "to_nice_json: indent must be "
+			    "an int from 0 to 31");
+		indent = json_integer_value(c->arg[0]);
+	}
+	flags = JSON_INDENT(indent);
+	if (c->arg[1] == NULL || template_truthy(c->arg[1]))
+		flags |= JSON_SORT_KEYS;
+	if (indent == 0)	/* Python: newlines, no indent; jansson: none */
+		return expr_error(c->ctx, "to_nice_json: indent 0 is not "
+		    "supported");
+	return json_text(c, flags, out);
 }
 
 /* from_json: a string's JSON value (NaN and Infinity, which Python reads,
@@ -246,125 +277,101 @@ expr_filter_ternary(struct expr_call *c, json_t **out)
 }
 
 /* ---- Jinja2's filters that run another filter or a test on each item:
- * the one named by a string argument, with at most one argument of its
- * own (positional: keywords such as map(attribute=) are not supported),
- * and only a row that takes its operand evaluated (not default or
- * defined). They give a list where Jinja2 gives a generator, so `| list`
- * after them changes nothing. */
+ * the one named by a string argument, with the positional arguments given
+ * after the name (keywords for it are not supported). map runs only a
+ * filter that takes its operand evaluated (not default). They give a list
+ * where Jinja2 gives a generator, so `| list` after them changes
+ * nothing. */
 
-static int
-row_args(struct expr_call *c, const char *what, size_t min, size_t max,
-    int lazy, size_t *nargs)
+int
+expr_item_args(struct expr_call *c, const char *what, size_t min,
+    size_t max, size_t from)
 {
-	*nargs = c->arg[1] != NULL ? 1 : 0;
-	if (lazy)
-		return expr_error(c->ctx, "%s: '%s' cannot run on each item",
-		    c->name, what);
-	if (*nargs < min || *nargs > max)
+	size_t nargs = c->nargs > from ? c->nargs - from : 0;
+
+	if (nargs < min || nargs > max)
 		return expr_error(c->ctx, "%s: '%s' takes %zu to %zu "
-		    "arguments, got %zu", c->name, what, min, max, *nargs);
+		    "arguments, got %zu", c->name, what, min, max, nargs);
 	return 0;
 }
 
-/* The call of the row named name on one item, with the argument given
- * after the name. */
+/* The call of the row named name on one item, with the arguments given
+ * from position from on. */
 static void
 item_call(const struct expr_call *c, struct expr_call *ic, const char *name,
-    json_t *item)
+    json_t *item, size_t from)
 {
+	size_t i;
+
 	memset(ic, 0, sizeof *ic);
 	ic->ctx = c->ctx;
 	ic->n = c->n;
 	ic->name = name;
 	ic->v = item;
-	ic->arg[0] = c->arg[1];
+	ic->item = 1;
+	for (i = from; i < c->nargs; i++)
+		ic->arg[i - from] = c->arg[i];
+	ic->nargs = c->nargs > from ? c->nargs - from : 0;
 }
 
-/* map(filter[, arg]) */
+int
+expr_item_test(struct expr_call *c, const struct expr_test *row,
+    const char *name, json_t *item, size_t from)
+{
+	struct expr_call ic;
+
+	item_call(c, &ic, name, item, from);
+	return row->fn(&ic);
+}
+
+/* map(filter, args...) or map(attribute=name[, default=value]) */
 int
 expr_filter_map(struct expr_call *c, json_t **out)
 {
-	const struct expr_filter	*row;
+	const struct expr_filter	*row = NULL;
 	struct expr_call		 ic;
 	const char			*name = json_string_value(c->arg[0]);
 	json_t				*item, *o;
-	size_t				 i, nargs;
+	size_t				 i;
 
 	if (!json_is_array(c->v))
 		return expr_error(c->ctx, "map expects a list, got %s",
 		    expr_type_name(c->v));
-	if (name == NULL || (row = expr_filter_find(name)) == NULL)
+	if (c->kw[0] != NULL) {
+		if (c->nargs > 0)
+			return expr_error(c->ctx, "map: a filter and an "
+			    "attribute both given");
+	} else if (name == NULL || (row = expr_filter_find(name)) == NULL)
 		return expr_error(c->ctx, "map: no filter named '%s'",
 		    name != NULL ? name : "");
-	if (row_args(c, name, row->min_args, row->max_args, row->lazy,
-	    &nargs) != 0)
+	else if (row->lazy)
+		return expr_error(c->ctx, "map: '%s' cannot run on each item",
+		    name);
+	else if (expr_item_args(c, name, row->min_args, row->max_args, 1) !=
+	    0)
 		return -1;
 	*out = json_array();
 	json_array_foreach(c->v, i, item) {
-		item_call(c, &ic, name, item);
 		o = NULL;
-		if (row->fn(&ic, &o) != 0 || o == NULL) {
+		if (row == NULL) {
+			o = expr_attribute(c, item, c->kw[0], c->kw[1] == NULL);
+			o = json_incref(o != NULL ? o : c->kw[1]);
+		} else {
+			item_call(c, &ic, name, item, 1);
+			if (row->fn(&ic, &o) != 0)
+				o = NULL;
+			else if (o == NULL)
+				expr_error(c->ctx, "map: '%s' gave nothing",
+				    name);
+		}
+		if (o == NULL) {
 			json_decref(*out);
 			*out = NULL;
-			return o == NULL && c->ctx->cause == NULL ?
-			    expr_error(c->ctx, "map: '%s' gave nothing", name) :
-			    -1;
+			return -1;
 		}
 		json_array_append_new(*out, o);
 	}
 	return 0;
-}
-
-/* select([test[, arg]]) and reject: the items the test holds for (or
- * not); without a test, the true items. */
-static int
-select_items(struct expr_call *c, json_t **out, int want)
-{
-	const struct expr_test	*row = NULL;
-	struct expr_call	 ic;
-	const char		*name = json_string_value(c->arg[0]);
-	json_t			*item;
-	size_t			 i, nargs;
-	int			 r;
-
-	if (!json_is_array(c->v))
-		return expr_error(c->ctx, "%s expects a list, got %s", c->name,
-		    expr_type_name(c->v));
-	if (c->arg[0] != NULL && (name == NULL ||
-	    (row = expr_test_find(name)) == NULL))
-		return expr_error(c->ctx, "%s: no test named '%s'", c->name,
-		    name != NULL ? name : "");
-	if (row != NULL && row_args(c, name, row->min_args, row->max_args,
-	    row->lazy, &nargs) != 0)
-		return -1;
-	*out = json_array();
-	json_array_foreach(c->v, i, item) {
-		if (row == NULL)
-			r = template_truthy(item);
-		else {
-			item_call(c, &ic, name, item);
-			if ((r = row->fn(&ic)) < 0) {
-				json_decref(*out);
-				*out = NULL;
-				return -1;
-			}
-		}
-		if (r == want)
-			json_array_append(*out, item);
-	}
-	return 0;
-}
-
-int
-expr_filter_select(struct expr_call *c, json_t **out)
-{
-	return select_items(c, out, 1);
-}
-
-int
-expr_filter_reject(struct expr_call *c, json_t **out)
-{
-	return select_items(c, out, 0);
 }
 
 /* list: a list as it is, a mapping's keys, a string's characters. */
