@@ -72,22 +72,91 @@ expr_filter_items2dict(struct expr_call *c, json_t **out)
 	return 0;
 }
 
-/* combine(d2[, d3]): the mappings merged, a later one's keys winning; the
- * operand may be a list of mappings. Not recursive (Ansible's default;
- * its recursive= and list_merge= keywords are not supported). */
+/* The list_merge values of merge_hash, in its order. */
+static const char *const list_merges[] = { "replace", "keep", "append",
+	"prepend", "append_rp", "prepend_rp", NULL };
+
+/* The items of x that are not in y, then y's (rp: y's first, when
+ * prepend is set). */
+static json_t *
+list_join(const json_t *x, const json_t *y, int prepend, int rp)
+{
+	json_t	*out = json_array(), *item, *other;
+	size_t	 i, j;
+	int	 dup;
+
+	if (prepend)
+		json_array_extend(out, (json_t *)y);
+	json_array_foreach(x, i, item) {
+		dup = 0;
+		json_array_foreach(y, j, other)
+			dup |= rp && expr_values_equal(item, other);
+		if (!dup)
+			json_array_append(out, item);
+	}
+	if (!prepend)
+		json_array_extend(out, (json_t *)y);
+	return out;
+}
+
+/* Ansible's merge_hash(x, y, recursive, list_merge): y's keys over x's;
+ * with recursive, mappings under the same key merged too; lists under
+ * the same key as list_merge says. A new value. */
+static json_t *
+merge_hash(const json_t *x, const json_t *y, int recursive, int lm)
+{
+	json_t		*out = json_deep_copy(x), *xv, *yv;
+	const char	*k;
+
+	json_object_foreach((json_t *)y, k, yv) {
+		xv = json_object_get(out, k);
+		if (xv != NULL && json_is_object(xv) && json_is_object(yv) &&
+		    recursive)
+			json_object_set_new(out, k, merge_hash(xv, yv, recursive,
+			    lm));
+		else if (xv != NULL && json_is_array(xv) && json_is_array(yv) &&
+		    lm != 0) {
+			if (lm != 1)	/* keep: x's list stays */
+				json_object_set_new(out, k, list_join(xv, yv,
+				    lm == 3 || lm == 5, lm >= 4));
+		} else
+			json_object_set(out, k, yv);
+	}
+	return out;
+}
+
+/* combine(d2, d3, ..., recursive=false, list_merge='replace'): the
+ * mappings merged, a later one's keys winning (merge_hash); the operand
+ * may be a list of mappings. */
 int
 expr_filter_combine(struct expr_call *c, json_t **out)
 {
-	json_t	*terms = json_array(), *t;
-	size_t	 i;
-	int	 a;
+	json_t		*terms = json_array(), *t, *next;
+	const char	*lm = json_string_value(c->kw[1]);
+	size_t		 i;
+	int		 m = 0;
 
+	if (c->kw[1] != NULL) {
+		for (m = 0; list_merges[m] != NULL && (lm == NULL ||
+		    strcmp(list_merges[m], lm) != 0); m++)
+			;
+		if (list_merges[m] == NULL) {
+			json_decref(terms);
+			return expr_error(c->ctx, "merge_hash: 'list_merge' "
+			    "argument can only be equal to 'replace', 'keep', "
+			    "'append', 'prepend', 'append_rp' or 'prepend_rp'");
+		}
+	}
 	if (json_is_array(c->v))
 		json_array_extend(terms, c->v);
 	else
 		json_array_append(terms, c->v);
-	for (a = 0; a < EXPR_MAX_ARGS && c->arg[a] != NULL; a++)
-		json_array_append(terms, c->arg[a]);
+	for (i = 0; i < c->nargs; i++) {
+		if (json_is_array(c->arg[i]))
+			json_array_extend(terms, c->arg[i]);
+		else
+			json_array_append(terms, c->arg[i]);
+	}
 	*out = json_object();
 	json_array_foreach(terms, i, t) {
 		if (!json_is_object(t)) {
@@ -97,7 +166,10 @@ expr_filter_combine(struct expr_call *c, json_t **out)
 			return expr_error(c->ctx, "failed to combine variables, "
 			    "expected dicts but got %s", expr_type_name(t));
 		}
-		json_object_update(*out, t);
+		next = merge_hash(*out, t, c->kw[0] != NULL &&
+		    template_truthy(c->kw[0]), m);
+		json_decref(*out);
+		*out = next;
 	}
 	json_decref(terms);
 	return 0;
@@ -114,23 +186,24 @@ is_null_item(const json_t *v)
 }
 
 static void
-flatten_into(json_t *out, const json_t *list, long long levels)
+flatten_into(json_t *out, const json_t *list, long long levels, int skip)
 {
 	json_t	*item;
 	size_t	 i;
 
 	json_array_foreach(list, i, item) {
-		if (is_null_item(item))
+		if (skip && is_null_item(item))
 			continue;
 		if (json_is_array(item) && levels != 0)
-			flatten_into(out, item, levels < 0 ? -1 : levels - 1);
+			flatten_into(out, item, levels < 0 ? -1 : levels - 1,
+			    skip);
 		else
 			json_array_append(out, item);
 	}
 }
 
-/* flatten([levels]): nested lists made one, every level or levels of
- * them. The depth of a value is bounded by the parser's nesting. */
+/* flatten(levels=none, skip_nulls=true): nested lists made one, every
+ * level or levels of them. The depth of a value is bounded by the parser's nesting. */
 int
 expr_filter_flatten(struct expr_call *c, json_t **out)
 {
@@ -147,7 +220,8 @@ expr_filter_flatten(struct expr_call *c, json_t **out)
 		levels = json_integer_value(c->arg[0]);
 	}
 	*out = json_array();
-	flatten_into(*out, c->v, levels);
+	flatten_into(*out, c->v, levels, c->arg[1] == NULL ||
+	    template_truthy(c->arg[1]));
 	return 0;
 }
 
@@ -267,11 +341,15 @@ expr_filter_from_json(struct expr_call *c, json_t **out)
 	return 0;
 }
 
-/* ternary(true_val, false_val): by the operand's truth (Ansible's third
- * argument, none_val, is not supported). */
+/* ternary(true_val, false_val, none_val=none): by the operand's truth;
+ * none_val, when given, for none. */
 int
 expr_filter_ternary(struct expr_call *c, json_t **out)
 {
+	if (json_is_null(c->v) && c->arg[2] != NULL) {
+		*out = json_incref(c->arg[2]);
+		return 0;
+	}
 	*out = json_incref(c->arg[template_truthy(c->v) ? 0 : 1]);
 	return 0;
 }

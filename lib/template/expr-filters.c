@@ -522,7 +522,7 @@ static const struct expr_filter filters[] = {
 	  "key_name value_name", NULL },
 	{ "items2dict",	0, 2,	expr_filter_items2dict,	EXPR_EAGER,
 	  "key_name value_name", NULL },
-	{ "combine",	0, 2,	expr_filter_combine,	EXPR_EAGER,
+	{ "combine",	0, EXPR_MAX_ARGS,	expr_filter_combine,	EXPR_EAGER,
 	  NULL, "recursive list_merge" },
 	{ "flatten",	0, 2,	expr_filter_flatten,	EXPR_EAGER,
 	  "levels skip_nulls", NULL },

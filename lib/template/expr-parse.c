@@ -474,11 +474,41 @@ parse_collection(struct parser *ps)
 	return grown(ps, n);
 }
 
+/* (e), or a tuple: (), (a,), (a, b) — a list here, as Ansible's values
+ * have no tuples. */
+static struct enode *
+parse_paren(struct parser *ps)
+{
+	struct enode *n, *t;
+
+	ps->i++;
+	if (is_op(ps, ")")) {
+		ps->i++;
+		return enode_new(N_LIST);
+	}
+	if ((n = parse_expr(ps)) == NULL)
+		return NULL;
+	if (is_op(ps, ",")) {
+		ps->i++;
+		t = enode_new(N_LIST);
+		enode_add_arg(t, n);
+		if (parse_items(ps, t, ")", 0) != 0) {
+			expr_node_free(t);
+			return NULL;
+		}
+		return grown(ps, t);
+	}
+	if (expect_op(ps, ")") != 0) {
+		expr_node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
 static struct enode *
 parse_primary(struct parser *ps)
 {
 	struct token	*t = peek(ps);
-	struct enode	*n;
 
 	switch (t->type) {
 	case T_NAME:
@@ -496,14 +526,7 @@ parse_primary(struct parser *ps)
 			return parse_collection(ps);
 		if (!is_op(ps, "("))
 			break;
-		ps->i++;
-		if ((n = parse_expr(ps)) == NULL)
-			return NULL;
-		if (expect_op(ps, ")") != 0) {
-			expr_node_free(n);
-			return NULL;
-		}
-		return n;
+		return parse_paren(ps);
 	case T_EOF:
 		break;
 	}
