@@ -18,6 +18,8 @@
  *                           StrictVersion, SemanticVersion
  *   expr-methods.c          Python's methods of str, dict and list that
  *                           templates call: x.items(), s.split(), ...
+ *   expr-lookup.c           the functions lookup(), query(), q() and
+ *                           their plugins env, file, vars
  */
 #ifndef TCPTUNE_EXPR_INT_H
 #define TCPTUNE_EXPR_INT_H
@@ -58,10 +60,11 @@ void	 expr_lexer_free(struct lexer *lx);
 enum node_kind {
 	N_LIT, N_VAR, N_ATTR, N_INDEX, N_LIST, N_DICT, N_NOT, N_NEG, N_AND,
 	N_OR, N_BIN, N_CMP, N_IN, N_FILTER, N_TEST, N_COND, N_METHOD,
+	N_CALL,
 };
 
 #define EXPR_MAX_ARGS	8	/* positional arguments of a call, at most */
-#define EXPR_MAX_KW	3	/* keyword-only arguments a row declares */
+#define EXPR_MAX_KW	5	/* keyword-only arguments a row declares */
 
 struct enode {
 	enum node_kind		  kind;
@@ -70,7 +73,7 @@ struct enode {
 	char			 *name;		/* N_VAR, N_ATTR, N_FILTER,
 						   N_TEST, N_METHOD */
 	json_t			 *lit;		/* N_LIT */
-	const struct expr_filter *filter;	/* N_FILTER: its row */
+	const struct expr_filter *filter;	/* N_FILTER, N_CALL: its row */
 	const struct expr_test	 *test;		/* N_TEST: its row */
 	struct enode		 *a, *b, *c;
 	struct enode		**args;		/* N_LIST, N_DICT (k,v,k,v),
@@ -287,6 +290,10 @@ int	 expr_test_divisibleby(struct expr_call *c);
 int	 expr_test_lower(struct expr_call *c);
 int	 expr_test_upper(struct expr_call *c);
 int	 expr_test_iterable(struct expr_call *c);
+
+/* The row of a function called by name (`lookup(...)`: expr-lookup.c),
+ * or NULL. */
+const struct expr_filter *expr_function_find(const char *name);
 
 /* The row of a name, or NULL. */
 const struct expr_filter *expr_filter_find(const char *name);

@@ -417,8 +417,36 @@ lit_node(json_t *v)
 	return n;
 }
 
-/* A name: a literal (true, none, ...), a variable, or a keyword out of
- * place. */
+/* `name(args)`: a function of its table (expr-lookup.c). */
+static struct enode *
+parse_function(struct parser *ps, const char *name)
+{
+	struct enode	*n = enode_new(N_CALL);
+	struct call_sig	 sig;
+
+	memset(&sig, 0, sizeof sig);
+	sig.what = "function";
+	sig.off = ps->base + ps->lx.toks[ps->i - 1].off + 1;
+	n->name = xstrdup(name);
+	if ((n->filter = expr_function_find(name)) == NULL) {
+		ps->cause = xprintf("unknown function '%s' at character %zu",
+		    name, sig.off);
+		expr_node_free(n);
+		return NULL;
+	}
+	sig.min_args = n->filter->min_args;
+	sig.max_args = n->filter->max_args;
+	sig.params = n->filter->params;
+	sig.kwonly = n->filter->kwonly;
+	if (parse_call_args(ps, n, &sig) != 0) {
+		expr_node_free(n);
+		return NULL;
+	}
+	return grown(ps, n);
+}
+
+/* A name: a literal (true, none, ...), a variable, a function call, or a
+ * keyword out of place. */
 static struct enode *
 parse_name(struct parser *ps)
 {
@@ -433,6 +461,8 @@ parse_name(struct parser *ps)
 			return syntax_error(ps);
 	}
 	ps->i++;
+	if (is_op(ps, "("))
+		return parse_function(ps, s);
 	if (strcmp(s, "true") == 0 || strcmp(s, "True") == 0)
 		return lit_node(json_true());
 	if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0)

@@ -652,10 +652,7 @@ eval_method(struct ectx *ctx, const struct enode *n, json_t **out)
 	struct expr_call		 c;
 	int				 r = -1;
 
-	memset(&c, 0, sizeof c);
-	c.ctx = ctx;
-	c.n = n;
-	c.name = n->name;
+	(void)call_init(ctx, n, EXPR_LAZY, &c);
 	if (expr_need(ctx, n->a, &c.v) != 0)
 		goto out;
 	if ((row = expr_method_find(n->name, c.v)) == NULL) {
@@ -672,6 +669,20 @@ eval_method(struct ectx *ctx, const struct enode *n, json_t **out)
 	if (call_args(ctx, n, &c) == 0)
 		r = row->fn(&c, out);
 out:
+	call_release(&c);
+	return r;
+}
+
+/* name(args): a function of its table (expr-lookup.c); no operand. */
+static int
+eval_call(struct ectx *ctx, const struct enode *n, json_t **out)
+{
+	struct expr_call	c;
+	int			r = -1;
+
+	(void)call_init(ctx, n, EXPR_LAZY, &c);
+	if (call_args(ctx, n, &c) == 0)
+		r = n->filter->fn(&c, out);
 	call_release(&c);
 	return r;
 }
@@ -696,6 +707,7 @@ static int (*const evaluators[])(struct ectx *, const struct enode *,
 	[N_TEST] = eval_test,
 	[N_COND] = eval_cond,
 	[N_METHOD] = eval_method,
+	[N_CALL] = eval_call,
 };
 
 int

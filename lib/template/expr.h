@@ -5,7 +5,8 @@
  * How it is built inside (lexer, parser, evaluator, the filter and test
  * tables): expr-int.h.
  *
- * All functions are pure: they never print, and report errors with *cause. */
+ * All functions never print, and report errors with *cause; they are pure
+ * but for lookup('env') and lookup('file') (expr-lookup.c). */
 #ifndef TCPTUNE_EXPR_H
 #define TCPTUNE_EXPR_H
 

@@ -1,7 +1,8 @@
 /* Templates against Ansible's own rendering: Jinja2's statements
  * (lib/template/stmt.c; tests/data/template/stmt-cases.json) and every
- * filter and test of the expression language (expr-filters.c,
- * expr-filters-ansible.c; filter-cases.json). Each case (a template, its
+ * filter, test, method and function of the expression language (the rows
+ * of expr-filters.c and the files beside it: expr-int.h lists them;
+ * filter-cases.json). Each case (a template, its
  * vars) holds what Ansible's Templar made of it when the case was written
  * (its "want": the text, or the kind of error); tcptune must make the same
  * text, or fail where Ansible fails. Where ansible-core is installed, every
@@ -118,6 +119,21 @@ test_errors(void **state)
 		  "unexpected text after 'endfor'" },
 		{ "{# open", "missing '#}' for the tag at character 1" },
 		{ "{% if 1 = 2 %}{% endif %}", "invalid template" },
+		/* keyword arguments (Ansible gives the template back as it
+		 * is for a repeated one, a TemplateSyntaxError inside) */
+		{ "{{ x | default(default_value='a', default_value='b') }}",
+		  "filter 'default' got argument 'default_value' twice" },
+		{ "{{ 'a' | replace('a', old='b') }}",
+		  "filter 'replace' got argument 'old' twice" },
+		{ "{{ 'a' | regex_replace('a', 'b', nosuch=1) }}",
+		  "filter 'regex_replace' has no argument named 'nosuch'" },
+		{ "{{ 'a' is version('1', strict=true, '>') }}",
+		  "positional argument after a keyword argument" },
+		{ "{{ 'x'.nosuch() }}", "unknown method 'nosuch'" },
+		{ "{{ [1].split() }}", "'list' object has no attribute 'split'" },
+		{ "{{ nosuch(1) }}", "unknown function 'nosuch'" },
+		{ "{{ lookup('pipe', 'id') }}",
+		  "lookup plugin (pipe) not found" },
 	};
 	json_t	*vars = json_object(), *out;
 	char	*cause;
@@ -149,6 +165,25 @@ test_errors(void **state)
 		free(cause);
 		strbuf_release(&sb);
 	}
+	json_decref(vars);
+}
+
+/* Where tcptune's text differs from Ansible's on purpose: quote goes
+ * through base/shquote.h, the one quoting helper, which always quotes
+ * and writes a quote as '\'' where shlex.quote leaves a safe word bare and
+ * writes '"'"'. The shell reads the same word. */
+static void
+test_quote(void **state)
+{
+	json_t	*vars = json_object(), *out;
+	char	*cause = NULL;
+
+	(void)state;
+	out = template_render_string("{{ \"it's\" | quote }} {{ 'a' | quote }}",
+	    vars, NULL, &cause);
+	assert_non_null(out);
+	assert_string_equal(json_string_value(out), "'it'\\''s' 'a'");
+	json_decref(out);
 	json_decref(vars);
 }
 
@@ -199,6 +234,7 @@ main(void)
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_against_ansible),
 	};
 
