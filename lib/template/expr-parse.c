@@ -319,15 +319,13 @@ parse_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
 	return 0;
 }
 
-/* The arguments of a call, if any, against what it accepts: at most
- * max_args positions, the first min_args of them given. */
+/* A call's arguments against what it accepts: at most max_args
+ * positions, the first min_args of them given. */
 static int
-parse_call_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
+check_call_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
 {
 	size_t i, given = 0;
 
-	if (is_op(ps, "(") && parse_args(ps, n, sig) != 0)
-		return -1;
 	for (i = 0; i < n->nargs; i++)
 		given += n->args[i] != NULL;
 	for (i = 0; i < sig->min_args; i++) {
@@ -342,6 +340,33 @@ parse_call_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
 		return -1;
 	}
 	return 0;
+}
+
+/* The arguments of a call in brackets, if any, checked. */
+static int
+parse_call_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
+{
+	if (is_op(ps, "(") && parse_args(ps, n, sig) != 0)
+		return -1;
+	return check_call_args(ps, n, sig);
+}
+
+static struct enode	*parse_primary(struct parser *);
+static struct enode	*parse_postfix(struct parser *, struct enode *);
+
+/* Whether a test's one argument follows without brackets, as Jinja2's
+ * parse_test sees it: a name (not else, or, and), a string, a number, a
+ * list or a mapping. */
+static int
+bare_test_arg(struct parser *ps)
+{
+	struct token *t = peek(ps);
+
+	if (t->type == T_NAME)
+		return !is_name(ps, "else") && !is_name(ps, "or") &&
+		    !is_name(ps, "and");
+	return t->type == T_STR || t->type == T_INT || t->type == T_FLOAT ||
+	    is_op(ps, "[") || is_op(ps, "{");
 }
 
 /*
@@ -382,8 +407,17 @@ parse_call(struct parser *ps, struct enode *n)
 		    sig.what, n->name, sig.off);
 		return -1;
 	}
-	/* Jinja2 takes one argument without brackets: `is version '1.0'`
-	 * is not supported (rarely written), `is divisibleby 3` neither. */
+	/* `is divisibleby 3`, `is in groups.web`: one argument, a primary
+	 * with its postfix (Jinja2's parse_test) */
+	if (n->kind == N_TEST && !is_op(ps, "(") && bare_test_arg(ps)) {
+		struct enode *arg;
+
+		if ((arg = parse_primary(ps)) == NULL ||
+		    (arg = parse_postfix(ps, arg)) == NULL)
+			return -1;
+		enode_add_arg(n, arg);
+		return check_call_args(ps, n, &sig);
+	}
 	return parse_call_args(ps, n, &sig);
 }
 
