@@ -162,7 +162,6 @@ out:
 /* ---- the tree */
 
 enum nk { N_TEXT, N_OUT, N_IF, N_FOR, N_SET };
-enum view { V_SELF, V_ITEMS, V_KEYS, V_VALUES };
 
 struct node;
 struct nodes {
@@ -181,7 +180,6 @@ struct node {
 	const char	*s;		/* text, expression, iterable */
 	size_t		 off;
 	char		*var, *var2;	/* set's name; for's name(s) */
-	enum view	 view;
 	struct branch	*br;		/* if */
 	size_t		 nbr;
 	struct nodes	 body, orelse;	/* for */
@@ -289,26 +287,15 @@ ident(const char **p, char **name)
 static int	parse_nodes(struct parser *, struct nodes *,
 		    const char *const *, const char **, char **, size_t *);
 
-static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 /* `for NAME[, NAME] in EXPR` (rest: after "for"). */
 static int
 parse_for(struct parser *ps, struct node *n, char *rest, size_t off)
 {
-	static const char *const views[] = { "", ".items()", ".keys()",
-		".values()" };
 	static const char *const body_end[] = { "else", "endfor", NULL };
 	static const char *const else_end[] = { "endfor", NULL };
 	const char	*p = rest, *end;
 	char		*r2;
 	size_t		 o2;
-	int		 v;
 
 	if (ident(&p, &n->var) != 0)
 		return perr(ps, off, "%s", "expected a name after 'for'");
@@ -329,13 +316,6 @@ parse_for(struct parser *ps, struct node *n, char *rest, size_t off)
 	p += 3;
 	while (is_ws(*p))
 		p++;
-	for (v = 3; v > 0; v--) {
-		if (ends_with(p, views[v])) {
-			rest[strlen(rest) - strlen(views[v])] = '\0';
-			n->view = (enum view)v;
-			break;
-		}
-	}
 	n->s = p;
 	n->off = off + (size_t)(p - rest);
 	if (*p == '\0')
@@ -558,21 +538,16 @@ sequence(struct render *rc, const struct node *n, json_t *it)
 	const char	*k;
 	json_t		*v;
 
-	if (json_is_array(it) && n->view == V_SELF)
+	if (json_is_array(it))
 		return json_incref(it);
 	if (!json_is_object(it))
-		return rfail(rc, EXPR_ERROR, xprintf("cannot loop over %s%s "
-		    "at character %zu", n->view != V_SELF ? "the items of " :
-		    "", expr_type_name(it), n->off + 1)), NULL;
+		return rfail(rc, EXPR_ERROR, xprintf("cannot loop over %s "
+		    "at character %zu", expr_type_name(it), n->off + 1)), NULL;
+	/* a mapping: its keys (d.items() and the like are methods,
+	 * expr-methods.c) */
 	seq = json_array();
-	json_object_foreach(it, k, v) {
-		if (n->view == V_ITEMS)
-			json_array_append_new(seq, json_pack("[sO]", k, v));
-		else if (n->view == V_VALUES)
-			json_array_append(seq, v);
-		else
-			json_array_append_new(seq, json_string(k));
-	}
+	json_object_foreach(it, k, v)
+		json_array_append_new(seq, json_string(k));
 	return seq;
 }
 

@@ -12,8 +12,8 @@
  * Statements:
  *   {% if e %} {% elif e %} {% else %} {% endif %}
  *   {% for x in e %} {% for k, v in e %} {% else %} {% endfor %}
- *     over a list (its items), a mapping (its keys), or `m.items()`,
- *     `m.keys()`, `m.values()` of a mapping; the body sees `loop.index`,
+ *     over a list (its items) or a mapping (its keys), `m.items()` and
+ *     the like being lists (expr-methods.c); the body sees `loop.index`,
  *     `index0`, `revindex`, `revindex0`, `first`, `last`, `length`,
  *     `previtem`, `nextitem`; `else` is the body for an empty sequence; a
  *     `set` inside a loop stays inside that iteration, as in Jinja2
