@@ -50,8 +50,8 @@ struct lexer {
 };
 
 /* Tokenize src: 0, or -1 with *cause ("unterminated string at character
- * 4", base added to positions). */
-int	 expr_lex(const char *src, size_t base, struct lexer *lx,
+ * 4", base added to positions); flags: EXPR_RAW_STRINGS or 0 (expr.h). */
+int	 expr_lex(const char *src, size_t base, int flags, struct lexer *lx,
 	     char **cause);
 void	 expr_lexer_free(struct lexer *lx);
 
@@ -88,7 +88,8 @@ struct enode {
 };
 
 /* Parse src into a tree, or NULL with *cause as for EXPR_SYNTAX. */
-struct enode	*expr_parse(const char *src, size_t base, char **cause);
+struct enode	*expr_parse(const char *src, size_t base, int flags,
+		    char **cause);
 void		 expr_node_free(struct enode *n);
 
 /* Evaluation. A value of NULL with 0 returned is Jinja's Undefined; undef

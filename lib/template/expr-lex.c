@@ -181,8 +181,8 @@ unescape(struct strbuf *sb, const char *p)
 }
 
 static int
-lex_string(const char *src, const char **pp, size_t base, struct lexer *lx,
-    char **cause)
+lex_string(const char *src, const char **pp, size_t base, int flags,
+    struct lexer *lx, char **cause)
 {
 	const char	*s = *pp, *p = s + 1;
 	char		 q = *s;
@@ -190,7 +190,9 @@ lex_string(const char *src, const char **pp, size_t base, struct lexer *lx,
 
 	strbuf_init(&sb);
 	while (*p != '\0' && *p != q) {
-		if (*p == '\\' && p[1] != '\0') {
+		/* raw: as written, up to the next quote (Ansible's doubled
+		 * backslashes escape nothing, not even a quote) */
+		if (*p == '\\' && p[1] != '\0' && !(flags & EXPR_RAW_STRINGS)) {
 			p = unescape(&sb, p + 1);
 			continue;
 		}
@@ -243,7 +245,8 @@ lex_op(const char *src, const char **pp, size_t base, struct lexer *lx,
 }
 
 int
-expr_lex(const char *src, size_t base, struct lexer *lx, char **cause)
+expr_lex(const char *src, size_t base, int flags, struct lexer *lx,
+    char **cause)
 {
 	const char	*p = src;
 	int		 r = 0;
@@ -259,7 +262,7 @@ expr_lex(const char *src, size_t base, struct lexer *lx, char **cause)
 		else if (isdigit((unsigned char)*p))
 			r = lex_number(src, &p, base, lx, cause);
 		else if (*p == '\'' || *p == '"')
-			r = lex_string(src, &p, base, lx, cause);
+			r = lex_string(src, &p, base, flags, lx, cause);
 		else
 			r = lex_op(src, &p, base, lx, cause);
 		if (r != 0) {

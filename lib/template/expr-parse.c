@@ -928,14 +928,14 @@ parse_expr(struct parser *ps)
 }
 
 struct enode *
-expr_parse(const char *src, size_t base, char **cause)
+expr_parse(const char *src, size_t base, int flags, char **cause)
 {
 	struct parser	 ps;
 	struct enode	*n = NULL;
 
 	memset(&ps, 0, sizeof ps);
 	ps.base = base;
-	if (expr_lex(src, base, &ps.lx, cause) != 0)
+	if (expr_lex(src, base, flags, &ps.lx, cause) != 0)
 		return NULL;
 	if (peek(&ps)->type == T_EOF) {
 		fail(cause, "empty expression");
@@ -960,9 +960,15 @@ out:
 int
 expr_check(const char *src, size_t base, char **cause)
 {
+	return expr_check_flags(src, base, 0, cause);
+}
+
+int
+expr_check_flags(const char *src, size_t base, int flags, char **cause)
+{
 	struct enode *n;
 
-	if ((n = expr_parse(src, base, cause)) == NULL)
+	if ((n = expr_parse(src, base, flags, cause)) == NULL)
 		return -1;
 	expr_node_free(n);
 	return 0;

@@ -721,13 +721,20 @@ int
 expr_eval(const char *src, size_t base, const json_t *vars, json_t **out,
     char **cause)
 {
+	return expr_eval_flags(src, base, vars, 0, out, cause);
+}
+
+int
+expr_eval_flags(const char *src, size_t base, const json_t *vars, int flags,
+    json_t **out, char **cause)
+{
 	struct enode	*n;
 	struct ectx	 ctx;
 	json_t		*empty = NULL;
 	int		 r = EXPR_OK;
 
 	*out = NULL;
-	if ((n = expr_parse(src, base, cause)) == NULL)
+	if ((n = expr_parse(src, base, flags, cause)) == NULL)
 		return EXPR_SYNTAX;
 	memset(&ctx, 0, sizeof ctx);
 	if (vars == NULL)

@@ -501,6 +501,7 @@ stmt_check(const char *src, char **msg)
 
 struct render {
 	struct strbuf	 out;
+	int		 flags;		/* of `{{ }}`: EXPR_RAW_STRINGS or 0 */
 	size_t		 iterations;
 	int		 code;
 	char		*msg;
@@ -514,14 +515,17 @@ rfail(struct render *rc, int code, char *msg)
 	return -1;
 }
 
+/* An expression of a statement (flags 0) or of `{{ }}` (rc->flags). */
 static json_t *
-eval(struct render *rc, const char *s, size_t off, const json_t *scope)
+eval(struct render *rc, const char *s, size_t off, const json_t *scope,
+    int flags)
 {
 	json_t	*v = NULL;
 	char	*msg = NULL;
 	int	 code;
 
-	if ((code = expr_eval(s, off, scope, &v, &msg)) != EXPR_OK) {
+	if ((code = expr_eval_flags(s, off, scope, flags, &v, &msg)) !=
+	    EXPR_OK) {
 		rfail(rc, code, msg);
 		return NULL;
 	}
@@ -576,7 +580,7 @@ render_for(struct render *rc, const struct node *n, json_t *scope)
 	size_t	 i;
 	int	 r = -1;
 
-	if ((it = eval(rc, n->s, n->off, scope)) == NULL)
+	if ((it = eval(rc, n->s, n->off, scope, 0)) == NULL)
 		return -1;
 	seq = sequence(rc, n, it);
 	json_decref(it);
@@ -635,7 +639,8 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 			strbuf_addstr(&rc->out, n->s);
 			break;
 		case N_OUT:
-			if ((v = eval(rc, n->s, n->off, scope)) == NULL)
+			if ((v = eval(rc, n->s, n->off, scope, rc->flags)) ==
+			    NULL)
 				return -1;
 			text = template_to_text(v);
 			strbuf_addstr(&rc->out, text);
@@ -643,7 +648,7 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 			json_decref(v);
 			break;
 		case N_SET:
-			if ((v = eval(rc, n->s, n->off, scope)) == NULL)
+			if ((v = eval(rc, n->s, n->off, scope, 0)) == NULL)
 				return -1;
 			json_object_set_new(scope, n->var, v);
 			break;
@@ -653,7 +658,7 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 
 				if (n->br[j].cond != NULL) {
 					if ((v = eval(rc, n->br[j].cond,
-					    n->br[j].off, scope)) == NULL)
+					    n->br[j].off, scope, 0)) == NULL)
 						return -1;
 					truth = template_truthy(v);
 					json_decref(v);
@@ -676,7 +681,8 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 }
 
 int
-stmt_render(const char *src, const json_t *vars, json_t **out, char **msg)
+stmt_render(const char *src, const json_t *vars, int flags, json_t **out,
+    char **msg)
 {
 	struct parser	 ps;
 	struct nodes	 tree;
@@ -686,6 +692,7 @@ stmt_render(const char *src, const json_t *vars, json_t **out, char **msg)
 
 	*out = NULL;
 	memset(&rc, 0, sizeof rc);
+	rc.flags = flags;
 	strbuf_init(&rc.out);
 	if (parse(src, &ps, &tree) != 0) {
 		*msg = ps.msg;

@@ -36,9 +36,12 @@
  * depth 0, as Jinja2's lexer balances brackets. */
 int	 stmt_bracket_depth(int depth, char c);
 /* Render src over vars: EXPR_OK with *out a new string, else an EXPR_*
- * code with *msg ("unexpected 'endfor' at character 12"). */
-int	 stmt_render(const char *src, const json_t *vars, json_t **out,
-	    char **msg);
+ * code with *msg ("unexpected 'endfor' at character 12"). flags, for the
+ * `{{ }}` tags only (EXPR_RAW_STRINGS in a playbook's strings, 0 in a
+ * template file: expr.h), as Ansible escapes backslashes inside `{{ }}`
+ * only. */
+int	 stmt_render(const char *src, const json_t *vars, int flags,
+	    json_t **out, char **msg);
 /* Parse only (lint): 0, or -1 with *msg. */
 int	 stmt_check(const char *src, char **msg);
 

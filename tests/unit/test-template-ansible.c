@@ -1,4 +1,6 @@
-/* Templates against Ansible's own rendering: Jinja2's statements
+/* Templates against Ansible's own rendering, as the template module
+ * renders a file (template_render_text) or, for a case with "playbook":
+ * true, as a task's string is (template_render_string): Jinja2's statements
  * (lib/template/stmt.c; tests/data/template/stmt-cases.json) and every
  * filter, test, method and function of the expression language (the rows
  * of expr-filters.c and the files beside it: expr-int.h lists them;
@@ -43,6 +45,26 @@ load_cases(const char *name)
 	return cases;
 }
 
+/* A case's text as tcptune renders it: a template file's, or with
+ * "playbook" a task string's. */
+static json_t *
+render(const json_t *c, const char *src, char **cause)
+{
+	json_t	*vars = json_object_get(c, "vars"), *out;
+	char	*text;
+	size_t	 len;
+
+	if (json_is_true(json_object_get(c, "playbook")))
+		return template_render_string(src, vars, NULL, cause);
+	text = template_render_text(src, strlen(src), vars, "case", &len,
+	    cause);
+	if (text == NULL)
+		return NULL;
+	out = json_stringn(text, len);
+	free(text);
+	return out;
+}
+
 static void
 check_cases(const char *name)
 {
@@ -55,8 +77,7 @@ check_cases(const char *name)
 		src = json_string_value(json_object_get(c, "src"));
 		want = json_object_get(json_object_get(c, "want"), "out");
 		cause = NULL;
-		out = template_render_string(src, json_object_get(c, "vars"),
-		    NULL, &cause);
+		out = render(c, src, &cause);
 		if (want != NULL && (out == NULL || !json_equal(out, want))) {
 			print_message("case %zu: '%s': want '%s', got '%s'\n", i,
 			    src, json_string_value(want), out != NULL ?
