@@ -38,7 +38,7 @@ arch=$(dpkg --print-architecture)
     not_ok "the package is named $(basename "$deb")"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for lib in libc6 libssh-4 libcurl4 libjansson4 libyaml-0-2 libssl3; do
+for lib in libc6 libssh-4 libcurl4 libjansson4 libyaml-0-2 libssl3 libpcre2-8-0; do
 	[[ $depends == *"$lib "* || $depends == *"$lib," || $depends == *"$lib" ]] &&
 	    ok "Depends names $lib" || not_ok "Depends lacks $lib: $depends"
 done

@@ -134,7 +134,8 @@ filter_default(struct expr_call *c, json_t **out)
 
 	if (expr_eval_node(c->ctx, n->a, &v) != 0)
 		goto out;
-	if (n->nargs > 1 && expr_need(c->ctx, n->args[1], &boolean) != 0)
+	if (n->nargs > 1 && n->args[1] != NULL &&
+	    expr_need(c->ctx, n->args[1], &boolean) != 0)
 		goto out;
 	if (v != NULL && !(boolean != NULL && template_truthy(boolean) &&
 	    !template_truthy(v))) {
@@ -144,7 +145,7 @@ filter_default(struct expr_call *c, json_t **out)
 		goto out;
 	}
 	c->ctx->undef = NULL;
-	if (n->nargs == 0) {
+	if (n->nargs == 0 || n->args[0] == NULL) {
 		*out = json_string("");
 		r = 0;
 	} else
@@ -253,6 +254,8 @@ filter_length(struct expr_call *c, json_t **out)
 	return 0;
 }
 
+/* join([d[, attribute]]): the items' text, d between; with attribute,
+ * each item's attribute (a dotted path, as Jinja2's). */
 static int
 filter_join(struct expr_call *c, json_t **out)
 {
@@ -266,6 +269,11 @@ filter_join(struct expr_call *c, json_t **out)
 		    expr_type_name(c->v));
 	strbuf_init(&sb);
 	json_array_foreach(c->v, i, item) {
+		if (c->arg[1] != NULL && (item = expr_attribute(c, item,
+		    c->arg[1], 1)) == NULL) {
+			strbuf_release(&sb);
+			return -1;
+		}
 		if (i > 0 && c->arg[0] != NULL) {
 			s = template_to_text(c->arg[0]);
 			strbuf_addstr(&sb, s);
@@ -472,37 +480,106 @@ filter_replace(struct expr_call *c, json_t **out)
  * function.
  */
 static const struct expr_filter filters[] = {
-	{ "default",	0, 2,	filter_default,	EXPR_LAZY },
-	{ "d",		0, 2,	filter_default,	EXPR_LAZY },
-	{ "int",	0, 1,	filter_int,	EXPR_EAGER },
-	{ "float",	0, 1,	filter_float,	EXPR_EAGER },
-	{ "string",	0, 0,	filter_string,	EXPR_EAGER },
-	{ "bool",	0, 0,	filter_bool,	EXPR_EAGER },
-	{ "lower",	0, 0,	filter_lower,	EXPR_EAGER },
-	{ "upper",	0, 0,	filter_upper,	EXPR_EAGER },
-	{ "trim",	0, 0,	filter_trim,	EXPR_EAGER },
-	{ "length",	0, 0,	filter_length,	EXPR_EAGER },
-	{ "count",	0, 0,	filter_length,	EXPR_EAGER },
-	{ "join",	0, 1,	filter_join,	EXPR_EAGER },
-	{ "first",	0, 0,	filter_first,	EXPR_EAGER },
-	{ "last",	0, 0,	filter_last,	EXPR_EAGER },
-	{ "min",	0, 0,	filter_min,	EXPR_EAGER },
-	{ "max",	0, 0,	filter_max,	EXPR_EAGER },
-	{ "abs",	0, 0,	filter_abs,	EXPR_EAGER },
-	{ "round",	0, 1,	filter_round,	EXPR_EAGER },
-	{ "replace",	2, 2,	filter_replace,	EXPR_EAGER },
-	{ "dict2items",	0, 2,	expr_filter_dict2items,	EXPR_EAGER },
-	{ "items2dict",	0, 2,	expr_filter_items2dict,	EXPR_EAGER },
-	{ "combine",	0, 2,	expr_filter_combine,	EXPR_EAGER },
-	{ "flatten",	0, 1,	expr_filter_flatten,	EXPR_EAGER },
-	{ "unique",	0, 0,	expr_filter_unique,	EXPR_EAGER },
-	{ "to_json",	0, 0,	expr_filter_to_json,	EXPR_EAGER },
-	{ "from_json",	0, 0,	expr_filter_from_json,	EXPR_EAGER },
-	{ "ternary",	2, 2,	expr_filter_ternary,	EXPR_EAGER },
-	{ "map",	1, 2,	expr_filter_map,	EXPR_EAGER },
-	{ "select",	0, 2,	expr_filter_select,	EXPR_EAGER },
-	{ "reject",	0, 2,	expr_filter_reject,	EXPR_EAGER },
-	{ "list",	0, 0,	expr_filter_list,	EXPR_EAGER },
+	{ "default",	0, 2,	filter_default,	EXPR_LAZY,
+	  "default_value boolean", NULL },
+	{ "d",		0, 2,	filter_default,	EXPR_LAZY,
+	  "default_value boolean", NULL },
+	{ "int",	0, 1,	filter_int,	EXPR_EAGER,
+	  "default", NULL },
+	{ "float",	0, 1,	filter_float,	EXPR_EAGER,
+	  "default", NULL },
+	{ "string",	0, 0,	filter_string,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "bool",	0, 0,	filter_bool,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "lower",	0, 0,	filter_lower,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "upper",	0, 0,	filter_upper,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "trim",	0, 0,	filter_trim,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "length",	0, 0,	filter_length,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "count",	0, 0,	filter_length,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "join",	0, 2,	filter_join,	EXPR_EAGER,
+	  "d attribute", NULL },
+	{ "first",	0, 0,	filter_first,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "last",	0, 0,	filter_last,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "min",	0, 0,	filter_min,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "max",	0, 0,	filter_max,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "abs",	0, 0,	filter_abs,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "round",	0, 1,	filter_round,	EXPR_EAGER,
+	  "precision", NULL },
+	{ "replace",	2, 2,	filter_replace,	EXPR_EAGER,
+	  "old new", NULL },
+	{ "dict2items",	0, 2,	expr_filter_dict2items,	EXPR_EAGER,
+	  "key_name value_name", NULL },
+	{ "items2dict",	0, 2,	expr_filter_items2dict,	EXPR_EAGER,
+	  "key_name value_name", NULL },
+	{ "combine",	0, EXPR_MAX_ARGS,	expr_filter_combine,	EXPR_EAGER,
+	  NULL, "recursive list_merge" },
+	{ "flatten",	0, 2,	expr_filter_flatten,	EXPR_EAGER,
+	  "levels skip_nulls", NULL },
+	{ "unique",	0, 0,	expr_filter_unique,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "to_json",	0, 0,	expr_filter_to_json,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "from_json",	0, 0,	expr_filter_from_json,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "ternary",	2, 3,	expr_filter_ternary,	EXPR_EAGER,
+	  "true_val false_val none_val", NULL },
+	{ "map",	0, EXPR_MAX_ARGS,	expr_filter_map,	EXPR_EAGER,
+	  NULL, "attribute default" },
+	{ "select",	0, EXPR_MAX_ARGS,	expr_filter_select,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "reject",	0, EXPR_MAX_ARGS,	expr_filter_reject,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "list",	0, 0,	expr_filter_list,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "regex_replace", 0, 4,	expr_filter_regex_replace, EXPR_EAGER,
+	  "pattern replacement ignorecase multiline", NULL },
+	{ "regex_search", 1, EXPR_MAX_ARGS, expr_filter_regex_search,
+	  EXPR_EAGER, "regex", "ignorecase multiline" },
+	{ "regex_findall", 1, 3,	expr_filter_regex_findall, EXPR_EAGER,
+	  "regex multiline ignorecase", NULL },
+	{ "regex_escape", 0, 1,	expr_filter_regex_escape, EXPR_EAGER,
+	  "re_type", NULL },
+	{ "selectattr",	1, EXPR_MAX_ARGS, expr_filter_selectattr, EXPR_EAGER,
+	  NULL, NULL },
+	{ "rejectattr",	1, EXPR_MAX_ARGS, expr_filter_rejectattr, EXPR_EAGER,
+	  NULL, NULL },
+	{ "sort",	0, 3,	expr_filter_sort, EXPR_EAGER,
+	  "reverse case_sensitive attribute", NULL },
+	{ "dictsort",	0, 3,	expr_filter_dictsort, EXPR_EAGER,
+	  "case_sensitive by reverse", NULL },
+	{ "split",	0, 2,	expr_str_split,	EXPR_EAGER,
+	  "sep maxsplit", NULL },
+	{ "basename",	0, 0,	expr_filter_basename, EXPR_EAGER,
+	  NULL, NULL },
+	{ "dirname",	0, 0,	expr_filter_dirname, EXPR_EAGER,
+	  NULL, NULL },
+	{ "quote",	0, 0,	expr_filter_quote, EXPR_EAGER,
+	  NULL, NULL },
+	{ "b64encode",	0, 0,	expr_filter_b64encode, EXPR_EAGER,
+	  NULL, NULL },
+	{ "b64decode",	0, 0,	expr_filter_b64decode, EXPR_EAGER,
+	  NULL, NULL },
+	{ "to_nice_json", 0, 2,	expr_filter_to_nice_json, EXPR_EAGER,
+	  "indent sort_keys", NULL },
+	{ "mandatory",	0, 1,	expr_filter_mandatory, EXPR_LAZY,
+	  "msg", NULL },
+	{ "zip",	0, EXPR_MAX_ARGS, expr_filter_zip, EXPR_EAGER,
+	  NULL, NULL },
+	{ "product",	0, EXPR_MAX_ARGS, expr_filter_product, EXPR_EAGER,
+	  NULL, NULL },
+	{ "sum",	0, 2,	expr_filter_sum, EXPR_EAGER,
+	  "attribute start", NULL },
 };
 
 /* Tests: 1 true, 0 false, -1 with an error. */
@@ -515,6 +592,8 @@ is_defined(struct expr_call *c)
 	json_t	*v;
 	int	 defined;
 
+	if (c->item)	/* an item of select, an attribute of selectattr */
+		return c->v != NULL;
 	if (expr_eval_node(c->ctx, c->n->a, &v) != 0)
 		return -1;
 	defined = v != NULL;
@@ -610,18 +689,85 @@ test_odd(struct expr_call *c)
 
 /* The tests (template.h lists them for users), rows as filters[]. */
 static const struct expr_test tests[] = {
-	{ "defined",	0, 0,	test_defined,	EXPR_LAZY },
-	{ "undefined",	0, 0,	test_undefined,	EXPR_LAZY },
-	{ "none",	0, 0,	test_none,	EXPR_EAGER },
-	{ "string",	0, 0,	test_string,	EXPR_EAGER },
-	{ "number",	0, 0,	test_number,	EXPR_EAGER },
-	{ "integer",	0, 0,	test_integer,	EXPR_EAGER },
-	{ "float",	0, 0,	test_float,	EXPR_EAGER },
-	{ "boolean",	0, 0,	test_boolean,	EXPR_EAGER },
-	{ "mapping",	0, 0,	test_mapping,	EXPR_EAGER },
-	{ "sequence",	0, 0,	test_sequence,	EXPR_EAGER },
-	{ "even",	0, 0,	test_even,	EXPR_EAGER },
-	{ "odd",	0, 0,	test_odd,	EXPR_EAGER },
+	{ "defined",	0, 0,	test_defined,	EXPR_LAZY,
+	  NULL, NULL },
+	{ "undefined",	0, 0,	test_undefined,	EXPR_LAZY,
+	  NULL, NULL },
+	{ "none",	0, 0,	test_none,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "string",	0, 0,	test_string,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "number",	0, 0,	test_number,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "integer",	0, 0,	test_integer,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "float",	0, 0,	test_float,	EXPR_EAGER,
+	  "default", NULL },
+	{ "boolean",	0, 0,	test_boolean,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "mapping",	0, 0,	test_mapping,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "sequence",	0, 0,	test_sequence,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "even",	0, 0,	test_even,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "odd",	0, 0,	test_odd,	EXPR_EAGER,
+	  NULL, NULL },
+	{ "version",	1, 4,	expr_test_version, EXPR_EAGER,
+	  "version operator strict version_type", NULL },
+	{ "version_compare", 1, 4, expr_test_version, EXPR_EAGER,
+	  "version operator strict version_type", NULL },
+	{ "match",	0, 3,	expr_test_match, EXPR_EAGER,
+	  "pattern ignorecase multiline", NULL },
+	{ "search",	0, 3,	expr_test_search, EXPR_EAGER,
+	  "pattern ignorecase multiline", NULL },
+	{ "regex",	0, 4,	expr_test_regex, EXPR_EAGER,
+	  "pattern ignorecase multiline match_type", NULL },
+	{ "in",		1, 1,	expr_test_in,	EXPR_EAGER,	"seq", NULL },
+	{ "contains",	1, 1,	expr_test_contains, EXPR_EAGER, "value", NULL },
+	{ "subset",	1, 1,	expr_test_subset, EXPR_EAGER,	"b", NULL },
+	{ "issubset",	1, 1,	expr_test_subset, EXPR_EAGER,	"b", NULL },
+	{ "superset",	1, 1,	expr_test_superset, EXPR_EAGER, "b", NULL },
+	{ "issuperset",	1, 1,	expr_test_superset, EXPR_EAGER, "b", NULL },
+	{ "success",	0, 0,	expr_test_success, EXPR_EAGER,	NULL, NULL },
+	{ "succeeded",	0, 0,	expr_test_success, EXPR_EAGER,	NULL, NULL },
+	{ "successful",	0, 0,	expr_test_success, EXPR_EAGER,	NULL, NULL },
+	{ "failed",	0, 0,	expr_test_failed, EXPR_EAGER,	NULL, NULL },
+	{ "failure",	0, 0,	expr_test_failed, EXPR_EAGER,	NULL, NULL },
+	{ "changed",	0, 0,	expr_test_changed, EXPR_EAGER,	NULL, NULL },
+	{ "change",	0, 0,	expr_test_changed, EXPR_EAGER,	NULL, NULL },
+	{ "skipped",	0, 0,	expr_test_skipped, EXPR_EAGER,	NULL, NULL },
+	{ "skip",	0, 0,	expr_test_skipped, EXPR_EAGER,	NULL, NULL },
+	{ "reachable",	0, 0,	expr_test_reachable, EXPR_EAGER, NULL, NULL },
+	{ "unreachable", 0, 0,	expr_test_unreachable, EXPR_EAGER, NULL, NULL },
+	{ "truthy",	0, 1,	expr_test_truthy, EXPR_EAGER,
+	  "convert_bool", NULL },
+	{ "falsy",	0, 1,	expr_test_falsy, EXPR_EAGER,
+	  "convert_bool", NULL },
+	{ "true",	0, 0,	expr_test_true,	EXPR_EAGER,	NULL, NULL },
+	{ "false",	0, 0,	expr_test_false, EXPR_EAGER,	NULL, NULL },
+	{ "any",	0, 0,	expr_test_any,	EXPR_EAGER,	NULL, NULL },
+	{ "all",	0, 0,	expr_test_all,	EXPR_EAGER,	NULL, NULL },
+	{ "eq",		1, 1,	expr_test_eq,	EXPR_EAGER,	"b", NULL },
+	{ "equalto",	1, 1,	expr_test_eq,	EXPR_EAGER,	"b", NULL },
+	{ "==",		1, 1,	expr_test_eq,	EXPR_EAGER,	"b", NULL },
+	{ "ne",		1, 1,	expr_test_ne,	EXPR_EAGER,	"b", NULL },
+	{ "!=",		1, 1,	expr_test_ne,	EXPR_EAGER,	"b", NULL },
+	{ "lt",		1, 1,	expr_test_lt,	EXPR_EAGER,	"b", NULL },
+	{ "lessthan",	1, 1,	expr_test_lt,	EXPR_EAGER,	"b", NULL },
+	{ "<",		1, 1,	expr_test_lt,	EXPR_EAGER,	"b", NULL },
+	{ "le",		1, 1,	expr_test_le,	EXPR_EAGER,	"b", NULL },
+	{ "<=",		1, 1,	expr_test_le,	EXPR_EAGER,	"b", NULL },
+	{ "gt",		1, 1,	expr_test_gt,	EXPR_EAGER,	"b", NULL },
+	{ "greaterthan", 1, 1,	expr_test_gt,	EXPR_EAGER,	"b", NULL },
+	{ ">",		1, 1,	expr_test_gt,	EXPR_EAGER,	"b", NULL },
+	{ "ge",		1, 1,	expr_test_ge,	EXPR_EAGER,	"b", NULL },
+	{ ">=",		1, 1,	expr_test_ge,	EXPR_EAGER,	"b", NULL },
+	{ "divisibleby", 1, 1,	expr_test_divisibleby, EXPR_EAGER,
+	  "num", NULL },
+	{ "lower",	0, 0,	expr_test_lower, EXPR_EAGER,	NULL, NULL },
+	{ "upper",	0, 0,	expr_test_upper, EXPR_EAGER,	NULL, NULL },
+	{ "iterable",	0, 0,	expr_test_iterable, EXPR_EAGER,	NULL, NULL },
 };
 
 const struct expr_filter *

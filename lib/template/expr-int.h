@@ -6,7 +6,20 @@
  *                   precedence; each filter or test name is looked up in
  *                   its table here, once, and its arguments counted
  *   expr.c          the tree -> a value (expr_eval)
- *   expr-filters.c  the filter and test tables, one function per row
+ *   expr-filters.c  the filter and test tables, one function per row;
+ *                   the functions of some rows live in files of their own:
+ *   expr-filters-ansible.c  Ansible's filters of lists and mappings
+ *   expr-filters-lists.c    sort, select(attr), zip, product, sum
+ *   expr-filters-text.c     paths, base64, split, quote, mandatory
+ *   expr-regex.c            Python's re on PCRE2: the regex_* filters and
+ *                           the match, search and regex tests
+ *   expr-tests-ansible.c    Ansible's tests (task results, sets, compare)
+ *   expr-version.c          Ansible's version test: LooseVersion,
+ *                           StrictVersion, SemanticVersion
+ *   expr-methods.c          Python's methods of str, dict and list that
+ *                           templates call: x.items(), s.split(), ...
+ *   expr-lookup.c           the functions lookup(), query(), q() and
+ *                           their plugins env, file, vars
  */
 #ifndef TCPTUNE_EXPR_INT_H
 #define TCPTUNE_EXPR_INT_H
@@ -37,8 +50,8 @@ struct lexer {
 };
 
 /* Tokenize src: 0, or -1 with *cause ("unterminated string at character
- * 4", base added to positions). */
-int	 expr_lex(const char *src, size_t base, struct lexer *lx,
+ * 4", base added to positions); flags: EXPR_RAW_STRINGS or 0 (expr.h). */
+int	 expr_lex(const char *src, size_t base, int flags, struct lexer *lx,
 	     char **cause);
 void	 expr_lexer_free(struct lexer *lx);
 
@@ -46,27 +59,37 @@ void	 expr_lexer_free(struct lexer *lx);
 
 enum node_kind {
 	N_LIT, N_VAR, N_ATTR, N_INDEX, N_LIST, N_DICT, N_NOT, N_NEG, N_AND,
-	N_OR, N_BIN, N_CMP, N_IN, N_FILTER, N_TEST, N_COND,
+	N_OR, N_BIN, N_CMP, N_IN, N_FILTER, N_TEST, N_COND, N_METHOD,
+	N_CALL,
 };
+
+#define EXPR_MAX_ARGS	8	/* positional arguments of a call, at most */
+#define EXPR_MAX_KW	5	/* keyword-only arguments a row declares */
 
 struct enode {
 	enum node_kind		  kind;
 	char			  op[3];	/* N_BIN, N_CMP */
 	int			  negate;	/* N_IN, N_TEST */
 	char			 *name;		/* N_VAR, N_ATTR, N_FILTER,
-						   N_TEST */
+						   N_TEST, N_METHOD */
 	json_t			 *lit;		/* N_LIT */
-	const struct expr_filter *filter;	/* N_FILTER: its row */
+	const struct expr_filter *filter;	/* N_FILTER, N_CALL: its row */
 	const struct expr_test	 *test;		/* N_TEST: its row */
 	struct enode		 *a, *b, *c;
 	struct enode		**args;		/* N_LIST, N_DICT (k,v,k,v),
-						   calls */
+						   calls: by position, a
+						   keyword bound to its
+						   position; NULL where none
+						   was given */
 	size_t			  nargs;
+	struct enode		 *kw[EXPR_MAX_KW]; /* calls: the row's
+						   keyword-only arguments */
 	unsigned		  depth;	/* of the tree below: leaf 0 */
 };
 
 /* Parse src into a tree, or NULL with *cause as for EXPR_SYNTAX. */
-struct enode	*expr_parse(const char *src, size_t base, char **cause);
+struct enode	*expr_parse(const char *src, size_t base, int flags,
+		    char **cause);
 void		 expr_node_free(struct enode *n);
 
 /* Evaluation. A value of NULL with 0 returned is Jinja's Undefined; undef
@@ -99,6 +122,8 @@ int	 expr_eval_node(struct ectx *ctx, const struct enode *n,
 	     json_t **out);
 /* The same, but undefined is an error ("undefined variable 'x.y'"). */
 int	 expr_need(struct ectx *ctx, const struct enode *n, json_t **out);
+/* The path of what made n undefined ("facts.x"), allocated. */
+char	*expr_undefined_name(const struct ectx *ctx, const struct enode *n);
 /* Record the first error (EXPR_ERROR) and return -1. */
 int	 expr_error(struct ectx *ctx, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
@@ -119,7 +144,6 @@ int	 expr_string_out(struct ectx *ctx, struct strbuf *sb, json_t **out);
 
 /* Filters and tests. */
 
-#define EXPR_MAX_ARGS	2	/* the most that any row takes */
 /* A row's lazy: whether its function evaluates the call itself (below). */
 #define EXPR_EAGER	0
 #define EXPR_LAZY	1
@@ -130,12 +154,24 @@ struct expr_call {
 	const struct enode	*n;	/* the call: operand n->a, n->args */
 	const char		*name;	/* as written: an alias is itself */
 	json_t			*v;	/* the operand, defined */
-	json_t			*arg[EXPR_MAX_ARGS]; /* those given, defined */
+	json_t			*arg[EXPR_MAX_ARGS]; /* those given, defined
+						      (NULL: not given) */
+	json_t			*kw[EXPR_MAX_KW];	/* the same */
+	size_t			 nargs;	/* positions up to the last given */
+	int			 item;	/* a lazy row called on an item (map,
+					   select): its operand is v as it
+					   is, NULL for undefined, not n->a */
 };
 
 /*
  * A row of a table. The parser refuses a name not in the table and a count
- * of arguments outside [min_args, max_args], before anything runs. Before
+ * of arguments outside [min_args, max_args], before anything runs.
+ * Arguments may be given by keyword, as in Python: params names the
+ * positional ones in order (space-separated, as the Python function's
+ * signature has them), so that `regex_replace('a', 'b', ignorecase=true)`
+ * binds ignorecase to its position; kwonly names the keyword-only ones
+ * (Python's after `*args`), bound to c->kw in that order. A keyword that
+ * the row does not name, or one given twice, is a syntax error. Before
  * fn, the evaluator evaluates the operand and then each argument, in that
  * order, each of which must be defined; unless the row is lazy: then v and
  * arg are NULL and fn evaluates what it needs from n itself, so that it
@@ -149,6 +185,8 @@ struct expr_filter {
 	 * an error (expr_error) */
 	int		(*fn)(struct expr_call *c, json_t **out);
 	int		 lazy;		/* EXPR_EAGER, EXPR_LAZY */
+	const char	*params;	/* or NULL: none by keyword */
+	const char	*kwonly;	/* or NULL */
 };
 
 struct expr_test {
@@ -157,7 +195,25 @@ struct expr_test {
 	/* 1 true, 0 false, or -1 with an error */
 	int		(*fn)(struct expr_call *c);
 	int		 lazy;		/* EXPR_EAGER, EXPR_LAZY */
+	const char	*params;
+	const char	*kwonly;
 };
+
+/* A method of Python's str, dict or list (expr-methods.c), called as
+ * `x.name(args)`: rows as filters, one per receiver type, with the
+ * receiver as c->v. */
+struct expr_method {
+	const char	*name;
+	json_type	 recv;		/* JSON_STRING, _OBJECT, _ARRAY */
+	size_t		 min_args, max_args;
+	int		(*fn)(struct expr_call *c, json_t **out);
+	const char	*params;
+};
+
+/* The row of a method for recv's type (recv NULL: of any type), or
+ * NULL. */
+const struct expr_method *expr_method_find(const char *name,
+	     const json_t *recv);
 
 /* Ansible's filters of lists and mappings (expr-filters-ansible.c): rows
  * of the table in expr-filters.c. */
@@ -170,9 +226,90 @@ int	 expr_filter_to_json(struct expr_call *c, json_t **out);
 int	 expr_filter_from_json(struct expr_call *c, json_t **out);
 int	 expr_filter_ternary(struct expr_call *c, json_t **out);
 int	 expr_filter_map(struct expr_call *c, json_t **out);
+int	 expr_filter_list(struct expr_call *c, json_t **out);
+
+/* Calls of a row on each item (map, select, selectattr): whether the
+ * arguments from position from on fit [min, max]; the test row's result
+ * on item with them. */
+int	 expr_item_args(struct expr_call *c, const char *what, size_t min,
+	     size_t max, size_t from);
+int	 expr_item_test(struct expr_call *c, const struct expr_test *row,
+	     const char *name, json_t *item, size_t from);
+/* item's attribute: a mapping key, a dotted path of them, or a list
+ * index (Jinja2's make_attrgetter); NULL when it has none, with an error
+ * if need is set. Borrowed. */
+json_t	*expr_attribute(struct expr_call *c, json_t *item, const json_t *attr,
+	     int need);
+/* Python's `a in b`: 1, 0, or -1 with an error (b not a container). */
+int	 expr_contains(struct ectx *ctx, const json_t *b, const json_t *a);
+/* Python's a + b, - * / // % (what the operators do). */
+int	 expr_arith(struct ectx *ctx, const char *op, const json_t *a,
+	     const json_t *b, json_t **out);
+
+/* Rows of lists (expr-filters-lists.c). */
+int	 expr_filter_sort(struct expr_call *c, json_t **out);
+int	 expr_filter_dictsort(struct expr_call *c, json_t **out);
 int	 expr_filter_select(struct expr_call *c, json_t **out);
 int	 expr_filter_reject(struct expr_call *c, json_t **out);
-int	 expr_filter_list(struct expr_call *c, json_t **out);
+int	 expr_filter_selectattr(struct expr_call *c, json_t **out);
+int	 expr_filter_rejectattr(struct expr_call *c, json_t **out);
+int	 expr_filter_zip(struct expr_call *c, json_t **out);
+int	 expr_filter_product(struct expr_call *c, json_t **out);
+int	 expr_filter_sum(struct expr_call *c, json_t **out);
+
+/* Rows of strings (expr-filters-text.c); expr_str_split is str.split,
+ * the filter and the method. */
+int	 expr_filter_basename(struct expr_call *c, json_t **out);
+int	 expr_filter_dirname(struct expr_call *c, json_t **out);
+int	 expr_filter_b64encode(struct expr_call *c, json_t **out);
+int	 expr_filter_b64decode(struct expr_call *c, json_t **out);
+int	 expr_str_split(struct expr_call *c, json_t **out);
+int	 expr_filter_quote(struct expr_call *c, json_t **out);
+int	 expr_filter_mandatory(struct expr_call *c, json_t **out);
+int	 expr_filter_to_nice_json(struct expr_call *c, json_t **out);
+
+/* Rows of Python's re (expr-regex.c). */
+int	 expr_filter_regex_replace(struct expr_call *c, json_t **out);
+int	 expr_filter_regex_search(struct expr_call *c, json_t **out);
+int	 expr_filter_regex_findall(struct expr_call *c, json_t **out);
+int	 expr_filter_regex_escape(struct expr_call *c, json_t **out);
+int	 expr_test_match(struct expr_call *c);
+int	 expr_test_search(struct expr_call *c);
+int	 expr_test_regex(struct expr_call *c);
+
+/* Ansible's version test (expr-version.c) and its other tests
+ * (expr-tests-ansible.c). */
+int	 expr_test_version(struct expr_call *c);
+int	 expr_test_failed(struct expr_call *c);
+int	 expr_test_success(struct expr_call *c);
+int	 expr_test_changed(struct expr_call *c);
+int	 expr_test_skipped(struct expr_call *c);
+int	 expr_test_reachable(struct expr_call *c);
+int	 expr_test_unreachable(struct expr_call *c);
+int	 expr_test_truthy(struct expr_call *c);
+int	 expr_test_falsy(struct expr_call *c);
+int	 expr_test_true(struct expr_call *c);
+int	 expr_test_false(struct expr_call *c);
+int	 expr_test_any(struct expr_call *c);
+int	 expr_test_all(struct expr_call *c);
+int	 expr_test_in(struct expr_call *c);
+int	 expr_test_contains(struct expr_call *c);
+int	 expr_test_subset(struct expr_call *c);
+int	 expr_test_superset(struct expr_call *c);
+int	 expr_test_eq(struct expr_call *c);
+int	 expr_test_ne(struct expr_call *c);
+int	 expr_test_lt(struct expr_call *c);
+int	 expr_test_le(struct expr_call *c);
+int	 expr_test_gt(struct expr_call *c);
+int	 expr_test_ge(struct expr_call *c);
+int	 expr_test_divisibleby(struct expr_call *c);
+int	 expr_test_lower(struct expr_call *c);
+int	 expr_test_upper(struct expr_call *c);
+int	 expr_test_iterable(struct expr_call *c);
+
+/* The row of a function called by name (`lookup(...)`: expr-lookup.c),
+ * or NULL. */
+const struct expr_filter *expr_function_find(const char *name);
 
 /* The row of a name, or NULL. */
 const struct expr_filter *expr_filter_find(const char *name);

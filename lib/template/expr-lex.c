@@ -115,9 +115,74 @@ lex_number(const char *src, const char **pp, size_t base, struct lexer *lx,
 	return 0;
 }
 
+/* A code point as UTF-8 (below 0x110000, not a surrogate: the caller
+ * checks the result with utf8_valid). */
+static void
+add_utf8(struct strbuf *sb, unsigned long cp)
+{
+	if (cp < 0x80)
+		strbuf_addch(sb, (char)cp);
+	else if (cp < 0x800) {
+		strbuf_addch(sb, (char)(0xc0 | (cp >> 6)));
+		strbuf_addch(sb, (char)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		strbuf_addch(sb, (char)(0xe0 | (cp >> 12)));
+		strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addch(sb, (char)(0x80 | (cp & 0x3f)));
+	} else {
+		strbuf_addch(sb, (char)(0xf0 | (cp >> 18)));
+		strbuf_addch(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
+		strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addch(sb, (char)(0x80 | (cp & 0x3f)));
+	}
+}
+
+/*
+ * One escape of a string literal, p just after its backslash, as Jinja2
+ * decodes them (Python's unicode-escape): \\ \' \" \a \b \f \n \r \t \v,
+ * octal \ooo, \xhh, \uXXXX, \UXXXXXXXX, and a backslash before a newline
+ * drops both; before anything else the backslash stays, so that a regular
+ * expression's '\d' reaches the regex as \d. Returns what follows.
+ */
+static const char *
+unescape(struct strbuf *sb, const char *p)
+{
+	static const char simple[] = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
+	const char	*e;
+	unsigned long	 cp = 0;
+	size_t		 i, n;
+
+	for (i = 0; simple[i] != '\0'; i += 2) {
+		if (simple[i] == *p) {
+			strbuf_addch(sb, simple[i + 1]);
+			return p + 1;
+		}
+	}
+	if (*p == '\n')
+		return p + 1;
+	if (*p >= '0' && *p <= '7') {
+		for (e = p; e < p + 3 && *e >= '0' && *e <= '7'; e++)
+			cp = cp * 8 + (unsigned long)(*e - '0');
+		add_utf8(sb, cp);
+		return e;
+	}
+	n = *p == 'x' ? 2 : *p == 'u' ? 4 : *p == 'U' ? 8 : 0;
+	for (i = 0; i < n && isxdigit((unsigned char)p[1 + i]); i++)
+		cp = cp * 16 + (unsigned long)(isdigit((unsigned char)p[1 + i]) ?
+		    p[1 + i] - '0' : (tolower((unsigned char)p[1 + i]) - 'a' +
+		    10));
+	if (n > 0 && i == n && cp < 0x110000) {
+		add_utf8(sb, cp);
+		return p + 1 + n;
+	}
+	/* Python refuses a short \x, \u or \U; kept as written here */
+	strbuf_addch(sb, '\\');
+	return p;
+}
+
 static int
-lex_string(const char *src, const char **pp, size_t base, struct lexer *lx,
-    char **cause)
+lex_string(const char *src, const char **pp, size_t base, int flags,
+    struct lexer *lx, char **cause)
 {
 	const char	*s = *pp, *p = s + 1;
 	char		 q = *s;
@@ -125,15 +190,10 @@ lex_string(const char *src, const char **pp, size_t base, struct lexer *lx,
 
 	strbuf_init(&sb);
 	while (*p != '\0' && *p != q) {
-		if (*p == '\\' && p[1] != '\0') {
-			p++;
-			switch (*p) {
-			case 'n': strbuf_addch(&sb, '\n'); break;
-			case 't': strbuf_addch(&sb, '\t'); break;
-			case 'r': strbuf_addch(&sb, '\r'); break;
-			default: strbuf_addch(&sb, *p); break;
-			}
-			p++;
+		/* raw: as written, up to the next quote (Ansible's doubled
+		 * backslashes escape nothing, not even a quote) */
+		if (*p == '\\' && p[1] != '\0' && !(flags & EXPR_RAW_STRINGS)) {
+			p = unescape(&sb, p + 1);
 			continue;
 		}
 		strbuf_addch(&sb, *p++);
@@ -171,7 +231,7 @@ lex_op(const char *src, const char **pp, size_t base, struct lexer *lx,
 			return 0;
 		}
 	}
-	if (strchr("<>()[]{},.:|+-*/%~", *p) != NULL) {
+	if (strchr("<>()[]{},.:|+-*/%~=", *p) != NULL) {
 		t = lexer_push(lx, T_OP, off);
 		t->op[0] = *p;
 		*pp = p + 1;
@@ -185,7 +245,8 @@ lex_op(const char *src, const char **pp, size_t base, struct lexer *lx,
 }
 
 int
-expr_lex(const char *src, size_t base, struct lexer *lx, char **cause)
+expr_lex(const char *src, size_t base, int flags, struct lexer *lx,
+    char **cause)
 {
 	const char	*p = src;
 	int		 r = 0;
@@ -201,7 +262,7 @@ expr_lex(const char *src, size_t base, struct lexer *lx, char **cause)
 		else if (isdigit((unsigned char)*p))
 			r = lex_number(src, &p, base, lx, cause);
 		else if (*p == '\'' || *p == '"')
-			r = lex_string(src, &p, base, lx, cause);
+			r = lex_string(src, &p, base, flags, lx, cause);
 		else
 			r = lex_op(src, &p, base, lx, cause);
 		if (r != 0) {

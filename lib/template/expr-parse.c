@@ -28,6 +28,8 @@ expr_node_free(struct enode *n)
 	expr_node_free(n->c);
 	for (i = 0; i < n->nargs; i++)
 		expr_node_free(n->args[i]);
+	for (i = 0; i < EXPR_MAX_KW; i++)
+		expr_node_free(n->kw[i]);
 	free(n->args);
 	free(n);
 }
@@ -154,8 +156,12 @@ grown(struct parser *ps, struct enode *n)
 			d = kids[i]->depth;
 	}
 	for (i = 0; i < n->nargs; i++) {
-		if (n->args[i]->depth > d)
+		if (n->args[i] != NULL && n->args[i]->depth > d)
 			d = n->args[i]->depth;
+	}
+	for (i = 0; i < EXPR_MAX_KW; i++) {
+		if (n->kw[i] != NULL && n->kw[i]->depth > d)
+			d = n->kw[i]->depth;
 	}
 	n->depth = d + 1;
 	if (n->depth <= EXPR_MAX_DEPTH)
@@ -210,6 +216,159 @@ parse_items(struct parser *ps, struct enode *n, const char *close, int pairs)
 	return 0;
 }
 
+/* The position of word in a space-separated list of names, or -1. */
+static int
+name_index(const char *list, const char *word)
+{
+	size_t	len = strlen(word), l;
+	int	i;
+
+	for (i = 0; list != NULL && *list != '\0'; i++) {
+		l = strcspn(list, " ");
+		if (l == len && strncmp(list, word, len) == 0)
+			return i;
+		list += l;
+		list += strspn(list, " ");
+	}
+	return -1;
+}
+
+/* What a call accepts: its row's counts and names (expr-int.h). */
+struct call_sig {
+	const char	*what;		/* "filter", "test", "method" */
+	size_t		 min_args, max_args;
+	const char	*params, *kwonly;
+	size_t		 off;		/* the name's character */
+};
+
+/* Bind `NAME=value` to its position (params) or keyword slot (kwonly). */
+static int
+bind_keyword(struct parser *ps, struct enode *n, const struct call_sig *sig,
+    const char *kw, struct enode *v)
+{
+	int i;
+
+	if ((i = name_index(sig->params, kw)) >= 0) {
+		while (n->nargs <= (size_t)i)
+			enode_add_arg(n, NULL);
+		if (n->args[i] == NULL) {
+			n->args[i] = v;
+			return 0;
+		}
+	} else if ((i = name_index(sig->kwonly, kw)) >= 0 &&
+	    i < EXPR_MAX_KW) {
+		if (n->kw[i] == NULL) {
+			n->kw[i] = v;
+			return 0;
+		}
+	} else {
+		ps->cause = xprintf("%s '%s' has no argument named '%s' at "
+		    "character %zu", sig->what, n->name, kw, sig->off);
+		expr_node_free(v);
+		return -1;
+	}
+	ps->cause = xprintf("%s '%s' got argument '%s' twice at character %zu",
+	    sig->what, n->name, kw, sig->off);
+	expr_node_free(v);
+	return -1;
+}
+
+/* `(a, b, name=c)`: positional arguments, then keywords, as Python. */
+static int
+parse_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
+{
+	struct enode	*v;
+	char		*kw;
+	int		 keywords = 0;
+
+	ps->i++;
+	while (!is_op(ps, ")")) {
+		kw = NULL;
+		if (peek(ps)->type == T_NAME && ps->i + 1 < ps->lx.n &&
+		    ps->lx.toks[ps->i + 1].type == T_OP &&
+		    strcmp(ps->lx.toks[ps->i + 1].op, "=") == 0) {
+			kw = xstrdup(peek(ps)->text);
+			ps->i += 2;
+		} else if (keywords) {
+			ps->cause = xprintf("positional argument after a "
+			    "keyword argument at character %zu",
+			    ps->base + peek(ps)->off + 1);
+			return -1;
+		}
+		if ((v = parse_expr(ps)) == NULL) {
+			free(kw);
+			return -1;
+		}
+		if (kw != NULL) {
+			keywords = 1;
+			if (bind_keyword(ps, n, sig, kw, v) != 0) {
+				free(kw);
+				return -1;
+			}
+			free(kw);
+		} else
+			enode_add_arg(n, v);
+		if (is_op(ps, ","))
+			ps->i++;
+		else if (!is_op(ps, ")")) {
+			syntax_error(ps);
+			return -1;
+		}
+	}
+	ps->i++;
+	return 0;
+}
+
+/* A call's arguments against what it accepts: at most max_args
+ * positions, the first min_args of them given. */
+static int
+check_call_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
+{
+	size_t i, given = 0;
+
+	for (i = 0; i < n->nargs; i++)
+		given += n->args[i] != NULL;
+	for (i = 0; i < sig->min_args; i++) {
+		if (i >= n->nargs || n->args[i] == NULL)
+			given = 0;
+	}
+	if (given < sig->min_args || n->nargs > sig->max_args ||
+	    n->nargs > EXPR_MAX_ARGS) {
+		ps->cause = xprintf("%s '%s' takes %zu to %zu arguments, got "
+		    "%zu at character %zu", sig->what, n->name, sig->min_args,
+		    sig->max_args, given, sig->off);
+		return -1;
+	}
+	return 0;
+}
+
+/* The arguments of a call in brackets, if any, checked. */
+static int
+parse_call_args(struct parser *ps, struct enode *n, const struct call_sig *sig)
+{
+	if (is_op(ps, "(") && parse_args(ps, n, sig) != 0)
+		return -1;
+	return check_call_args(ps, n, sig);
+}
+
+static struct enode	*parse_primary(struct parser *);
+static struct enode	*parse_postfix(struct parser *, struct enode *);
+
+/* Whether a test's one argument follows without brackets, as Jinja2's
+ * parse_test sees it: a name (not else, or, and), a string, a number, a
+ * list or a mapping. */
+static int
+bare_test_arg(struct parser *ps)
+{
+	struct token *t = peek(ps);
+
+	if (t->type == T_NAME)
+		return !is_name(ps, "else") && !is_name(ps, "or") &&
+		    !is_name(ps, "and");
+	return t->type == T_STR || t->type == T_INT || t->type == T_FLOAT ||
+	    is_op(ps, "[") || is_op(ps, "{");
+}
+
 /*
  * The name of a filter (n is N_FILTER) or test (N_TEST) and its arguments:
  * the name is looked up in its table here, once, and the row kept in n, so
@@ -219,42 +378,68 @@ parse_items(struct parser *ps, struct enode *n, const char *close, int pairs)
 static int
 parse_call(struct parser *ps, struct enode *n)
 {
-	const char	*what = n->kind == N_FILTER ? "filter" : "test";
-	size_t		 off, min_args, max_args;
+	struct call_sig sig;
 
+	memset(&sig, 0, sizeof sig);
+	sig.what = n->kind == N_FILTER ? "filter" : "test";
 	if (peek(ps)->type != T_NAME) {
 		syntax_error(ps);
 		return -1;
 	}
 	/* `is none`: the literal's name, not its value */
 	n->name = xstrdup(peek(ps)->text);
-	off = ps->base + peek(ps)->off + 1;
+	sig.off = ps->base + peek(ps)->off + 1;
 	ps->i++;
 	if (n->kind == N_FILTER &&
 	    (n->filter = expr_filter_find(n->name)) != NULL) {
-		min_args = n->filter->min_args;
-		max_args = n->filter->max_args;
+		sig.min_args = n->filter->min_args;
+		sig.max_args = n->filter->max_args;
+		sig.params = n->filter->params;
+		sig.kwonly = n->filter->kwonly;
 	} else if (n->kind == N_TEST &&
 	    (n->test = expr_test_find(n->name)) != NULL) {
-		min_args = n->test->min_args;
-		max_args = n->test->max_args;
+		sig.min_args = n->test->min_args;
+		sig.max_args = n->test->max_args;
+		sig.params = n->test->params;
+		sig.kwonly = n->test->kwonly;
 	} else {
-		ps->cause = xprintf("unknown %s '%s' at character %zu", what,
-		    n->name, off);
+		ps->cause = xprintf("unknown %s '%s' at character %zu",
+		    sig.what, n->name, sig.off);
 		return -1;
 	}
-	if (is_op(ps, "(")) {
-		ps->i++;
-		if (parse_items(ps, n, ")", 0) != 0)
+	/* `is divisibleby 3`, `is in groups.web`: one argument, a primary
+	 * with its postfix (Jinja2's parse_test) */
+	if (n->kind == N_TEST && !is_op(ps, "(") && bare_test_arg(ps)) {
+		struct enode *arg;
+
+		if ((arg = parse_primary(ps)) == NULL ||
+		    (arg = parse_postfix(ps, arg)) == NULL)
 			return -1;
+		enode_add_arg(n, arg);
+		return check_call_args(ps, n, &sig);
 	}
-	if (n->nargs < min_args || n->nargs > max_args) {
-		ps->cause = xprintf("%s '%s' takes %zu to %zu arguments, got "
-		    "%zu at character %zu", what, n->name, min_args, max_args,
-		    n->nargs, off);
+	return parse_call_args(ps, n, &sig);
+}
+
+/* `.name(args)` after an operand: a method of the operand's type
+ * (expr-methods.c), looked up by name here and by type when it runs. */
+static int
+parse_method(struct parser *ps, struct enode *m)
+{
+	const struct expr_method	*row;
+	struct call_sig			 sig;
+
+	memset(&sig, 0, sizeof sig);
+	sig.what = "method";
+	sig.off = ps->base + peek(ps)->off + 1;
+	if ((row = expr_method_find(m->name, NULL)) == NULL) {
+		ps->cause = xprintf("unknown method '%s' at character %zu",
+		    m->name, sig.off);
 		return -1;
 	}
-	return 0;
+	sig.max_args = EXPR_MAX_ARGS;
+	sig.params = row->params;
+	return parse_call_args(ps, m, &sig);
 }
 
 static struct enode *
@@ -266,8 +451,36 @@ lit_node(json_t *v)
 	return n;
 }
 
-/* A name: a literal (true, none, ...), a variable, or a keyword out of
- * place. */
+/* `name(args)`: a function of its table (expr-lookup.c). */
+static struct enode *
+parse_function(struct parser *ps, const char *name)
+{
+	struct enode	*n = enode_new(N_CALL);
+	struct call_sig	 sig;
+
+	memset(&sig, 0, sizeof sig);
+	sig.what = "function";
+	sig.off = ps->base + ps->lx.toks[ps->i - 1].off + 1;
+	n->name = xstrdup(name);
+	if ((n->filter = expr_function_find(name)) == NULL) {
+		ps->cause = xprintf("unknown function '%s' at character %zu",
+		    name, sig.off);
+		expr_node_free(n);
+		return NULL;
+	}
+	sig.min_args = n->filter->min_args;
+	sig.max_args = n->filter->max_args;
+	sig.params = n->filter->params;
+	sig.kwonly = n->filter->kwonly;
+	if (parse_call_args(ps, n, &sig) != 0) {
+		expr_node_free(n);
+		return NULL;
+	}
+	return grown(ps, n);
+}
+
+/* A name: a literal (true, none, ...), a variable, a function call, or a
+ * keyword out of place. */
 static struct enode *
 parse_name(struct parser *ps)
 {
@@ -282,6 +495,8 @@ parse_name(struct parser *ps)
 			return syntax_error(ps);
 	}
 	ps->i++;
+	if (is_op(ps, "("))
+		return parse_function(ps, s);
 	if (strcmp(s, "true") == 0 || strcmp(s, "True") == 0)
 		return lit_node(json_true());
 	if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0)
@@ -323,11 +538,41 @@ parse_collection(struct parser *ps)
 	return grown(ps, n);
 }
 
+/* (e), or a tuple: (), (a,), (a, b) — a list here, as Ansible's values
+ * have no tuples. */
+static struct enode *
+parse_paren(struct parser *ps)
+{
+	struct enode *n, *t;
+
+	ps->i++;
+	if (is_op(ps, ")")) {
+		ps->i++;
+		return enode_new(N_LIST);
+	}
+	if ((n = parse_expr(ps)) == NULL)
+		return NULL;
+	if (is_op(ps, ",")) {
+		ps->i++;
+		t = enode_new(N_LIST);
+		enode_add_arg(t, n);
+		if (parse_items(ps, t, ")", 0) != 0) {
+			expr_node_free(t);
+			return NULL;
+		}
+		return grown(ps, t);
+	}
+	if (expect_op(ps, ")") != 0) {
+		expr_node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
 static struct enode *
 parse_primary(struct parser *ps)
 {
 	struct token	*t = peek(ps);
-	struct enode	*n;
 
 	switch (t->type) {
 	case T_NAME:
@@ -345,14 +590,7 @@ parse_primary(struct parser *ps)
 			return parse_collection(ps);
 		if (!is_op(ps, "("))
 			break;
-		ps->i++;
-		if ((n = parse_expr(ps)) == NULL)
-			return NULL;
-		if (expect_op(ps, ")") != 0) {
-			expr_node_free(n);
-			return NULL;
-		}
-		return n;
+		return parse_paren(ps);
 	case T_EOF:
 		break;
 	}
@@ -369,7 +607,21 @@ parse_postfix(struct parser *ps, struct enode *n)
 		if (is_op(ps, ".")) {
 			ps->i++;
 			t = peek(ps);
-			if (t->type == T_NAME) {
+			if (t->type == T_NAME && ps->i + 1 < ps->lx.n &&
+			    ps->lx.toks[ps->i + 1].type == T_OP &&
+			    strcmp(ps->lx.toks[ps->i + 1].op, "(") == 0) {
+				m = enode_new(N_METHOD);
+				m->name = xstrdup(t->text);
+				m->a = n;
+				ps->i++;
+				if (parse_method(ps, m) != 0) {
+					expr_node_free(m);
+					return NULL;
+				}
+				if ((n = grown(ps, m)) == NULL)
+					return NULL;
+				continue;
+			} else if (t->type == T_NAME) {
 				m = enode_new(N_ATTR);
 				m->name = xstrdup(t->text);
 			} else if (t->type == T_INT) {
@@ -676,14 +928,14 @@ parse_expr(struct parser *ps)
 }
 
 struct enode *
-expr_parse(const char *src, size_t base, char **cause)
+expr_parse(const char *src, size_t base, int flags, char **cause)
 {
 	struct parser	 ps;
 	struct enode	*n = NULL;
 
 	memset(&ps, 0, sizeof ps);
 	ps.base = base;
-	if (expr_lex(src, base, &ps.lx, cause) != 0)
+	if (expr_lex(src, base, flags, &ps.lx, cause) != 0)
 		return NULL;
 	if (peek(&ps)->type == T_EOF) {
 		fail(cause, "empty expression");
@@ -708,9 +960,15 @@ out:
 int
 expr_check(const char *src, size_t base, char **cause)
 {
+	return expr_check_flags(src, base, 0, cause);
+}
+
+int
+expr_check_flags(const char *src, size_t base, int flags, char **cause)
+{
 	struct enode *n;
 
-	if ((n = expr_parse(src, base, cause)) == NULL)
+	if ((n = expr_parse(src, base, flags, cause)) == NULL)
 		return -1;
 	expr_node_free(n);
 	return 0;

@@ -68,6 +68,16 @@ node_path(struct strbuf *sb, const struct enode *n)
 	}
 }
 
+char *
+expr_undefined_name(const struct ectx *ctx, const struct enode *n)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	node_path(&sb, ctx->undef != NULL ? ctx->undef : n);
+	return strbuf_detach(&sb, NULL);
+}
+
 int
 expr_error(struct ectx *ctx, const char *fmt, ...)
 {
@@ -223,38 +233,42 @@ out:
 	return r;
 }
 
+int
+expr_contains(struct ectx *ctx, const json_t *b, const json_t *a)
+{
+	json_t	*item;
+	size_t	 i;
+
+	if (json_is_string(b)) {
+		if (!json_is_string(a))
+			return expr_error(ctx, "'in <string>' requires a string "
+			    "on the left, not %s", expr_type_name(a));
+		return strstr(json_string_value(b), json_string_value(a)) !=
+		    NULL;
+	}
+	if (json_is_array(b)) {
+		json_array_foreach(b, i, item) {
+			if (expr_values_equal(a, item))
+				return 1;
+		}
+		return 0;
+	}
+	if (json_is_object(b))
+		return json_is_string(a) &&
+		    json_object_get(b, json_string_value(a)) != NULL;
+	return expr_error(ctx, "argument of type %s is not iterable",
+	    expr_type_name(b));
+}
+
 static int
 eval_in(struct ectx *ctx, const struct enode *n, json_t **out)
 {
-	json_t	*a = NULL, *b = NULL, *item;
-	size_t	 i;
-	int	 r = -1, found = 0;
+	json_t	*a = NULL, *b = NULL;
+	int	 r = -1, found;
 
-	if (expr_need(ctx, n->a, &a) != 0 || expr_need(ctx, n->b, &b) != 0)
+	if (expr_need(ctx, n->a, &a) != 0 || expr_need(ctx, n->b, &b) != 0 ||
+	    (found = expr_contains(ctx, b, a)) < 0)
 		goto out;
-	if (json_is_string(b)) {
-		if (!json_is_string(a)) {
-			expr_error(ctx, "'in <string>' requires a string on "
-			    "the left, not %s", expr_type_name(a));
-			goto out;
-		}
-		found = strstr(json_string_value(b), json_string_value(a)) !=
-		    NULL;
-	} else if (json_is_array(b)) {
-		json_array_foreach(b, i, item) {
-			if (expr_values_equal(a, item)) {
-				found = 1;
-				break;
-			}
-		}
-	} else if (json_is_object(b)) {
-		found = json_is_string(a) &&
-		    json_object_get(b, json_string_value(a)) != NULL;
-	} else {
-		expr_error(ctx, "argument of type %s is not iterable",
-		    expr_type_name(b));
-		goto out;
-	}
 	*out = json_boolean(n->negate ? !found : found);
 	r = 0;
 out:
@@ -337,23 +351,20 @@ float_arith(struct ectx *ctx, const char *op, double x, double y,
 	return expr_real_out(ctx, z, out);
 }
 
-static int
-eval_bin(struct ectx *ctx, const struct enode *n, json_t **out)
+int
+expr_arith(struct ectx *ctx, const char *op, const json_t *a,
+    const json_t *b, json_t **out)
 {
-	json_t		*a = NULL, *b = NULL;
-	int		 r = -1;
-	const char	*op = n->op;
+	int r;
 
-	if (expr_need(ctx, n->a, &a) != 0 || expr_need(ctx, n->b, &b) != 0)
-		goto out;
 	if (strcmp(op, "~") == 0 || (strcmp(op, "+") == 0 &&
 	    json_is_string(a) && json_is_string(b)))
 		r = concat(ctx, a, b, out);
 	else if (strcmp(op, "+") == 0 && json_is_array(a) &&
 	    json_is_array(b)) {
 		/* values are never changed in place: share the items */
-		*out = json_copy(a);
-		json_array_extend(*out, b);
+		*out = json_copy((json_t *)a);
+		json_array_extend(*out, (json_t *)b);
 		r = 0;
 	} else if (!expr_is_num(a) || !expr_is_num(b))
 		r = expr_error(ctx, "unsupported operand types for %s: %s and "
@@ -364,7 +375,17 @@ eval_bin(struct ectx *ctx, const struct enode *n, json_t **out)
 		    json_integer_value(b), out);
 	else
 		r = float_arith(ctx, op, num(a), num(b), out);
-out:
+	return r;
+}
+
+static int
+eval_bin(struct ectx *ctx, const struct enode *n, json_t **out)
+{
+	json_t	*a = NULL, *b = NULL;
+	int	 r = -1;
+
+	if (expr_need(ctx, n->a, &a) == 0 && expr_need(ctx, n->b, &b) == 0)
+		r = expr_arith(ctx, n->op, a, b, out);
 	json_decref(a);
 	json_decref(b);
 	return r;
@@ -549,14 +570,31 @@ eval_cond(struct ectx *ctx, const struct enode *n, json_t **out)
 	return r;
 }
 
+/* The arguments given to a call, evaluated in order, each defined. */
+static int
+call_args(struct ectx *ctx, const struct enode *n, struct expr_call *c)
+{
+	size_t i;
+
+	c->nargs = n->nargs;
+	for (i = 0; i < n->nargs && i < EXPR_MAX_ARGS; i++) {
+		if (n->args[i] != NULL &&
+		    expr_need(ctx, n->args[i], &c->arg[i]) != 0)
+			return -1;
+	}
+	for (i = 0; i < EXPR_MAX_KW; i++) {
+		if (n->kw[i] != NULL && expr_need(ctx, n->kw[i], &c->kw[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A filter or test call: its operand and arguments evaluated in order
  * unless its row is lazy (expr-int.h). */
 static int
 call_init(struct ectx *ctx, const struct enode *n, int lazy,
     struct expr_call *c)
 {
-	size_t i;
-
 	memset(c, 0, sizeof *c);
 	c->ctx = ctx;
 	c->n = n;
@@ -565,11 +603,7 @@ call_init(struct ectx *ctx, const struct enode *n, int lazy,
 		return 0;
 	if (expr_need(ctx, n->a, &c->v) != 0)
 		return -1;
-	for (i = 0; i < n->nargs && i < EXPR_MAX_ARGS; i++) {
-		if (expr_need(ctx, n->args[i], &c->arg[i]) != 0)
-			return -1;
-	}
-	return 0;
+	return call_args(ctx, n, c);
 }
 
 static void
@@ -580,6 +614,8 @@ call_release(struct expr_call *c)
 	json_decref(c->v);
 	for (i = 0; i < EXPR_MAX_ARGS; i++)
 		json_decref(c->arg[i]);
+	for (i = 0; i < EXPR_MAX_KW; i++)
+		json_decref(c->kw[i]);
 }
 
 static int
@@ -609,6 +645,49 @@ eval_test(struct ectx *ctx, const struct enode *n, json_t **out)
 	return 0;
 }
 
+/* x.name(args): the method of x's type (expr-methods.c). */
+static int
+eval_method(struct ectx *ctx, const struct enode *n, json_t **out)
+{
+	const struct expr_method	*row;
+	struct expr_call		 c;
+	int				 r = -1;
+
+	(void)call_init(ctx, n, EXPR_LAZY, &c);
+	if (expr_need(ctx, n->a, &c.v) != 0)
+		goto out;
+	if ((row = expr_method_find(n->name, c.v)) == NULL) {
+		expr_error(ctx, "'%s' object has no attribute '%s'",
+		    expr_type_name(c.v), n->name);
+		goto out;
+	}
+	if (n->nargs < row->min_args || n->nargs > row->max_args) {
+		expr_error(ctx, "%s.%s() takes %zu to %zu arguments, got %zu",
+		    expr_type_name(c.v), n->name, row->min_args, row->max_args,
+		    n->nargs);
+		goto out;
+	}
+	if (call_args(ctx, n, &c) == 0)
+		r = row->fn(&c, out);
+out:
+	call_release(&c);
+	return r;
+}
+
+/* name(args): a function of its table (expr-lookup.c); no operand. */
+static int
+eval_call(struct ectx *ctx, const struct enode *n, json_t **out)
+{
+	struct expr_call	c;
+	int			r = -1;
+
+	(void)call_init(ctx, n, EXPR_LAZY, &c);
+	if (call_args(ctx, n, &c) == 0)
+		r = n->filter->fn(&c, out);
+	call_release(&c);
+	return r;
+}
+
 /* The evaluator of each kind of node. */
 static int (*const evaluators[])(struct ectx *, const struct enode *,
     json_t **) = {
@@ -628,6 +707,8 @@ static int (*const evaluators[])(struct ectx *, const struct enode *,
 	[N_FILTER] = eval_filter,
 	[N_TEST] = eval_test,
 	[N_COND] = eval_cond,
+	[N_METHOD] = eval_method,
+	[N_CALL] = eval_call,
 };
 
 int
@@ -641,13 +722,20 @@ int
 expr_eval(const char *src, size_t base, const json_t *vars, json_t **out,
     char **cause)
 {
+	return expr_eval_flags(src, base, vars, 0, out, cause);
+}
+
+int
+expr_eval_flags(const char *src, size_t base, const json_t *vars, int flags,
+    json_t **out, char **cause)
+{
 	struct enode	*n;
 	struct ectx	 ctx;
 	json_t		*empty = NULL;
 	int		 r = EXPR_OK;
 
 	*out = NULL;
-	if ((n = expr_parse(src, base, cause)) == NULL)
+	if ((n = expr_parse(src, base, flags, cause)) == NULL)
 		return EXPR_SYNTAX;
 	memset(&ctx, 0, sizeof ctx);
 	if (vars == NULL)

@@ -5,7 +5,8 @@
  * How it is built inside (lexer, parser, evaluator, the filter and test
  * tables): expr-int.h.
  *
- * All functions are pure: they never print, and report errors with *cause. */
+ * All functions never print, and report errors with *cause; they are pure
+ * but for lookup('env') and lookup('file') (expr-lookup.c). */
 #ifndef TCPTUNE_EXPR_H
 #define TCPTUNE_EXPR_H
 
@@ -31,13 +32,30 @@
 #define EXPR_UNDEFINED	-2	/* "undefined variable 'x'" */
 #define EXPR_ERROR	-3	/* a type error and the like */
 
+/*
+ * How string literals read (expr_eval_flags): Jinja2 decodes their escapes
+ * as Python's unicode-escape ('\n' a newline, '\1' the byte 1, '\d' kept
+ * as \d), as in a template file (the template module renders with
+ * escape_backslashes off). In a playbook's strings Ansible first doubles
+ * every backslash of a string literal inside `{{ }}` (its Templar's
+ * escape_backslashes), so there a literal is its text as written:
+ * regex_replace('(a)', '\1') in YAML's double quotes reaches re as \1.
+ * EXPR_RAW_STRINGS reads them so.
+ */
+#define EXPR_RAW_STRINGS	0x1
+
 /* Evaluate one expression (no braces). *out is a new reference. *cause has
  * no position: "unexpected '=' at character 3", "undefined variable 'x'";
  * base is added to character positions, for an expression that starts
  * base characters into a longer string (a template). */
 int	 expr_eval(const char *src, size_t base, const json_t *vars,
 	     json_t **out, char **cause);
+/* The same, with EXPR_RAW_STRINGS or 0. */
+int	 expr_eval_flags(const char *src, size_t base, const json_t *vars,
+	     int flags, json_t **out, char **cause);
 /* Parse only (lint): 0, or -1 with *cause as for EXPR_SYNTAX. */
 int	 expr_check(const char *src, size_t base, char **cause);
+int	 expr_check_flags(const char *src, size_t base, int flags,
+	     char **cause);
 
 #endif

@@ -162,7 +162,6 @@ out:
 /* ---- the tree */
 
 enum nk { N_TEXT, N_OUT, N_IF, N_FOR, N_SET };
-enum view { V_SELF, V_ITEMS, V_KEYS, V_VALUES };
 
 struct node;
 struct nodes {
@@ -181,7 +180,6 @@ struct node {
 	const char	*s;		/* text, expression, iterable */
 	size_t		 off;
 	char		*var, *var2;	/* set's name; for's name(s) */
-	enum view	 view;
 	struct branch	*br;		/* if */
 	size_t		 nbr;
 	struct nodes	 body, orelse;	/* for */
@@ -289,26 +287,15 @@ ident(const char **p, char **name)
 static int	parse_nodes(struct parser *, struct nodes *,
 		    const char *const *, const char **, char **, size_t *);
 
-static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 /* `for NAME[, NAME] in EXPR` (rest: after "for"). */
 static int
 parse_for(struct parser *ps, struct node *n, char *rest, size_t off)
 {
-	static const char *const views[] = { "", ".items()", ".keys()",
-		".values()" };
 	static const char *const body_end[] = { "else", "endfor", NULL };
 	static const char *const else_end[] = { "endfor", NULL };
 	const char	*p = rest, *end;
 	char		*r2;
 	size_t		 o2;
-	int		 v;
 
 	if (ident(&p, &n->var) != 0)
 		return perr(ps, off, "%s", "expected a name after 'for'");
@@ -329,13 +316,6 @@ parse_for(struct parser *ps, struct node *n, char *rest, size_t off)
 	p += 3;
 	while (is_ws(*p))
 		p++;
-	for (v = 3; v > 0; v--) {
-		if (ends_with(p, views[v])) {
-			rest[strlen(rest) - strlen(views[v])] = '\0';
-			n->view = (enum view)v;
-			break;
-		}
-	}
 	n->s = p;
 	n->off = off + (size_t)(p - rest);
 	if (*p == '\0')
@@ -521,6 +501,7 @@ stmt_check(const char *src, char **msg)
 
 struct render {
 	struct strbuf	 out;
+	int		 flags;		/* of `{{ }}`: EXPR_RAW_STRINGS or 0 */
 	size_t		 iterations;
 	int		 code;
 	char		*msg;
@@ -534,14 +515,17 @@ rfail(struct render *rc, int code, char *msg)
 	return -1;
 }
 
+/* An expression of a statement (flags 0) or of `{{ }}` (rc->flags). */
 static json_t *
-eval(struct render *rc, const char *s, size_t off, const json_t *scope)
+eval(struct render *rc, const char *s, size_t off, const json_t *scope,
+    int flags)
 {
 	json_t	*v = NULL;
 	char	*msg = NULL;
 	int	 code;
 
-	if ((code = expr_eval(s, off, scope, &v, &msg)) != EXPR_OK) {
+	if ((code = expr_eval_flags(s, off, scope, flags, &v, &msg)) !=
+	    EXPR_OK) {
 		rfail(rc, code, msg);
 		return NULL;
 	}
@@ -558,21 +542,16 @@ sequence(struct render *rc, const struct node *n, json_t *it)
 	const char	*k;
 	json_t		*v;
 
-	if (json_is_array(it) && n->view == V_SELF)
+	if (json_is_array(it))
 		return json_incref(it);
 	if (!json_is_object(it))
-		return rfail(rc, EXPR_ERROR, xprintf("cannot loop over %s%s "
-		    "at character %zu", n->view != V_SELF ? "the items of " :
-		    "", expr_type_name(it), n->off + 1)), NULL;
+		return rfail(rc, EXPR_ERROR, xprintf("cannot loop over %s "
+		    "at character %zu", expr_type_name(it), n->off + 1)), NULL;
+	/* a mapping: its keys (d.items() and the like are methods,
+	 * expr-methods.c) */
 	seq = json_array();
-	json_object_foreach(it, k, v) {
-		if (n->view == V_ITEMS)
-			json_array_append_new(seq, json_pack("[sO]", k, v));
-		else if (n->view == V_VALUES)
-			json_array_append(seq, v);
-		else
-			json_array_append_new(seq, json_string(k));
-	}
+	json_object_foreach(it, k, v)
+		json_array_append_new(seq, json_string(k));
 	return seq;
 }
 
@@ -601,7 +580,7 @@ render_for(struct render *rc, const struct node *n, json_t *scope)
 	size_t	 i;
 	int	 r = -1;
 
-	if ((it = eval(rc, n->s, n->off, scope)) == NULL)
+	if ((it = eval(rc, n->s, n->off, scope, 0)) == NULL)
 		return -1;
 	seq = sequence(rc, n, it);
 	json_decref(it);
@@ -660,7 +639,8 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 			strbuf_addstr(&rc->out, n->s);
 			break;
 		case N_OUT:
-			if ((v = eval(rc, n->s, n->off, scope)) == NULL)
+			if ((v = eval(rc, n->s, n->off, scope, rc->flags)) ==
+			    NULL)
 				return -1;
 			text = template_to_text(v);
 			strbuf_addstr(&rc->out, text);
@@ -668,7 +648,7 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 			json_decref(v);
 			break;
 		case N_SET:
-			if ((v = eval(rc, n->s, n->off, scope)) == NULL)
+			if ((v = eval(rc, n->s, n->off, scope, 0)) == NULL)
 				return -1;
 			json_object_set_new(scope, n->var, v);
 			break;
@@ -678,7 +658,7 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 
 				if (n->br[j].cond != NULL) {
 					if ((v = eval(rc, n->br[j].cond,
-					    n->br[j].off, scope)) == NULL)
+					    n->br[j].off, scope, 0)) == NULL)
 						return -1;
 					truth = template_truthy(v);
 					json_decref(v);
@@ -701,7 +681,8 @@ render_nodes(struct render *rc, const struct nodes *l, json_t *scope)
 }
 
 int
-stmt_render(const char *src, const json_t *vars, json_t **out, char **msg)
+stmt_render(const char *src, const json_t *vars, int flags, json_t **out,
+    char **msg)
 {
 	struct parser	 ps;
 	struct nodes	 tree;
@@ -711,6 +692,7 @@ stmt_render(const char *src, const json_t *vars, json_t **out, char **msg)
 
 	*out = NULL;
 	memset(&rc, 0, sizeof rc);
+	rc.flags = flags;
 	strbuf_init(&rc.out);
 	if (parse(src, &ps, &tree) != 0) {
 		*msg = ps.msg;

@@ -12,8 +12,8 @@
  * Statements:
  *   {% if e %} {% elif e %} {% else %} {% endif %}
  *   {% for x in e %} {% for k, v in e %} {% else %} {% endfor %}
- *     over a list (its items), a mapping (its keys), or `m.items()`,
- *     `m.keys()`, `m.values()` of a mapping; the body sees `loop.index`,
+ *     over a list (its items) or a mapping (its keys), `m.items()` and
+ *     the like being lists (expr-methods.c); the body sees `loop.index`,
  *     `index0`, `revindex`, `revindex0`, `first`, `last`, `length`,
  *     `previtem`, `nextitem`; `else` is the body for an empty sequence; a
  *     `set` inside a loop stays inside that iteration, as in Jinja2
@@ -36,9 +36,12 @@
  * depth 0, as Jinja2's lexer balances brackets. */
 int	 stmt_bracket_depth(int depth, char c);
 /* Render src over vars: EXPR_OK with *out a new string, else an EXPR_*
- * code with *msg ("unexpected 'endfor' at character 12"). */
-int	 stmt_render(const char *src, const json_t *vars, json_t **out,
-	    char **msg);
+ * code with *msg ("unexpected 'endfor' at character 12"). flags, for the
+ * `{{ }}` tags only (EXPR_RAW_STRINGS in a playbook's strings, 0 in a
+ * template file: expr.h), as Ansible escapes backslashes inside `{{ }}`
+ * only. */
+int	 stmt_render(const char *src, const json_t *vars, int flags,
+	    json_t **out, char **msg);
 /* Parse only (lint): 0, or -1 with *msg. */
 int	 stmt_check(const char *src, char **msg);
 

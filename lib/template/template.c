@@ -113,7 +113,8 @@ template_check(const char *s, char **cause)
 	}
 	while ((found = next_block(p, &open, &expr, &len, &after, &msg)) > 0) {
 		src = xstrndup(expr, len);
-		if (expr_check(src, (size_t)(expr - s), &msg) != 0) {
+		if (expr_check_flags(src, (size_t)(expr - s),
+		    EXPR_RAW_STRINGS, &msg) != 0) {
 			free(src);
 			break;
 		}
@@ -305,7 +306,8 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 	/* Statements make a string (shell text keeps to `{{ }}`: each is one
 	 * quoted word there, which a statement's output could not be). */
 	if (!shell && has_statements(s)) {
-		if ((code = stmt_render(s, vars, &v, &msg)) != EXPR_OK) {
+		if ((code = stmt_render(s, vars, EXPR_RAW_STRINGS, &v,
+		    &msg)) != EXPR_OK) {
 			render_fail(cause, pos, s, code, msg);
 			return NULL;
 		}
@@ -323,7 +325,8 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 			return NULL;
 		}
 		src = xstrndup(expr, len);
-		code = expr_eval(src, (size_t)(expr - s), vars, &v, &msg);
+		code = expr_eval_flags(src, (size_t)(expr - s), vars,
+		    EXPR_RAW_STRINGS, &v, &msg);
 		free(src);
 		if (code != EXPR_OK) {
 			render_fail(cause, pos, s, code, msg);
@@ -385,7 +388,7 @@ template_render_text(const char *s, size_t len, const json_t *vars,
 	for (want = 0; want < len && s[len - 1 - want] == '\n'; want++)
 		;
 	src = xstrndup(s, want > 0 ? len - 1 : len);
-	code = stmt_render(src, vars, &v, &msg);
+	code = stmt_render(src, vars, 0, &v, &msg);
 	free(src);
 	if (code != EXPR_OK) {
 		fail(cause, "%s: %s", name, msg);

@@ -7,13 +7,32 @@
  *                and subscripts (groups['web'][0])
  *   operators    or and not, == != < <= > >=, in, not in, + - * / // % ~,
  *                unary -, parentheses, `a if cond else b`
- *   filters      default(x[, true]) (alias d), int, float, string, bool,
- *                lower, upper, trim, length (alias count), join(sep), first,
- *                last, min, max, abs, round(n), replace(old, new),
- *                dict2items, items2dict, combine, flatten, unique,
- *                to_json, from_json, ternary, map, select, reject, list
- *   tests        is [not] defined, undefined, none, string, number,
- *                integer, float, boolean, mapping, sequence, even, odd
+ *   calls        filters `x | f(args)`, tests `x is [not] t(args)`,
+ *                methods `x.m(args)` and functions `lookup(...)`, with
+ *                Python's positional and keyword arguments; tuples are lists
+ *   filters      default (d), mandatory, int, float, string, bool, lower,
+ *                upper, trim, length (count), join, first, last, min, max,
+ *                abs, round, replace, split, regex_replace, regex_search,
+ *                regex_findall, regex_escape, basename, dirname, quote,
+ *                b64encode, b64decode, dict2items, items2dict, combine,
+ *                flatten, unique, to_json, to_nice_json, from_json,
+ *                ternary, map, select, reject, selectattr, rejectattr,
+ *                sort, dictsort, zip, product, sum, list
+ *   tests        defined, undefined, none, string, number, integer, float,
+ *                boolean, mapping, sequence, iterable, true, false, even,
+ *                odd, version (version_compare), match, search, regex, in,
+ *                contains, subset, superset, success, failed, changed,
+ *                skipped, reachable, unreachable (and their other names),
+ *                truthy, falsy, any, all, eq, ne, lt, le, gt, ge (and
+ *                ==, !=, <, <=, >, >=, equalto, lessthan, greaterthan),
+ *                divisibleby, lower, upper
+ *   methods      dict items, keys, values, get; str split, lower, upper,
+ *                strip, lstrip, rstrip, startswith, endswith, replace,
+ *                join; list index, count
+ *   functions    lookup, query, q with the plugins env, file, vars (they
+ *                read the controller's environment and files)
+ * (docs/playbooks.md has each one's arguments and what of Ansible's it
+ * leaves out)
  * and, in any string but shell text, Jinja2's statements (if/elif/else,
  * for with loop.*, set), comments and whitespace control, as Ansible sets
  * Jinja2 up (stmt.h).
@@ -22,7 +41,8 @@
  * `is defined`/`is undefined` and the `default` filter; so is reading a
  * missing key or index (the error names the whole path, e.g. 'facts.x').
  *
- * All functions are pure: they never print, and report errors with *cause. */
+ * All functions never print, and report errors with *cause; they are pure
+ * but for lookup('env') and lookup('file'), which read the controller. */
 #ifndef TCPTUNE_TEMPLATE_H
 #define TCPTUNE_TEMPLATE_H
 

@@ -1,7 +1,10 @@
-/* Templates against Ansible's own rendering: Jinja2's statements
+/* Templates against Ansible's own rendering, as the template module
+ * renders a file (template_render_text) or, for a case with "playbook":
+ * true, as a task's string is (template_render_string): Jinja2's statements
  * (lib/template/stmt.c; tests/data/template/stmt-cases.json) and every
- * filter and test of the expression language (expr-filters.c,
- * expr-filters-ansible.c; filter-cases.json). Each case (a template, its
+ * filter, test, method and function of the expression language (the rows
+ * of expr-filters.c and the files beside it: expr-int.h lists them;
+ * filter-cases.json). Each case (a template, its
  * vars) holds what Ansible's Templar made of it when the case was written
  * (its "want": the text, or the kind of error); tcptune must make the same
  * text, or fail where Ansible fails. Where ansible-core is installed, every
@@ -42,6 +45,26 @@ load_cases(const char *name)
 	return cases;
 }
 
+/* A case's text as tcptune renders it: a template file's, or with
+ * "playbook" a task string's. */
+static json_t *
+render(const json_t *c, const char *src, char **cause)
+{
+	json_t	*vars = json_object_get(c, "vars"), *out;
+	char	*text;
+	size_t	 len;
+
+	if (json_is_true(json_object_get(c, "playbook")))
+		return template_render_string(src, vars, NULL, cause);
+	text = template_render_text(src, strlen(src), vars, "case", &len,
+	    cause);
+	if (text == NULL)
+		return NULL;
+	out = json_stringn(text, len);
+	free(text);
+	return out;
+}
+
 static void
 check_cases(const char *name)
 {
@@ -54,8 +77,7 @@ check_cases(const char *name)
 		src = json_string_value(json_object_get(c, "src"));
 		want = json_object_get(json_object_get(c, "want"), "out");
 		cause = NULL;
-		out = template_render_string(src, json_object_get(c, "vars"),
-		    NULL, &cause);
+		out = render(c, src, &cause);
 		if (want != NULL && (out == NULL || !json_equal(out, want))) {
 			print_message("case %zu: '%s': want '%s', got '%s'\n", i,
 			    src, json_string_value(want), out != NULL ?
@@ -118,6 +140,21 @@ test_errors(void **state)
 		  "unexpected text after 'endfor'" },
 		{ "{# open", "missing '#}' for the tag at character 1" },
 		{ "{% if 1 = 2 %}{% endif %}", "invalid template" },
+		/* keyword arguments (Ansible gives the template back as it
+		 * is for a repeated one, a TemplateSyntaxError inside) */
+		{ "{{ x | default(default_value='a', default_value='b') }}",
+		  "filter 'default' got argument 'default_value' twice" },
+		{ "{{ 'a' | replace('a', old='b') }}",
+		  "filter 'replace' got argument 'old' twice" },
+		{ "{{ 'a' | regex_replace('a', 'b', nosuch=1) }}",
+		  "filter 'regex_replace' has no argument named 'nosuch'" },
+		{ "{{ 'a' is version('1', strict=true, '>') }}",
+		  "positional argument after a keyword argument" },
+		{ "{{ 'x'.nosuch() }}", "unknown method 'nosuch'" },
+		{ "{{ [1].split() }}", "'list' object has no attribute 'split'" },
+		{ "{{ nosuch(1) }}", "unknown function 'nosuch'" },
+		{ "{{ lookup('pipe', 'id') }}",
+		  "lookup plugin (pipe) not found" },
 	};
 	json_t	*vars = json_object(), *out;
 	char	*cause;
@@ -149,6 +186,25 @@ test_errors(void **state)
 		free(cause);
 		strbuf_release(&sb);
 	}
+	json_decref(vars);
+}
+
+/* Where tcptune's text differs from Ansible's on purpose: quote goes
+ * through base/shquote.h, the one quoting helper, which always quotes
+ * and writes a quote as '\'' where shlex.quote leaves a safe word bare and
+ * writes '"'"'. The shell reads the same word. */
+static void
+test_quote(void **state)
+{
+	json_t	*vars = json_object(), *out;
+	char	*cause = NULL;
+
+	(void)state;
+	out = template_render_string("{{ \"it's\" | quote }} {{ 'a' | quote }}",
+	    vars, NULL, &cause);
+	assert_non_null(out);
+	assert_string_equal(json_string_value(out), "'it'\\''s' 'a'");
+	json_decref(out);
 	json_decref(vars);
 }
 
@@ -199,6 +255,7 @@ main(void)
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_against_ansible),
 	};
 

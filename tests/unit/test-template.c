@@ -236,7 +236,7 @@ test_errors(void **state)
 	    "unknown filter 'nosuch' at character 8");
 	check_render_error("{{ n | join(',', 2, 3) }}",
 	    "playbooks/x.yml:9:15: invalid template '{{ n | join(',', 2, 3) "
-	    "}}': filter 'join' takes 0 to 1 arguments, got 3 at "
+	    "}}': filter 'join' takes 0 to 2 arguments, got 3 at "
 	    "character 8");
 	/* statements render (tests/unit/test-template-ansible.c) */
 	check_render_error("{% if x %}y{% endif %}",

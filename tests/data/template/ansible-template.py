@@ -1,9 +1,11 @@
 # Ansible's own Jinja2 templating on sample cases, for
 # tests/unit/test-template-ansible.c: reads a JSON list of cases on stdin
-# ({src, vars}), prints a JSON list of {out} (the rendered text) or {error}
-# (the exception's type), rendering each as Ansible's template module does:
-# its Templar (trim_blocks, trailing newlines kept), with vars as the
-# task's variables. Touches nothing.
+# ({src, vars[, playbook]}), prints a JSON list of {out} (the rendered text)
+# or {error} (the exception's type), rendering each as Ansible's template
+# module does: its Templar (trim_blocks, trailing newlines kept), with vars
+# as the task's variables; a case with "playbook": true as a task's string
+# is rendered (escape_backslashes on: backslashes of the string literals
+# inside {{ }} doubled first). Touches nothing.
 import json
 import sys
 
@@ -17,7 +19,8 @@ def run(case):
     try:
         out = templar.do_template(case['src'],
                                   preserve_trailing_newlines=True,
-                                  escape_backslashes=False)
+                                  escape_backslashes=case.get(
+                                      'playbook', False))
         return dict(out=str(out))
     except Exception as e:  # the kind of failure is what is compared
         return dict(error=type(e).__name__)

@@ -1,0 +1,314 @@
+/* Ansible's lookup(), query() and q() (ansible/template/__init__.py
+ * _lookup), with the plugins tuning roles call: env, file and vars
+ * (ansible/plugins/lookup/). The functions are rows of their own table,
+ * called as `name(args)`; the plugins a table below.
+ *
+ * lookup() joins the plugin's results with "," when they are all strings,
+ * gives the one result when there is one, else the list; query() and q(),
+ * and lookup(..., wantlist=true), give the list. errors='ignore' or 'warn'
+ * turn a plugin's failure into none (lookup) or [] (query); nothing is
+ * printed here, so 'warn' is 'ignore'.
+ *
+ * These read the controller's environment and files: the file plugin
+ * searches the variable ansible_search_path when it is set, else role_path
+ * and then playbook_dir (each DIR as DIR/files/NAME, then DIR/NAME), and an
+ * absolute path as it is; with none of these it fails. */
+#include "template/expr-int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/strbuf.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
+#include "template/expr.h"
+#include "template/value.h"
+
+/* The keyword-only arguments of lookup and query, in c->kw. */
+enum { KW_WANTLIST, KW_ERRORS, KW_DEFAULT, KW_RSTRIP, KW_LSTRIP };
+
+/* env: each term's first word as a variable of the environment, or the
+ * default ('' unless given). */
+static int
+lookup_env(struct expr_call *c, const json_t *terms, json_t *ret)
+{
+	const json_t	*t;
+	const char	*s, *val;
+	char		*name;
+	size_t		 i;
+
+	json_array_foreach(terms, i, t) {
+		if ((s = json_string_value(t)) == NULL)
+			return expr_error(c->ctx, "lookup('env'): a name must be "
+			    "a string, got %s", expr_type_name(t));
+		s += strspn(s, " \t\n");
+		name = xstrndup(s, strcspn(s, " \t\n"));
+		if ((val = getenv(name)) != NULL)
+			json_array_append_new(ret, json_string(val));
+		else
+			json_array_append_new(ret, c->kw[KW_DEFAULT] != NULL ?
+			    json_incref(c->kw[KW_DEFAULT]) : json_string(""));
+		free(name);
+	}
+	return 0;
+}
+
+/* vars: each term's variable (its value as it is), else the default. */
+static int
+lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
+{
+	const json_t	*t, *v;
+	size_t		 i;
+
+	json_array_foreach(terms, i, t) {
+		if (!json_is_string(t))
+			return expr_error(c->ctx, "Invalid setting identifier, "
+			    "\"%s\" is not a string, it is %s", "(term)",
+			    expr_type_name(t));
+		v = json_object_get(c->ctx->vars, json_string_value(t));
+		if (v == NULL)
+			v = c->kw[KW_DEFAULT];
+		if (v == NULL) {
+			expr_error(c->ctx, "No variable found with this name: %s",
+			    json_string_value(t));
+			c->ctx->code = EXPR_UNDEFINED;
+			return -1;
+		}
+		json_array_append(ret, (json_t *)v);
+	}
+	return 0;
+}
+
+/* A lookup file: at most this much is read. */
+#define LOOKUP_FILE_MAX	EXPR_MAX_STRING
+
+static int
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* The file a name stands for (path_dwim_relative_stack), allocated, or
+ * NULL. */
+static char *
+find_file(const json_t *vars, const char *name)
+{
+	const json_t	*paths = json_object_get(vars, "ansible_search_path");
+	const json_t	*p;
+	const char	*dirs[2] = { NULL, NULL }, *dir;
+	char		*cand;
+	size_t		 i, n = 0;
+	int		 sub;
+
+	if (name[0] == '/')
+		return is_file(name) ? xstrdup(name) : NULL;
+	if (!json_is_array(paths)) {
+		dirs[0] = json_string_value(json_object_get(vars, "role_path"));
+		dirs[1] = json_string_value(json_object_get(vars,
+		    "playbook_dir"));
+	}
+	n = json_is_array(paths) ? json_array_size(paths) : 2;
+	for (i = 0; i < n; i++) {
+		p = json_is_array(paths) ? json_array_get(paths, i) : NULL;
+		dir = p != NULL ? json_string_value(p) : dirs[i];
+		if (dir == NULL)
+			continue;
+		/* DIR/files/NAME, unless NAME already starts with files/ */
+		for (sub = strncmp(name, "files/", 6) != 0; sub >= 0; sub--) {
+			cand = xprintf("%s/%s%s", dir, sub ? "files/" : "",
+			    name);
+			if (is_file(cand))
+				return cand;
+			free(cand);
+		}
+	}
+	return NULL;
+}
+
+static int
+is_white(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+	    ch == '\v' || ch == '\f';
+}
+
+/* The text of a file, UTF-8, stripped as rstrip (default) and lstrip
+ * say. */
+static int
+read_text(struct expr_call *c, const char *path, json_t **out)
+{
+	struct strbuf	 sb;
+	char		 buf[8192];
+	size_t		 n, b = 0;
+	FILE		*f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return expr_error(c->ctx, "lookup('file'): cannot read '%s': %s",
+		    path, strerror(errno));
+	strbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0 &&
+	    sb.len <= LOOKUP_FILE_MAX)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	if (sb.len > LOOKUP_FILE_MAX || memchr(sb.buf != NULL ? sb.buf : "",
+	    '\0', sb.len) != NULL || !utf8_valid(sb.buf != NULL ? sb.buf : "",
+	    sb.len)) {
+		strbuf_release(&sb);
+		return expr_error(c->ctx, "lookup('file'): '%s' is not UTF-8 "
+		    "text of at most %d MiB", path, LOOKUP_FILE_MAX /
+		    (1024 * 1024));
+	}
+	if (c->kw[KW_RSTRIP] == NULL || template_truthy(c->kw[KW_RSTRIP]))
+		while (sb.len > 0 && is_white(sb.buf[sb.len - 1]))
+			sb.len--;
+	if (c->kw[KW_LSTRIP] != NULL && template_truthy(c->kw[KW_LSTRIP]))
+		while (b < sb.len && is_white(sb.buf[b]))
+			b++;
+	*out = json_stringn(sb.buf != NULL ? sb.buf + b : "", sb.len - b);
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* file: each term's file's text. */
+static int
+lookup_file(struct expr_call *c, const json_t *terms, json_t *ret)
+{
+	const json_t	*t;
+	json_t		*text;
+	char		*path;
+	size_t		 i;
+	int		 r;
+
+	json_array_foreach(terms, i, t) {
+		if (!json_is_string(t))
+			return expr_error(c->ctx, "lookup('file'): a path must "
+			    "be a string, got %s", expr_type_name(t));
+		if ((path = find_file(c->ctx->vars, json_string_value(t))) ==
+		    NULL)
+			return expr_error(c->ctx, "could not locate file in "
+			    "lookup: %s", json_string_value(t));
+		r = read_text(c, path, &text);
+		free(path);
+		if (r != 0)
+			return -1;
+		json_array_append_new(ret, text);
+	}
+	return 0;
+}
+
+static const struct {
+	const char	*name;
+	int		(*run)(struct expr_call *, const json_t *, json_t *);
+} plugins[] = {
+	{ "env",	lookup_env },
+	{ "file",	lookup_file },
+	{ "vars",	lookup_vars },
+};
+
+/* lookup(name, terms..., wantlist=, errors=, default=, rstrip=, lstrip=) */
+static int
+run_lookup(struct expr_call *c, int wantlist, json_t **out)
+{
+	const char	*name = json_string_value(c->arg[0]);
+	const char	*errors = json_string_value(c->kw[KW_ERRORS]);
+	json_t		*terms = json_array(), *ret = json_array(), *item;
+	size_t		 i, p;
+	int		 r = -1, all_strings = 1;
+
+	for (p = 0; p < sizeof plugins / sizeof plugins[0]; p++) {
+		if (name != NULL && strcmp(plugins[p].name, name) == 0)
+			break;
+	}
+	if (p == sizeof plugins / sizeof plugins[0]) {
+		expr_error(c->ctx, "lookup plugin (%s) not found (tcptune has "
+		    "env, file and vars)", name != NULL ? name : "");
+		goto out;
+	}
+	if (c->kw[KW_ERRORS] != NULL && (errors == NULL ||
+	    (strcmp(errors, "strict") != 0 && strcmp(errors, "warn") != 0 &&
+	    strcmp(errors, "ignore") != 0))) {
+		expr_error(c->ctx, "lookup: errors must be 'strict', 'warn' or "
+		    "'ignore'");
+		goto out;
+	}
+	for (i = 1; i < c->nargs; i++)
+		json_array_append(terms, c->arg[i]);
+	if (plugins[p].run(c, terms, ret) != 0) {
+		/* an undefined variable is never ignored */
+		if (errors == NULL || strcmp(errors, "strict") == 0 ||
+		    c->ctx->code == EXPR_UNDEFINED)
+			goto out;
+		free(c->ctx->cause);
+		c->ctx->cause = NULL;
+		c->ctx->code = 0;
+		*out = wantlist ? json_array() : json_null();
+		r = 0;
+		goto out;
+	}
+	r = 0;
+	if (wantlist || json_array_size(ret) == 0) {
+		*out = json_incref(ret);
+		goto out;
+	}
+	json_array_foreach(ret, i, item)
+		all_strings &= json_is_string(item);
+	if (all_strings) {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		json_array_foreach(ret, i, item) {
+			if (i > 0)
+				strbuf_addch(&sb, ',');
+			strbuf_addstr(&sb, json_string_value(item));
+		}
+		r = expr_string_out(c->ctx, &sb, out);
+	} else if (json_array_size(ret) == 1)
+		*out = json_incref(json_array_get(ret, 0));
+	else
+		*out = json_incref(ret);
+out:
+	json_decref(terms);
+	json_decref(ret);
+	return r;
+}
+
+static int
+fn_lookup(struct expr_call *c, json_t **out)
+{
+	return run_lookup(c, c->kw[KW_WANTLIST] != NULL &&
+	    template_truthy(c->kw[KW_WANTLIST]), out);
+}
+
+static int
+fn_query(struct expr_call *c, json_t **out)
+{
+	return run_lookup(c, 1, out);
+}
+
+/* The functions a template may call by name, rows as filters' (their
+ * operand is none). */
+static const struct expr_filter functions[] = {
+	{ "lookup",	1, EXPR_MAX_ARGS, fn_lookup, EXPR_EAGER, NULL,
+	  "wantlist errors default rstrip lstrip" },
+	{ "query",	1, EXPR_MAX_ARGS, fn_query, EXPR_EAGER, NULL,
+	  "wantlist errors default rstrip lstrip" },
+	{ "q",		1, EXPR_MAX_ARGS, fn_query, EXPR_EAGER, NULL,
+	  "wantlist errors default rstrip lstrip" },
+};
+
+const struct expr_filter *
+expr_function_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+		if (strcmp(functions[i].name, name) == 0)
+			return &functions[i];
+	}
+	return NULL;
+}
