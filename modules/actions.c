@@ -66,27 +66,13 @@ action_debug_var(const char *expr, const json_t *vars)
 	return v != NULL ? v : json_string("VARIABLE IS NOT DEFINED!");
 }
 
-static int
-is_file(const char *path)
-{
-	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 char *
 action_find_vars(const char *file, const char *role_path,
     const char *playbook_dir, int want_dir)
 {
-	int	(*exists)(const char *) = want_dir ? is_dir : is_file;
+	int	(*exists)(const char *) = want_dir ? path_is_dir : path_is_file;
 
 	char	*cand[4] = { NULL, NULL, NULL, NULL }, *found = NULL;
 	size_t	 i;
@@ -169,7 +155,7 @@ action_vars_dir(const char *dir, char **cause)
 		if (e->d_name[0] == '.')
 			continue;
 		path = xprintf("%s/%s", dir, e->d_name);
-		if (!is_file(path)) {
+		if (!path_is_file(path)) {
 			free(path);
 			continue;
 		}

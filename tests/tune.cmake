@@ -87,3 +87,13 @@ add_test(NAME e2e/lang-compat
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e/lang-compat PROPERTIES
   LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# Every with_* loop, loop_control, until, allow_duplicates, and handlers
+# with a flush (issue 22), against ansible-playbook 2.14 on the same two
+# lab hosts. Lab l5a, 198.19.160.0/24.
+add_test(NAME e2e/lang-loops
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tests/e2e/lang-loops.sh
+          $<TARGET_FILE:tcptune>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e/lang-loops PROPERTIES
+  LABELS "e2e;lang" SKIP_RETURN_CODE 77 TIMEOUT 120)

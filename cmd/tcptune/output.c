@@ -191,7 +191,8 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 /* A task's header (text) or task_start event (jsonl), once per step;
  * nhosts 0 when not known (a result reported before its task ran). */
 static void
-task_header(struct output *o, const char *task, size_t nhosts)
+task_header(struct output *o, const char *task, size_t nhosts,
+    const char *kind)
 {
 	json_t *ev;
 
@@ -206,7 +207,7 @@ task_header(struct output *o, const char *task, size_t nhosts)
 	if (!text_shown(o))
 		return;
 	clear_progress(o);
-	printf("\nTASK [%s] %s\n", task,
+	printf("\n%s [%s] %s\n", kind, task,
 	    "*********************************************");
 }
 
@@ -215,7 +216,16 @@ on_task_start(void *arg, const struct play *play, const char *task,
     size_t nhosts)
 {
 	(void)play;
-	task_header(arg, task, nhosts);
+	task_header(arg, task, nhosts, "TASK");
+}
+
+/* A handler's step: "RUNNING HANDLER [name]", as ansible-playbook. */
+static void
+on_handler_start(void *arg, const struct play *play, const char *task,
+    size_t nhosts)
+{
+	(void)play;
+	task_header(arg, task, nhosts, "RUNNING HANDLER");
 }
 
 static void
@@ -398,7 +408,7 @@ on_host_result(void *arg, const char *host, const struct task_result *tr)
 	json_t		*ev, *fields;
 
 	if (o->task == NULL || strcmp(o->task, tr->task_name) != 0)
-		task_header(o, tr->task_name, 0);
+		task_header(o, tr->task_name, 0, "TASK");
 	say_trace(2, host, "task '%s': %s, %.3fs", tr->task_name,
 	    result_status_name(tr->status), tr->seconds);
 	ev = runlog_event("host_result");
@@ -536,6 +546,7 @@ output_attach(struct output *o, struct run_config *cfg)
 	cfg->schedule = on_schedule;
 	cfg->round_done = on_round;
 	cfg->task_start = on_task_start;
+	cfg->handler_start = on_handler_start;
 	cfg->host_warning = on_host_warning;
 	cfg->host_retry = on_host_retry;
 	cfg->host_result = on_host_result;

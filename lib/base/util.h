@@ -15,6 +15,9 @@ int		 str_is_identifier(const char *s);
 int		 dir_list_sorted(const char *dir, int (*skip)(const char *),
 		    char ***names, size_t *n, char **cause);
 void		 names_free(char **names, size_t n);
+/* Whether path is (following links) a directory; a regular file. */
+int		 path_is_dir(const char *path);
+int		 path_is_file(const char *path);
 /* Seconds on the monotonic clock, for measuring how long something took
  * (not a time of day). */
 double		 monotonic_seconds(void);

@@ -154,13 +154,6 @@ find_vars(const char *dir, const char *name, json_t **out, char **cause)
 	return 0;
 }
 
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 int
 inv_load_root_vars(struct inventory *inv, size_t r, char **cause)
@@ -177,7 +170,7 @@ inv_load_root_vars(struct inventory *inv, size_t r, char **cause)
 		if (g->file_vars == NULL)
 			g->file_vars = xcalloc(inv->nroots,
 			    sizeof *g->file_vars);
-		if (is_dir(gdir) &&
+		if (path_is_dir(gdir) &&
 		    find_vars(gdir, g->name, &g->file_vars[r], cause) != 0)
 			goto out;
 	}
@@ -187,7 +180,7 @@ inv_load_root_vars(struct inventory *inv, size_t r, char **cause)
 		if (h->file_vars == NULL)
 			h->file_vars = xcalloc(inv->nroots,
 			    sizeof *h->file_vars);
-		if (is_dir(hdir) &&
+		if (path_is_dir(hdir) &&
 		    find_vars(hdir, h->name, &h->file_vars[r], cause) != 0)
 			goto out;
 	}

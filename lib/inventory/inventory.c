@@ -408,13 +408,6 @@ inv_group_set_var(struct inv_group *g, const char *key, json_t *value,
 
 /* --- sources --- */
 
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static int
 add_root(struct inventory *inv, const char *dir, int play, char **cause)
@@ -606,7 +599,7 @@ out:
 static int
 add_path(struct inventory *inv, const char *path, char **cause)
 {
-	if (is_dir(path))
+	if (path_is_dir(path))
 		return add_dir(inv, path, cause);
 	return add_file(inv, path, cause);
 }
@@ -625,7 +618,7 @@ inventory_add_source(struct inventory *inv, const char *source, char **cause)
 		return fail(cause, "inventory source '%s' does not exist",
 		    source);
 	}
-	if (is_dir(source)) {
+	if (path_is_dir(source)) {
 		if ((r = add_dir(inv, source, cause)) != 0)
 			return r;
 		return add_root(inv, source, 0, cause);

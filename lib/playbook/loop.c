@@ -23,6 +23,8 @@ static const struct {
 	{ "with_nested", LOOP_NESTED },
 	{ "with_cartesian", LOOP_NESTED },
 	{ "with_sequence", LOOP_SEQUENCE },
+	{ "with_subelements", LOOP_SUBELEMENTS },
+	{ "with_fileglob", LOOP_FILEGLOB },
 	{ NULL, LOOP_NONE },
 };
 
@@ -291,6 +293,8 @@ loop_shape(enum loop_kind kind, const json_t *value, char **cause)
 			return fail(cause, "with_sequence must be a string "
 			    "like 'start=1 end=3'"), NULL;
 		return sequence(json_string_value(value), cause);
+	case LOOP_SUBELEMENTS:
+		return loop_subelements(value, cause);
 	case LOOP_DICT:
 		if (!json_is_object(value))
 			return fail(cause, "with_dict expects a dict"), NULL;
@@ -388,7 +392,17 @@ loop_items(const struct task_loop *l, const json_t *vars, int *undefined,
 		    strstr(*cause, "undefined") != NULL;
 		return NULL;
 	}
-	items = loop_shape(l->kind, rendered, &why);
+	if (l->kind == LOOP_FILEGLOB) {
+		/* the files are found where the task's vars say */
+		if (!json_is_array(rendered)) {
+			json_t *one = json_array();
+
+			json_array_append_new(one, rendered);
+			rendered = one;
+		}
+		items = loop_fileglob(rendered, vars, &why);
+	} else
+		items = loop_shape(l->kind, rendered, &why);
 	json_decref(rendered);
 	if (items == NULL) {
 		ypos_fail(cause, &l->pos, "%s", why);

@@ -19,6 +19,8 @@ enum loop_kind {
 	LOOP_TOGETHER,		/* with_together: zipped, short ones null */
 	LOOP_NESTED,		/* with_nested: the product of the lists */
 	LOOP_SEQUENCE,		/* with_sequence: start end stride format */
+	LOOP_SUBELEMENTS,	/* with_subelements: [item, subitem] */
+	LOOP_FILEGLOB,		/* with_fileglob: files found by pattern */
 };
 
 struct task_loop {
@@ -52,6 +54,16 @@ json_t		*loop_items(const struct task_loop *l, const json_t *vars,
 /* Shape an already rendered value as kind does (for loop_items and the
  * unit tests). */
 json_t		*loop_shape(enum loop_kind kind, const json_t *value,
+		     char **cause);
+
+/* loop-lookups.c: with_subelements' items of its rendered terms ([list or
+ * dict, "sub.key"(, {skip_missing})]); with_fileglob's of its patterns,
+ * searched as Ansible's file lookups are (role_path, then playbook_dir,
+ * each DIR/files then DIR; ansible_search_path when set), each pattern's
+ * files sorted (Python's glob gives the directory's order). NULL with
+ * *cause on bad terms. */
+json_t		*loop_subelements(const json_t *terms, char **cause);
+json_t		*loop_fileglob(const json_t *terms, const json_t *vars,
 		     char **cause);
 
 /* The variables of item i of n: loop_var, index_var and, when extended,

@@ -37,13 +37,6 @@ playbook_set_roles_path(const char *paths)
 	roles_path = paths != NULL ? xstrdup(paths) : NULL;
 }
 
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /* "~/x" with $HOME. */
 static char *
@@ -78,7 +71,7 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 	if (strchr(name, '/') != NULL) {
 		cand = name[0] == '/' ? xstrdup(name) : xprintf("%s/%s",
 		    pbdir, name);
-		if (is_dir(cand))
+		if (path_is_dir(cand))
 			found = cand;
 		else {
 			free(tried);
@@ -97,7 +90,7 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 			cand = xprintf("%s/ansible_collections/%s/%s/roles/%s",
 			    dir, ns, coll, strrchr(name, '.') + 1);
 			free(dir);
-			if (is_dir(cand))
+			if (path_is_dir(cand))
 				found = cand;
 			else {
 				p = tried;
@@ -126,7 +119,7 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 				dir = expand_home(path, (size_t)(colon - path));
 				cand = xprintf("%s/%s", dir, name);
 				free(dir);
-				if (is_dir(cand))
+				if (path_is_dir(cand))
 					found = cand;
 				else {
 					p = tried;
@@ -143,7 +136,7 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 	}
 	if (found == NULL) {
 		cand = xprintf("%s/%s", pbdir, name);
-		if (is_dir(cand))
+		if (path_is_dir(cand))
 			found = cand;
 		else {
 			p = tried;
@@ -171,7 +164,7 @@ role_file(const struct role *r, const char *sub, const char *name)
 
 	for (i = 0; i < 3; i++) {
 		path = xprintf("%s/%s/%s%s", r->path, sub, name, ext[i]);
-		if (access(path, R_OK) == 0 && !is_dir(path))
+		if (access(path, R_OK) == 0 && !path_is_dir(path))
 			return path;
 		free(path);
 	}

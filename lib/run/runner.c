@@ -1192,7 +1192,11 @@ run_step(struct batch *b, unsigned char *took)
 	}
 	if (b->total > 0) {
 		b->name = step_name(b);
-		if (cfg->task_start != NULL)
+		if (b->handler >= 0 && !b->flushing &&
+		    cfg->handler_start != NULL)
+			cfg->handler_start(cfg->cb_arg, b->play, b->name,
+			    b->total);
+		else if (cfg->task_start != NULL)
 			cfg->task_start(cfg->cb_arg, b->play, b->name,
 			    b->total);
 		if (pairwise)

@@ -160,6 +160,9 @@ struct run_config {
 	 * facts gathering and the stager's apply have one too). */
 	void	(*task_start)(void *arg, const struct play *play,
 		    const char *task, size_t nhosts);
+	/* The same for a handler's step (NULL: task_start). */
+	void	(*handler_start)(void *arg, const struct play *play,
+		    const char *task, size_t nhosts);
 	/* A host's task will run again (until): left attempts to go. */
 	void	(*host_retry)(void *arg, const char *host, const char *task,
 		    int left);

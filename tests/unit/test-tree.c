@@ -206,6 +206,27 @@ test_loop_shapes(void **state)
 	assert_null(loop_shape(LOOP_LIST, v, &cause));
 	assert_non_null(strstr(cause, "requires a list"));
 	free(cause);
+	cause = NULL;
+	json_decref(v);
+	/* with_subelements: each item with its sublist taken out, a nested
+	 * key, skip_missing, a skipped registered element left out */
+	shape(LOOP_SUBELEMENTS, "[[{\"n\":\"a\",\"k\":[1,2]},{\"n\":\"b\","
+	    "\"k\":[]}],\"k\"]", "[[{\"n\":\"a\"},1],[{\"n\":\"a\"},2]]");
+	shape(LOOP_SUBELEMENTS, "[[{\"u\":{\"k\":[3]}}],\"u.k\"]",
+	    "[[{\"u\":{}},3]]");
+	shape(LOOP_SUBELEMENTS, "[[{\"n\":1},{\"n\":2,\"k\":[4]},"
+	    "{\"skipped\":true}],\"k\",{\"skip_missing\":\"yes\"}]",
+	    "[[{\"n\":2},4]]");
+	v = json_loads("[[{\"n\":1}],\"k\"]", 0, NULL);
+	assert_null(loop_shape(LOOP_SUBELEMENTS, v, &cause));
+	assert_string_equal(cause, "could not find 'k' key in iterated item");
+	free(cause);
+	cause = NULL;
+	json_decref(v);
+	v = json_loads("[[{\"k\":3}],\"k\"]", 0, NULL);
+	assert_null(loop_shape(LOOP_SUBELEMENTS, v, &cause));
+	assert_string_equal(cause, "the key k should point to a list");
+	free(cause);
 	json_decref(v);
 }
 

@@ -1,0 +1,43 @@
+#!/bin/bash
+# lang-loops.sh - loops and handlers against ansible-playbook 2.14 on the
+# same two lab hosts: tests/data/lang5/loops.yml (with_list, with_items,
+# with_indexed_items, with_together, with_subelements, with_nested,
+# with_sequence with format and count, with_dict, with_fileglob,
+# loop_control extended with a label, until with retries; a role listed
+# twice with allow_duplicates and one without) prints the same lines (each
+# item's label and value) and the same recap counts; handlers.yml
+# (a notify list, meta: flush_handlers, listen) gives the same tasks,
+# statuses and outputs in the same order in both JSON outputs (the
+# banners of a flush differ: Ansible prints "TASK [name]" once per host
+# for it, tcptune none).
+# Needs root and ansible-playbook (77 otherwise).
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_init lang-loops "${1:-}"
+command -v ansible-playbook >/dev/null 2>&1 || {
+	echo "lang-loops: SKIP: ansible-playbook not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "lang-loops: FAIL: jq missing"; exit 1; }
+e2e_lab_up 2 l5a 198.19.160
+cd "$E2E_SRC/tests/data/lang5" || exit 1
+ansible_env
+
+play_compare loops loops.yml
+assert_match "with_subelements: the item without its sublist" \
+    "ok: \[${HOSTS[0]}\] => \(item=\[\{'name': 'alice'\}, 'k1'\]\)" "$RUN_OUT"
+assert_match "with_fileglob: the playbook's files/ searched" \
+    '"msg": "one.txt"' "$RUN_OUT"
+assert_match "allow_duplicates: the role ran twice" '"msg": "dup two"' "$RUN_OUT"
+
+export ANSIBLE_STDOUT_CALLBACK=json
+e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 handlers.yml </dev/null
+ansible_rc=$RUN_RC
+ansible_lines <<<"$RUN_OUT" >"$E2E_TMP/ansible"
+e2e_run 60 tt play handlers.yml -f 1 --format json </dev/null
+assert_eq "handlers: the same exit status" "$ansible_rc" "$RUN_RC"
+tcptune_lines <<<"$RUN_OUT" >"$E2E_TMP/tcptune"
+assert_eq "handlers: the same tasks, statuses and outputs, in order" \
+    "$(cat "$E2E_TMP/ansible")" "$(cat "$E2E_TMP/tcptune")"
+assert_match "the flush ran h2 after h1 (definition order)" \
+    "h1	ok	.*
+${HOSTS[0]}	h2	ok" "$(grep "^${HOSTS[0]}" "$E2E_TMP/tcptune")"
+e2e_finish
