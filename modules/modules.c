@@ -34,6 +34,7 @@ extern const struct module mod_systemd;
 extern const struct module mod_apt;
 extern const struct module mod_wait_for_connection;
 extern const struct module mod_reboot;
+extern const struct module mod_validate_argument_spec;
 
 const struct module *const module_table[] = {
 	&mod_ping,
@@ -63,6 +64,7 @@ const struct module *const module_table[] = {
 	&mod_apt,
 	&mod_wait_for_connection,
 	&mod_reboot,
+	&mod_validate_argument_spec,
 	NULL,
 };
 

@@ -72,6 +72,8 @@ void	 load_vars_into(struct loader *ld, const struct ynode *n,
 	    json_t *into);
 /* A YAML file of the play (an import, a role's file), kept for the run;
  * NULL with the error in ld->d. */
+/* doc kept with the playbook (its nodes become tasks'): its root. */
+struct ynode *keep_doc(struct loader *ld, struct ydoc *doc);
 struct ynode *loader_read(struct loader *ld, const char *path,
 	    const struct ypos *at);
 /* The keys of a task mapping n, the module call and its parameters, into
@@ -83,6 +85,10 @@ void	 vars_merge(json_t *into, const json_t *from);
 int	 in_list(const char *word, const char *const *words);
 size_t	 count_words(const char *const *words);
 
+/* role-argspec.c: the validation task Ansible puts before role r's tasks
+ * when r has an argument spec for its entry point, loaded under sc. */
+void	 role_argspec_task(struct loader *ld, const struct role *r,
+	    const char *entry, const struct scope *sc);
 /* tree.c: the tasks of list n under scope sc, appended to the play's tree
  * (or its handlers). */
 void	 tree_load_list(struct loader *ld, const struct ynode *n,

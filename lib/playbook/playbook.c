@@ -444,7 +444,7 @@ get_count(struct loader *ld, const struct ynode *n, const char *key, int *out)
 }
 
 /* doc kept with the playbook (its nodes are the tasks'): its root. */
-static struct ynode *
+struct ynode *
 keep_doc(struct loader *ld, struct ydoc *doc)
 {
 	ld->pb->docs = xreallocarray(ld->pb->docs, ld->pb->ndocs + 1,

@@ -504,6 +504,7 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 	ld->depth++;
 	role_deps(ld, r, deps, &in);
 	role_vars_merge(p, r);
+	role_argspec_task(ld, r, u->tasks_from, &in);
 	if ((file = role_file(r, "tasks", u->tasks_from)) != NULL) {
 		if ((root = loader_read(ld, file, &r->pos)) != NULL &&
 		    !ynode_is_null(root))

@@ -4,8 +4,11 @@
 # with_indexed_items, with_together, with_subelements, with_nested,
 # with_sequence with format and count, with_dict, with_fileglob,
 # loop_control extended with a label, until with retries; a role listed
-# twice with allow_duplicates and one without) prints the same lines (each
-# item's label and value) and the same recap counts; handlers.yml
+# twice with allow_duplicates and one without; a role with
+# meta/argument_specs.yml, whose validation task Ansible runs first) prints
+# the same lines (each item's label and value) and the same recap counts,
+# and so do spec-bad.yml and spec-missing.yml (the spec refusing a type, a
+# choice, a missing required option: the same messages); handlers.yml
 # (a notify list, meta: flush_handlers, listen) gives the same tasks,
 # statuses and outputs in the same order in both JSON outputs (the
 # banners of a flush differ: Ansible prints "TASK [name]" once per host
@@ -27,6 +30,16 @@ assert_match "with_subelements: the item without its sublist" \
 assert_match "with_fileglob: the playbook's files/ searched" \
     '"msg": "one.txt"' "$RUN_OUT"
 assert_match "allow_duplicates: the role ran twice" '"msg": "dup two"' "$RUN_OUT"
+assert_match "the role's spec checked first, named as Ansible names it" \
+    "TASK \[spec : Validating arguments against arg spec 'main' - a role with a spec\]" \
+    "$RUN_OUT"
+# a spec that refuses: a type and a choice, then a required option
+play_compare "spec refused" spec-bad.yml
+assert_match "the type and the choice, in Ansible's words" \
+    "Validation of arguments failed:\\\\nargument 'spec_port' is of type .* cannot be converted to an int\\\\nvalue of spec_mode must be one of: fast, slow, got: medium" \
+    "$RUN_OUT"
+play_compare "spec missing" spec-missing.yml
+assert_match "the missing one" "missing required arguments: spec_port" "$RUN_OUT"
 
 export ANSIBLE_STDOUT_CALLBACK=json
 e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 handlers.yml </dev/null

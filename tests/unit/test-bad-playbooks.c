@@ -140,7 +140,8 @@ static const struct {
 		    " route, iperf3_verify, command, shell, rollback,"
 		    " community.general.modprobe, debug, assert, fail, set_fact,"
 		    " include_vars, template, copy, lineinfile, file, stat,"
-		    " blockinfile, systemd, apt, wait_for_connection, reboot)",
+		    " blockinfile, systemd, apt, wait_for_connection, reboot,"
+		    " validate_argument_spec)",
 		NULL } },
 	{ "26-task-not-mapping.yml", {
 		B "26-task-not-mapping.yml:3:7: task must be a mapping,"
