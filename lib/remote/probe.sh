@@ -965,6 +965,8 @@ gather_list() {
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_ls() {
+	# "exec" ($1): ls replaces the shell (in a $(...) of its own).
+	tl_x=${1-}
 	set --
 	for tl_k in $SYSCTLS; do
 		subst "$tl_k" . /
@@ -980,7 +982,8 @@ t_ls() {
 		tl_i=$((tl_i + 1))
 	done
 	! [ -L /etc/sysctl.conf ] || set -- "$@" /etc/sysctl.conf
-	[ $# -eq 0 ] || ls -lnd "$@" 2>/dev/null
+	# shellcheck disable=SC2086 # "" or exec
+	[ $# -eq 0 ] || $tl_x ls -lnd "$@" 2>/dev/null
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_route() {
@@ -1107,7 +1110,15 @@ fetch_all() {
 		done
 		! only modules || ! [ -r /proc/config.gz ] || ! have gzip ||
 		    fa_cfg=1
-		fa_out=$(gather_out | awk -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null)
+		# A single tool (ls: the read-back of sysctls) runs in a $(...)
+		# of its own: two forks with awk's, where the pipeline takes
+		# three.
+		if [ "$GATHER$fa_cfg" = ls ]; then
+			fa_out=$(awk -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
+			G_ls=$(t_ls exec)
+		else
+			fa_out=$(gather_out | awk -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null)
+		fi
 		case $fa_out in
 		FA_OK=1|*"${NL}FA_OK=1")
 			eval "$fa_out"
