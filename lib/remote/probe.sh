@@ -372,7 +372,11 @@ probe_config() {
 		cfgerr="cannot read /proc/config.gz"
 	fi
 	if [ -z "$cfg" ] && [ -r "$bootcfg" ]; then
-		cfglines=$(grep -E "$CFGRE" "$bootcfg" 2>/dev/null)
+		if [ "${FA_BOOT-}" = "$bootcfg" ]; then
+			cfglines=$FA_BOOTLINES	# read by fetch_all's awk
+		else
+			cfglines=$(grep -E "$CFGRE" "$bootcfg" 2>/dev/null)
+		fi
 		config_take "$bootcfg" "is not a kernel config (no CONFIG_MODULES line)"
 	elif [ -z "$cfg" ] && [ -e "$bootcfg" ]; then
 		cfgerr="$cfgerr${cfgerr:+; }cannot read $bootcfg"
@@ -1045,6 +1049,18 @@ BEGIN {
 		close(f)
 		if (v != "")
 			print ARGV[i] "=" q(v)
+		if (ARGV[i] == "PS_kernel_osrelease")
+			rel = substr(v, 1, index(v, "\n") - 1)
+	}
+	if (boot && rel != "") {
+		f = "/boot/config-" rel
+		c = ""
+		while ((r = (getline l < f)) > 0)
+			if (l ~ re)
+				c = c (c == "" ? "" : "\n") l
+		close(f)
+		if (r == 0)
+			print "FA_BOOT=" q(f) "\nFA_BOOTLINES=" q(c)
 	}
 	ARGC = 1
 	mk = sprintf("%ctcptune ", 1)
@@ -1102,6 +1118,7 @@ fetch_all() {
 	gather_list
 	FA_CFG=
 	fa_cfg=
+	unset FA_BOOT FA_BOOTLINES
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
@@ -1110,14 +1127,18 @@ fetch_all() {
 		done
 		! only modules || ! [ -r /proc/config.gz ] || ! have gzip ||
 		    fa_cfg=1
+		# Without /proc/config.gz (most distributions' kernels), the
+		# /boot config's lines too: no grep of its own.
+		fa_boot=
+		! only modules || [ -n "$fa_cfg" ] || fa_boot=1
 		# A single tool (ls: the read-back of sysctls) runs in a $(...)
 		# of its own: two forks with awk's, where the pipeline takes
 		# three.
 		if [ "$GATHER$fa_cfg" = ls ]; then
-			fa_out=$(awk -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
+			fa_out=$(awk -v re="$CFGRE" -v boot="$fa_boot" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
 			G_ls=$(t_ls exec)
 		else
-			fa_out=$(gather_out | awk -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null)
+			fa_out=$(gather_out | awk -v re="$CFGRE" -v boot="$fa_boot" "$FETCH_AWK" "$@" 2>/dev/null)
 		fi
 		case $fa_out in
 		FA_OK=1|*"${NL}FA_OK=1")
