@@ -871,6 +871,15 @@ sysctl_file() {
 		kv error "cannot read $1"
 		return
 	fi
+	# Its kv lines as fetch_all's awk wrote them (VAR_KV), else made here
+	# (dash's trimming of a line is quadratic in its length: 0.5 ms for
+	# Debian's sysctl.conf).
+	eval "sf_kv=\${${3}_KV+x}"
+	if [ -n "$sf_kv" ]; then
+		val "${3}_KV"
+		OUT="$OUT$R"
+		return
+	fi
 	val "$3"
 	set -f
 	IFS=$NL
@@ -1040,6 +1049,27 @@ function q(s,  r, i) {
 	}
 	return "\047" r s "\047"
 }
+# The lines of a sysctl.d file as sysctl_file prints them: blanks trimmed
+# at both ends (the [:space:] of the shell), blank and comment lines left
+# out, each as "line=VALUE" with a backslash doubled (esc).
+function sf_kv(v,  o, l, n, i, j, L) {
+	o = ""
+	n = split(v, L, "\n")
+	for (i = 1; i <= n; i++) {
+		l = L[i]
+		sub(/^[ \t\n\v\f\r]+/, "", l)
+		sub(/[ \t\n\v\f\r]+$/, "", l)
+		if (l == "" || l ~ /^[#;]/)
+			continue
+		o = o "line="
+		while ((j = index(l, "\\")) > 0) {
+			o = o substr(l, 1, j) "\\"
+			l = substr(l, j + 1)
+		}
+		o = o l "\n"
+	}
+	return o
+}
 BEGIN {
 	for (i = 1; i + 1 < ARGC; i += 2) {
 		f = ARGV[i + 1]
@@ -1049,6 +1079,8 @@ BEGIN {
 		close(f)
 		if (v != "")
 			print ARGV[i] "=" q(v)
+		if (v != "" && ARGV[i] ~ /^(SF_[0-9]+|SYSCTL_CONF)$/)
+			print ARGV[i] "_KV=" q(sf_kv(v))
 		if (ARGV[i] == "PS_kernel_osrelease")
 			rel = substr(v, 1, index(v, "\n") - 1)
 	}
@@ -1122,7 +1154,7 @@ fetch_all() {
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
-			[ $((fa_n % 2)) = 0 ] || unset "$fa_p"
+			[ $((fa_n % 2)) = 0 ] || unset "$fa_p" "${fa_p}_KV"
 			fa_n=$((fa_n + 1))
 		done
 		! only modules || ! [ -r /proc/config.gz ] || ! have gzip ||
