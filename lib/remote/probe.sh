@@ -1061,14 +1061,41 @@ function sf_kv(v,  o, l, n, i, j, L) {
 		sub(/[ \t\n\v\f\r]+$/, "", l)
 		if (l == "" || l ~ /^[#;]/)
 			continue
-		o = o "line="
-		while ((j = index(l, "\\")) > 0) {
-			o = o substr(l, 1, j) "\\"
-			l = substr(l, j + 1)
-		}
-		o = o l "\n"
+		o = o "line=" e(l) "\n"
 	}
 	return o
+}
+# A line escaped as esc does: a backslash doubled (no newline in a line).
+function e(l,  o, j) {
+	o = ""
+	while ((j = index(l, "\\")) > 0) {
+		o = o substr(l, 1, j) "\\"
+		l = substr(l, j + 1)
+	}
+	return o l
+}
+# The drop-in (dropin) as probe_dropin prints it: every line, and
+# no_newline=1 when the last has none (read whole: RS is a byte no text
+# holds, a record being everything up to it).
+function dropin_kv(  d, r, l, n, i, o, D) {
+	RS = "\001"
+	d = ""
+	n = 0
+	while ((r = (getline l < dropin)) > 0)
+		d = d (n++ ? "\001" : "") l
+	close(dropin)
+	RS = "\n"
+	if (r < 0)
+		return
+	n = split(d, D, "\n")
+	if (d != "" && substr(d, length(d)) == "\n")
+		n--
+	o = ""
+	for (i = 1; i <= n; i++)
+		o = o "line=" e(D[i]) "\n"
+	if (d != "" && substr(d, length(d)) != "\n")
+		o = o "no_newline=1\n"
+	print "FA_DROPIN_KV=" q(o)
 }
 BEGIN {
 	for (i = 1; i + 1 < ARGC; i += 2) {
@@ -1084,6 +1111,8 @@ BEGIN {
 		if (ARGV[i] == "PS_kernel_osrelease")
 			rel = substr(v, 1, index(v, "\n") - 1)
 	}
+	if (dropin != "")
+		dropin_kv()
 	if (boot && rel != "") {
 		f = "/boot/config-" rel
 		c = ""
@@ -1150,7 +1179,7 @@ fetch_all() {
 	gather_list
 	FA_CFG=
 	fa_cfg=
-	unset FA_BOOT FA_BOOTLINES
+	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
@@ -1163,14 +1192,22 @@ fetch_all() {
 		# /boot config's lines too: no grep of its own.
 		fa_boot=
 		! only modules || [ -n "$fa_cfg" ] || fa_boot=1
+		# The drop-in too, where probe_dropin will show it: no read(2)
+		# per byte by the read builtin.
+		fa_dropin=
+		[ -n "$ONLY" ] || [ -z "$DROPIN" ] || ! [ -f "$DROPIN" ] ||
+		    ! [ -r "$DROPIN" ] || fa_dropin=$DROPIN
+		case $fa_dropin in
+		*\\*) fa_dropin= ;;	# awk -v would take it as escapes
+		esac
 		# A single tool (ls: the read-back of sysctls) runs in a $(...)
 		# of its own: two forks with awk's, where the pipeline takes
 		# three.
 		if [ "$GATHER$fa_cfg" = ls ]; then
-			fa_out=$(awk -v re="$CFGRE" -v boot="$fa_boot" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
+			fa_out=$(awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
 			G_ls=$(t_ls exec)
 		else
-			fa_out=$(gather_out | awk -v re="$CFGRE" -v boot="$fa_boot" "$FETCH_AWK" "$@" 2>/dev/null)
+			fa_out=$(gather_out | awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" "$FETCH_AWK" "$@" 2>/dev/null)
 		fi
 		case $fa_out in
 		FA_OK=1|*"${NL}FA_OK=1")
@@ -1200,6 +1237,10 @@ probe_dropin() {
 		return
 	fi
 	kv exists 1
+	if [ -n "${FA_DROPIN_KV+x}" ]; then
+		OUT="$OUT$FA_DROPIN_KV"	# read by fetch_all's awk
+		return
+	fi
 	pd_last=
 	while IFS= read -r l || { [ -n "$l" ] && pd_last=1; }; do
 		kv line "$l"
