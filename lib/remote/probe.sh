@@ -33,27 +33,31 @@
 #
 # Speed matters (it runs on a hundred hosts at once, and a drift timer runs
 # it every few minutes on busy hosts): the files read whole are read by one
-# awk (fetch_all; grep without awk), the output written in one piece
-# (out_flush), single values from /sys with the read builtin, tools are
-# forked only where no file has the fact, and the RTT measurements run in
-# parallel.
+# awk (fetch_all; grep without awk), the tools' outputs go to the same awk
+# from one subshell that starts each by vfork (gather_out), the output is
+# written in one piece (out_flush), single values from /sys with the read
+# builtin, tools are run only where no file has the fact, and the RTT
+# measurements run in parallel.
 #
 # Under the tests (TCPTUNE_TEST_ROOT, see the prelude), a stub in ROOT/bin
 # can stand in for ping, and ROOT/lib/modules is the modules directory
 # looked in without modinfo.
 
-# The output is gathered in OUT and written in one piece (out_flush): one
-# write(2) instead of one per line, so that sshd reads it, encrypts it and
-# sends it in a few packets, not one per fact (each packet also costs the
-# controller a decryption and a wake-up). kv (the prelude's prints at once)
-# appends to OUT too.
+# The output is gathered and written in one piece (out_flush): one write(2)
+# instead of one per line, so that sshd reads it, encrypts it and sends it
+# in a few packets, not one per fact (each packet also costs the controller
+# a decryption and a wake-up). kv (the prelude's prints at once) appends to
+# OUT, the current section's lines, and section moves them to DONE: each
+# append copies only its section, not the whole output so far.
 OUT=
+DONE=
 section() {
+	DONE="$DONE$OUT"
 	if [ $# -gt 1 ]; then
 		esc "$2"
-		OUT="$OUT@$1 $E$NL"
+		OUT="@$1 $E$NL"
 	else
-		OUT="$OUT@$1$NL"
+		OUT="@$1$NL"
 	fi
 }
 kv() {
@@ -61,7 +65,8 @@ kv() {
 	OUT="$OUT$1=$E$NL"
 }
 out_flush() {
-	printf '%s' "$OUT"
+	printf '%s%s' "$DONE" "$OUT"
+	DONE=
 	OUT=
 }
 
@@ -93,16 +98,19 @@ net/ipv4/tcp_congestion_control net/core/default_qdisc
 net/ipv4/tcp_mtu_probing net/ipv4/tcp_notsent_lowat
 net/ipv4/tcp_slow_start_after_idle net/core/netdev_max_backlog'
 
-# Set R to $1 with every character $2 replaced by $3.
+# Set R to $1 with every character $2 replaced by character $3, by field
+# splitting (no loop): with IFS unset (the default) when called, and $1 not
+# ending in $2 (the last empty field would be lost).
 subst() {
-	R=
-	sb_s=$1
-	while :; do
-		case $sb_s in
-		*"$2"*) R="$R${sb_s%%"$2"*}$3"; sb_s=${sb_s#*"$2"} ;;
-		*) R="$R$sb_s"; break ;;
-		esac
-	done
+	sb_to=$3
+	set -f
+	IFS=$2
+	# shellcheck disable=SC2086 # split on $2 on purpose, globbing off
+	set -- $1
+	IFS=$sb_to
+	R="$*"
+	unset IFS
+	set +f
 }
 
 # fetch VAR PATH [VAR PATH...]: each VAR gets the lines of its PATH, each
@@ -296,7 +304,8 @@ probe_system() {
 		# Without an option it prints the container if there is one, else
 		# the VM (systemd's detect_virtualization): a VM's name or "none"
 		# there answers both -v and -c; only a container needs -v too.
-		v=$(systemd-detect-virt 2>/dev/null)
+		# shellcheck disable=SC2154 # G_*: set by fetch_all
+		v=$G_virt
 		case $v in
 		none|kvm|amazon|qemu|bochs|xen|uml|vmware|oracle|microsoft|zvm|\
 		parallels|bhyve|qnx|acrn|powervm|apple|sre|google|vm-other)
@@ -363,7 +372,11 @@ probe_config() {
 		cfgerr="cannot read /proc/config.gz"
 	fi
 	if [ -z "$cfg" ] && [ -r "$bootcfg" ]; then
-		cfglines=$(grep -E "$CFGRE" "$bootcfg" 2>/dev/null)
+		if [ "${FA_BOOT-}" = "$bootcfg" ]; then
+			cfglines=$FA_BOOTLINES	# read by fetch_all's awk
+		else
+			cfglines=$(grep -E "$CFGRE" "$bootcfg" 2>/dev/null)
+		fi
 		config_take "$bootcfg" "is not a kernel config (no CONFIG_MODULES line)"
 	elif [ -z "$cfg" ] && [ -e "$bootcfg" ]; then
 		cfgerr="$cfgerr${cfgerr:+; }cannot read $bootcfg"
@@ -462,7 +475,27 @@ probe_route() {
 	section route
 	ifc=
 	if have ip; then
-		routes=$(ip -o -4 route show default 2>/dev/null)
+		# One ip for the default routes and get4 (t_route): the route
+		# get's line is the last, and names 8.8.8.8 first (after its
+		# type, if any); a default route's names "default".
+		# shellcheck disable=SC2154
+		routes=$G_route
+		get4=
+		case $routes in
+		*"$NL"*) l=${routes##*"$NL"} ;;
+		*) l=$routes ;;
+		esac
+		set -f
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- $l
+		set +f
+		if [ "${1-}" = 8.8.8.8 ] || [ "${2-}" = 8.8.8.8 ]; then
+			get4=$l
+			case $routes in
+			*"$NL"*) routes=${routes%"$NL"*} ;;
+			*) routes= ;;
+			esac
+		fi
 		fam=inet
 		if [ -z "$routes" ]; then
 			routes=$(ip -o -6 route show default 2>/dev/null)
@@ -519,7 +552,7 @@ probe_route() {
 	# the source address IPv4 traffic leaves by, as Ansible's
 	# default_ipv4 asks the kernel (a route lookup: nothing is sent)
 	if [ -z "$ONLY" ] && [ "${fam-}" = inet ] && have ip; then
-		kv get4 "$(ip -o -4 route get 8.8.8.8 2>/dev/null)"
+		kv get4 "$get4"
 	fi
 	DEFIF=$ifc
 }
@@ -600,10 +633,7 @@ probe_links() {
 		esac
 		pl_seen="$pl_seen $pl_if"
 	done
-	TCALL=
-	case $pl_seen in
-	\ *\ *) have tc && TCALL=$(tc qdisc show 2>/dev/null) ;;
-	esac
+	TCALL=${G_tc-}
 	for pl_if in $pl_seen; do
 		probe_link "$pl_if"
 	done
@@ -743,17 +773,19 @@ probe_memory() {
 	done </proc/meminfo 2>/dev/null
 }
 
+# The sysctls the probe reports (their /proc/sys paths are in PROCSYS too).
+SYSCTLS='net.ipv4.tcp_rmem net.ipv4.tcp_wmem net.core.rmem_max
+net.core.wmem_max net.core.rmem_default net.core.wmem_default
+net.ipv4.tcp_mem net.ipv4.tcp_congestion_control net.core.default_qdisc
+net.ipv4.tcp_mtu_probing net.ipv4.tcp_notsent_lowat
+net.ipv4.tcp_slow_start_after_idle net.core.netdev_max_backlog'
+
 # ---- current sysctls. Writability is access(2) on the /proc/sys file, which
 # for root follows the file mode (0444 for keys read-only in this network
 # namespace) and a read-only mount; the mode is reported as well so that an
 # unprivileged probe can still tell what root could write.
 probe_sysctl() {
-	paths=
-	for k in net.ipv4.tcp_rmem net.ipv4.tcp_wmem net.core.rmem_max \
-	    net.core.wmem_max net.core.rmem_default net.core.wmem_default \
-	    net.ipv4.tcp_mem net.ipv4.tcp_congestion_control net.core.default_qdisc \
-	    net.ipv4.tcp_mtu_probing net.ipv4.tcp_notsent_lowat \
-	    net.ipv4.tcp_slow_start_after_idle net.core.netdev_max_backlog; do
+	for k in $SYSCTLS; do
 		subst "$k" . /
 		p=/proc/sys/$R
 		sp=$R
@@ -767,42 +799,23 @@ probe_sysctl() {
 				kv read_error "cannot read $p"
 			fi
 			if [ -w "$p" ]; then kv w 1; else kv w 0; fi
-			paths="$paths $p"
 		else
 			kv present 0
 		fi
 	done
 	section sysctl_modes
-	# The same ls lists the links among the sysctl.d files (LSLINKS), whose
-	# targets sysctl_file shows: no readlink per link.
-	set -f
-	# shellcheck disable=SC2086 # a list of fixed /proc/sys paths
-	set -- $paths
-	set +f
-	ps_i=1
-	while [ "$ps_i" -le "$SDN" ]; do
-		val "SDA_$ps_i"
-		case $R in
-		*"$NL"*) ;;
-		*) ! [ -L "$R" ] || set -- "$@" "$R" ;;
-		esac
-		ps_i=$((ps_i + 1))
-	done
-	! [ -L /etc/sysctl.conf ] || set -- "$@" /etc/sysctl.conf
 	LSLINKS=
-	if [ $# -gt 0 ]; then
-		lo=$(ls -lnd "$@" 2>/dev/null)
-		set -f
-		IFS=$NL
-		for l in $lo; do
-			case $l in
-			l*) LSLINKS="$LSLINKS$l$NL" ;;
-			*) kv ls "$l" ;;
-			esac
-		done
-		unset IFS
-		set +f
-	fi
+	set -f
+	IFS=$NL
+	# shellcheck disable=SC2154
+	for l in $G_ls; do
+		case $l in
+		l*) LSLINKS="$LSLINKS$l$NL" ;;
+		*) kv ls "$l" ;;
+		esac
+	done
+	unset IFS
+	set +f
 	set -f
 	IFS=$NL
 	for l in ${MOUNTS-}; do
@@ -856,6 +869,15 @@ sysctl_file() {
 	fi
 	if [ ! -r "$1" ]; then
 		kv error "cannot read $1"
+		return
+	fi
+	# Its kv lines as fetch_all's awk wrote them (VAR_KV), else made here
+	# (dash's trimming of a line is quadratic in its length: 0.5 ms for
+	# Debian's sysctl.conf).
+	eval "sf_kv=\${${3}_KV+x}"
+	if [ -n "$sf_kv" ]; then
+		val "${3}_KV"
+		OUT="$OUT$R"
 		return
 	fi
 	val "$3"
@@ -938,12 +960,84 @@ probe_sysctld() {
 	[ -e /etc/sysctl.conf ] && sysctl_file /etc/sysctl.conf "" SYSCTL_CONF
 }
 
+# The tools whose output the probe parses, each run by a function t_NAME
+# (its output, as $(t_NAME) would hold it, goes to G_NAME): the sysctl
+# modes and the sysctl.d links (ls), the default routes and the source
+# address (route: one ip for both), every interface's qdiscs (tc: one call
+# for all, tc_of takes each interface's lines) and what systemd-detect-virt
+# says first (virt). They run in one subshell whose output fetch_all's awk
+# reads beside the files, so that each is started by vfork from it, not by a
+# fork of the probe's shell per $(...): GATHER lists the ones to run.
+gather_list() {
+	GATHER='ls'
+	if only net; then
+		! have ip || GATHER="$GATHER route"
+		! have tc || GATHER="$GATHER tc"
+	fi
+	[ -n "$ONLY" ] || ! have systemd-detect-virt || GATHER="$GATHER virt"
+}
+# shellcheck disable=SC2317 # called as "t_$go_g"
+t_ls() {
+	# "exec" ($1): ls replaces the shell (in a $(...) of its own).
+	tl_x=${1-}
+	set --
+	for tl_k in $SYSCTLS; do
+		subst "$tl_k" . /
+		! [ -e "/proc/sys/$R" ] || set -- "$@" "/proc/sys/$R"
+	done
+	tl_i=1
+	while [ "$tl_i" -le "$SDN" ]; do
+		val "SDA_$tl_i"
+		case $R in
+		*"$NL"*) ;;
+		*) ! [ -L "$R" ] || set -- "$@" "$R" ;;
+		esac
+		tl_i=$((tl_i + 1))
+	done
+	! [ -L /etc/sysctl.conf ] || set -- "$@" /etc/sysctl.conf
+	# shellcheck disable=SC2086 # "" or exec
+	[ $# -eq 0 ] || $tl_x ls -lnd "$@" 2>/dev/null
+}
+# shellcheck disable=SC2317 # called as "t_$go_g"
+t_route() {
+	# ip -batch ignores an empty line.
+	tr_get=
+	[ -n "$ONLY" ] || tr_get='route get 8.8.8.8'
+	ip -o -4 -force -batch - 2>/dev/null <<EOF
+route show default
+$tr_get
+EOF
+}
+# shellcheck disable=SC2317 # called as "t_$go_g"
+t_tc() {
+	tc qdisc show 2>/dev/null
+}
+# shellcheck disable=SC2317 # called as "t_$go_g"
+t_virt() {
+	systemd-detect-virt 2>/dev/null
+}
+
+# What fetch_all's awk reads on standard input: each tool's output after a
+# line "\001tcptune G_NAME", then the kernel config (fa_cfg).
+gather_out() {
+	for go_g in $GATHER; do
+		printf '\n\001tcptune G_%s\n' "$go_g"
+		"t_$go_g"
+	done
+	[ -z "$fa_cfg" ] || {
+		printf '\n\001tcptune cfglines\n'
+		gzip -dc /proc/config.gz 2>/dev/null
+	}
+}
+
 # fetch with one awk where there is one (POSIX has it; the grep above is
 # the fallback): each VAR's file read with getline (a file that cannot be
 # opened, or is empty, sets nothing), the values printed as sh assignments
-# for one eval, the last line FA_OK=1 (output without it is not eval'd). With
-# -v cfg=1 the kernel config comes on standard input (gzip -dc
-# /proc/config.gz) and its lines that match re (CFGRE) go to cfglines as
+# for one eval, the last line FA_OK=1 (output without it is not eval'd).
+# Standard input is gather_out's: a line "\001tcptune VAR" starts VAR, whose
+# value is the lines up to the next such line without the newlines at its
+# end (what $(...) would keep), except cfglines, which gets the lines of
+# the kernel config (gzip -dc /proc/config.gz) that match re (CFGRE), as
 # probe_config's grep prints them: one process fewer than grep and grep.
 # shellcheck disable=SC2016 # an awk program
 FETCH_AWK='
@@ -955,6 +1049,54 @@ function q(s,  r, i) {
 	}
 	return "\047" r s "\047"
 }
+# The lines of a sysctl.d file as sysctl_file prints them: blanks trimmed
+# at both ends (the [:space:] of the shell), blank and comment lines left
+# out, each as "line=VALUE" with a backslash doubled (esc).
+function sf_kv(v,  o, l, n, i, j, L) {
+	o = ""
+	n = split(v, L, "\n")
+	for (i = 1; i <= n; i++) {
+		l = L[i]
+		sub(/^[ \t\n\v\f\r]+/, "", l)
+		sub(/[ \t\n\v\f\r]+$/, "", l)
+		if (l == "" || l ~ /^[#;]/)
+			continue
+		o = o "line=" e(l) "\n"
+	}
+	return o
+}
+# A line escaped as esc does: a backslash doubled (no newline in a line).
+function e(l,  o, j) {
+	o = ""
+	while ((j = index(l, "\\")) > 0) {
+		o = o substr(l, 1, j) "\\"
+		l = substr(l, j + 1)
+	}
+	return o l
+}
+# The drop-in (dropin) as probe_dropin prints it: every line, and
+# no_newline=1 when the last has none (read whole: RS is a byte no text
+# holds, a record being everything up to it).
+function dropin_kv(  d, r, l, n, i, o, D) {
+	RS = "\001"
+	d = ""
+	n = 0
+	while ((r = (getline l < dropin)) > 0)
+		d = d (n++ ? "\001" : "") l
+	close(dropin)
+	RS = "\n"
+	if (r < 0)
+		return
+	n = split(d, D, "\n")
+	if (d != "" && substr(d, length(d)) == "\n")
+		n--
+	o = ""
+	for (i = 1; i <= n; i++)
+		o = o "line=" e(D[i]) "\n"
+	if (d != "" && substr(d, length(d)) != "\n")
+		o = o "no_newline=1\n"
+	print "FA_DROPIN_KV=" q(o)
+}
 BEGIN {
 	for (i = 1; i + 1 < ARGC; i += 2) {
 		f = ARGV[i + 1]
@@ -964,22 +1106,53 @@ BEGIN {
 		close(f)
 		if (v != "")
 			print ARGV[i] "=" q(v)
+		if (v != "" && ARGV[i] ~ /^(SF_[0-9]+|SYSCTL_CONF)$/)
+			print ARGV[i] "_KV=" q(sf_kv(v))
+		if (ARGV[i] == "PS_kernel_osrelease")
+			rel = substr(v, 1, index(v, "\n") - 1)
 	}
-	if (!cfg)
-		exit
+	if (dropin != "")
+		dropin_kv()
+	if (boot && rel != "") {
+		f = "/boot/config-" rel
+		c = ""
+		while ((r = (getline l < f)) > 0)
+			if (l ~ re)
+				c = c (c == "" ? "" : "\n") l
+		close(f)
+		if (r == 0)
+			print "FA_BOOT=" q(f) "\nFA_BOOTLINES=" q(c)
+	}
 	ARGC = 1
-	c = ""
+	mk = sprintf("%ctcptune ", 1)
+	ns = 0
+	sec = ""
 }
-$0 ~ re { c = c (c == "" ? "" : "\n") $0 }
+index($0, mk) == 1 {
+	sec = substr($0, length(mk) + 1)
+	name[++ns] = sec
+	val[sec] = ""
+	next
+}
+sec == "cfglines" {
+	if ($0 ~ re)
+		val[sec] = val[sec] (val[sec] == "" ? "" : "\n") $0
+	next
+}
+sec != "" { val[sec] = val[sec] $0 "\n" }
 END {
-	if (cfg)
-		print "cfglines=" q(c)
+	for (i = 1; i <= ns; i++) {
+		v = val[name[i]]
+		sub(/\n+$/, "", v)
+		print name[i] "=" q(v)
+	}
 	print "FA_OK=1"
 }
 '
 
-# Read every file the probe reads whole, with one awk (or grep: fetch); with
-# awk and gzip, the kernel config too (FA_CFG=1, cfglines set).
+# Read every file the probe reads whole and run the tools of GATHER, with
+# one awk (or grep: fetch, and a $(...) per tool); with awk and gzip, the
+# kernel config too (FA_CFG=1, cfglines set).
 fetch_all() {
 	set --
 	for fa_p in $PROCSYS; do
@@ -1003,20 +1176,38 @@ fetch_all() {
 		fa_i=$((fa_i + 1))
 	done
 	! [ -r /etc/sysctl.conf ] || set -- "$@" SYSCTL_CONF /etc/sysctl.conf
+	gather_list
 	FA_CFG=
+	fa_cfg=
+	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
-			[ $((fa_n % 2)) = 0 ] || unset "$fa_p"
+			[ $((fa_n % 2)) = 0 ] || unset "$fa_p" "${fa_p}_KV"
 			fa_n=$((fa_n + 1))
 		done
-		if only modules && [ -r /proc/config.gz ] && have gzip; then
-			fa_out=$(gzip -dc /proc/config.gz 2>/dev/null |
-			    awk -v cfg=1 -v re="$CFGRE" "$FETCH_AWK" "$@" 2>/dev/null)
-			fa_cfg=1
+		! only modules || ! [ -r /proc/config.gz ] || ! have gzip ||
+		    fa_cfg=1
+		# Without /proc/config.gz (most distributions' kernels), the
+		# /boot config's lines too: no grep of its own.
+		fa_boot=
+		! only modules || [ -n "$fa_cfg" ] || fa_boot=1
+		# The drop-in too, where probe_dropin will show it: no read(2)
+		# per byte by the read builtin.
+		fa_dropin=
+		[ -n "$ONLY" ] || [ -z "$DROPIN" ] || ! [ -f "$DROPIN" ] ||
+		    ! [ -r "$DROPIN" ] || fa_dropin=$DROPIN
+		case $fa_dropin in
+		*\\*) fa_dropin= ;;	# awk -v would take it as escapes
+		esac
+		# A single tool (ls: the read-back of sysctls) runs in a $(...)
+		# of its own: two forks with awk's, where the pipeline takes
+		# three.
+		if [ "$GATHER$fa_cfg" = ls ]; then
+			fa_out=$(awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
+			G_ls=$(t_ls exec)
 		else
-			fa_out=$(awk "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
-			fa_cfg=
+			fa_out=$(gather_out | awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" "$FETCH_AWK" "$@" 2>/dev/null)
 		fi
 		case $fa_out in
 		FA_OK=1|*"${NL}FA_OK=1")
@@ -1024,8 +1215,12 @@ fetch_all() {
 			FA_CFG=$fa_cfg
 			return ;;
 		esac
+		fa_cfg=
 	fi
 	fetch "$@"
+	for fa_p in $GATHER; do
+		eval "G_$fa_p=\$(t_$fa_p)"
+	done
 }
 
 # ---- the managed drop-in as it is, every line (its comments too), for the
@@ -1042,6 +1237,10 @@ probe_dropin() {
 		return
 	fi
 	kv exists 1
+	if [ -n "${FA_DROPIN_KV+x}" ]; then
+		OUT="$OUT$FA_DROPIN_KV"	# read by fetch_all's awk
+		return
+	fi
 	pd_last=
 	while IFS= read -r l || { [ -n "$l" ] && pd_last=1; }; do
 		kv line "$l"
