@@ -85,12 +85,14 @@ lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
 /* A lookup file: at most this much is read. */
 #define LOOKUP_FILE_MAX	EXPR_MAX_STRING
 
+/* A regular file only: a device or a FIFO (/dev/stdin) could block or
+ * never end. */
 static int
 is_file(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* The file a name stands for (path_dwim_relative_stack), allocated, or

@@ -6,7 +6,8 @@
  *   variables    name, dotted paths (facts.mem_total_bytes, groups.web.0)
  *                and subscripts (groups['web'][0])
  *   operators    or and not, == != < <= > >=, in, not in, + - * / // % ~,
- *                unary -, parentheses, `a if cond else b`
+ *                unary -, parentheses, `a if cond else b`; `fmt % args`
+ *                formats as Python's printf-style
  *   calls        filters `x | f(args)`, tests `x is [not] t(args)`,
  *                methods `x.m(args)` and functions `lookup(...)`, with
  *                Python's positional and keyword arguments; tuples are lists
@@ -17,7 +18,7 @@
  *                b64encode, b64decode, dict2items, items2dict, combine,
  *                flatten, unique, to_json, to_nice_json, from_json,
  *                ternary, map, select, reject, selectattr, rejectattr,
- *                sort, dictsort, zip, product, sum, list
+ *                sort, dictsort, zip, product, sum, format, list
  *   tests        defined, undefined, none, string, number, integer, float,
  *                boolean, mapping, sequence, iterable, true, false, even,
  *                odd, version (version_compare), match, search, regex, in,
