@@ -18,8 +18,9 @@
  *                           StrictVersion, SemanticVersion
  *   expr-methods.c          Python's methods of str, dict and list that
  *                           templates call: x.items(), s.split(), ...
- *   expr-lookup.c           the functions lookup(), query(), q() and
- *                           their plugins env, file, vars
+ *   expr-lookup.c           the functions range(), lookup(), query(),
+ *                           q() and their plugins env, file, vars,
+ *                           template
  *   expr-format.c           Python's fmt % args and the format filter
  */
 #ifndef TCPTUNE_EXPR_INT_H
@@ -65,7 +66,7 @@ enum node_kind {
 };
 
 #define EXPR_MAX_ARGS	8	/* positional arguments of a call, at most */
-#define EXPR_MAX_KW	5	/* keyword-only arguments a row declares */
+#define EXPR_MAX_KW	6	/* keyword-only arguments a row declares */
 
 struct enode {
 	enum node_kind		  kind;

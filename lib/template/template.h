@@ -30,8 +30,9 @@
  *   methods      dict items, keys, values, get; str split, lower, upper,
  *                strip, lstrip, rstrip, startswith, endswith, replace,
  *                join; list index, count
- *   functions    lookup, query, q with the plugins env, file, vars (they
- *                read the controller's environment and files)
+ *   functions    range; lookup, query, q with the plugins env, file,
+ *                vars, template (they read the controller's environment
+ *                and files)
  * (docs/playbooks.md has each one's arguments and what of Ansible's it
  * leaves out)
  * and, in any string but shell text, Jinja2's statements (if/elif/else,
@@ -43,7 +44,8 @@
  * missing key or index (the error names the whole path, e.g. 'facts.x').
  *
  * All functions never print, and report errors with *cause; they are pure
- * but for lookup('env') and lookup('file'), which read the controller. */
+ * but for lookup('env'), lookup('file') and lookup('template'), which
+ * read the controller. */
 #ifndef TCPTUNE_TEMPLATE_H
 #define TCPTUNE_TEMPLATE_H
 
