@@ -580,6 +580,8 @@ static const struct expr_filter filters[] = {
 	  NULL, NULL },
 	{ "sum",	0, 2,	expr_filter_sum, EXPR_EAGER,
 	  "attribute start", NULL },
+	{ "format",	0, EXPR_MAX_ARGS, expr_filter_format, EXPR_EAGER,
+	  NULL, NULL },
 };
 
 /* Tests: 1 true, 0 false, -1 with an error. */

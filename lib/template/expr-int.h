@@ -18,8 +18,10 @@
  *                           StrictVersion, SemanticVersion
  *   expr-methods.c          Python's methods of str, dict and list that
  *                           templates call: x.items(), s.split(), ...
- *   expr-lookup.c           the functions lookup(), query(), q() and
- *                           their plugins env, file, vars
+ *   expr-lookup.c           the functions range(), lookup(), query(),
+ *                           q() and their plugins env, file, vars,
+ *                           template
+ *   expr-format.c           Python's fmt % args and the format filter
  */
 #ifndef TCPTUNE_EXPR_INT_H
 #define TCPTUNE_EXPR_INT_H
@@ -64,7 +66,7 @@ enum node_kind {
 };
 
 #define EXPR_MAX_ARGS	8	/* positional arguments of a call, at most */
-#define EXPR_MAX_KW	5	/* keyword-only arguments a row declares */
+#define EXPR_MAX_KW	6	/* keyword-only arguments a row declares */
 
 struct enode {
 	enum node_kind		  kind;
@@ -267,6 +269,12 @@ int	 expr_str_split(struct expr_call *c, json_t **out);
 int	 expr_filter_quote(struct expr_call *c, json_t **out);
 int	 expr_filter_mandatory(struct expr_call *c, json_t **out);
 int	 expr_filter_to_nice_json(struct expr_call *c, json_t **out);
+
+/* Python's fmt % args (the operator, expr-format.c) and the format
+ * filter. */
+int	 expr_format_op(struct ectx *ctx, const json_t *fmt, const json_t *args,
+	     json_t **out);
+int	 expr_filter_format(struct expr_call *c, json_t **out);
 
 /* Rows of Python's re (expr-regex.c). */
 int	 expr_filter_regex_replace(struct expr_call *c, json_t **out);

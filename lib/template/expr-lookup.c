@@ -1,7 +1,7 @@
 /* Ansible's lookup(), query() and q() (ansible/template/__init__.py
- * _lookup), with the plugins tuning roles call: env, file and vars
- * (ansible/plugins/lookup/). The functions are rows of their own table,
- * called as `name(args)`; the plugins a table below.
+ * _lookup), with the plugins tuning roles call: env, file, vars and
+ * template (ansible/plugins/lookup/). The functions are rows of their own
+ * table, called as `name(args)`; the plugins a table below.
  *
  * lookup() joins the plugin's results with "," when they are all strings,
  * gives the one result when there is one, else the list; query() and q(),
@@ -12,7 +12,8 @@
  * These read the controller's environment and files: the file plugin
  * searches the variable ansible_search_path when it is set, else role_path
  * and then playbook_dir (each DIR as DIR/files/NAME, then DIR/NAME), and an
- * absolute path as it is; with none of these it fails. */
+ * absolute path as it is; with none of these it fails. The template plugin
+ * searches DIR/templates/NAME, then DIR/NAME. */
 #include "template/expr-int.h"
 
 #include <errno.h>
@@ -25,10 +26,12 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "template/expr.h"
+#include "template/template.h"
 #include "template/value.h"
 
 /* The keyword-only arguments of lookup and query, in c->kw. */
-enum { KW_WANTLIST, KW_ERRORS, KW_DEFAULT, KW_RSTRIP, KW_LSTRIP };
+enum { KW_WANTLIST, KW_ERRORS, KW_DEFAULT, KW_RSTRIP, KW_LSTRIP,
+	KW_TEMPLATE_VARS };
 
 /* env: each term's first word as a variable of the environment, or the
  * default ('' unless given). */
@@ -85,19 +88,22 @@ lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
 /* A lookup file: at most this much is read. */
 #define LOOKUP_FILE_MAX	EXPR_MAX_STRING
 
+/* A regular file only: a device or a FIFO (/dev/stdin) could block or
+ * never end. */
 static int
 is_file(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The file a name stands for (path_dwim_relative_stack), allocated, or
- * NULL. */
+/* The file a name stands for (path_dwim_relative_stack: DIR/SUB/NAME,
+ * then DIR/NAME, SUB "files" or "templates"), allocated, or NULL. */
 static char *
-find_file(const json_t *vars, const char *name)
+find_file(const json_t *vars, const char *subdir, const char *name)
 {
+	size_t	 sublen = strlen(subdir);
 	const json_t	*paths = json_object_get(vars, "ansible_search_path");
 	const json_t	*p;
 	const char	*dirs[2] = { NULL, NULL }, *dir;
@@ -118,10 +124,11 @@ find_file(const json_t *vars, const char *name)
 		dir = p != NULL ? json_string_value(p) : dirs[i];
 		if (dir == NULL)
 			continue;
-		/* DIR/files/NAME, unless NAME already starts with files/ */
-		for (sub = strncmp(name, "files/", 6) != 0; sub >= 0; sub--) {
-			cand = xprintf("%s/%s%s", dir, sub ? "files/" : "",
-			    name);
+		/* DIR/SUB/NAME, unless NAME already starts with SUB/ */
+		for (sub = strncmp(name, subdir, sublen) != 0 ||
+		    name[sublen] != '/'; sub >= 0; sub--) {
+			cand = xprintf("%s/%s%s%s", dir, sub ? subdir : "",
+			    sub ? "/" : "", name);
 			if (is_file(cand))
 				return cand;
 			free(cand);
@@ -137,10 +144,10 @@ is_white(char ch)
 	    ch == '\v' || ch == '\f';
 }
 
-/* The text of a file, UTF-8, stripped as rstrip (default) and lstrip
- * say. */
+/* The text of a file, UTF-8; with strip, stripped as rstrip (default)
+ * and lstrip say. */
 static int
-read_text(struct expr_call *c, const char *path, json_t **out)
+read_text(struct expr_call *c, const char *path, int strip, json_t **out)
 {
 	struct strbuf	 sb;
 	char		 buf[8192];
@@ -163,14 +170,41 @@ read_text(struct expr_call *c, const char *path, json_t **out)
 		    "text of at most %d MiB", path, LOOKUP_FILE_MAX /
 		    (1024 * 1024));
 	}
-	if (c->kw[KW_RSTRIP] == NULL || template_truthy(c->kw[KW_RSTRIP]))
+	if (strip && (c->kw[KW_RSTRIP] == NULL ||
+	    template_truthy(c->kw[KW_RSTRIP])))
 		while (sb.len > 0 && is_white(sb.buf[sb.len - 1]))
 			sb.len--;
-	if (c->kw[KW_LSTRIP] != NULL && template_truthy(c->kw[KW_LSTRIP]))
+	if (strip && c->kw[KW_LSTRIP] != NULL &&
+	    template_truthy(c->kw[KW_LSTRIP]))
 		while (b < sb.len && is_white(sb.buf[b]))
 			b++;
 	*out = json_stringn(sb.buf != NULL ? sb.buf + b : "", sb.len - b);
 	strbuf_release(&sb);
+	return 0;
+}
+
+/* A term's file under subdir (find_file), read (read_text): 0 with *text
+ * and *path (allocated), or -1 with the plugin's error. */
+static int
+term_file(struct expr_call *c, const json_t *t, const char *subdir,
+    int strip, char **path, json_t **text)
+{
+	const char *what = strip ? "file" : "template";
+
+	if (!json_is_string(t))
+		return expr_error(c->ctx, "lookup('%s'): a path must be a "
+		    "string, got %s", what, expr_type_name(t));
+	if ((*path = find_file(c->ctx->vars, subdir, json_string_value(t))) ==
+	    NULL)
+		return strip ? expr_error(c->ctx, "could not locate file in "
+		    "lookup: %s", json_string_value(t)) : expr_error(c->ctx,
+		    "the template file %s could not be found for the lookup",
+		    json_string_value(t));
+	if (read_text(c, *path, strip, text) != 0) {
+		free(*path);
+		*path = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -182,23 +216,65 @@ lookup_file(struct expr_call *c, const json_t *terms, json_t *ret)
 	json_t		*text;
 	char		*path;
 	size_t		 i;
-	int		 r;
 
 	json_array_foreach(terms, i, t) {
-		if (!json_is_string(t))
-			return expr_error(c->ctx, "lookup('file'): a path must "
-			    "be a string, got %s", expr_type_name(t));
-		if ((path = find_file(c->ctx->vars, json_string_value(t))) ==
-		    NULL)
-			return expr_error(c->ctx, "could not locate file in "
-			    "lookup: %s", json_string_value(t));
-		r = read_text(c, path, &text);
-		free(path);
-		if (r != 0)
+		if (term_file(c, t, "files", 1, &path, &text) != 0)
 			return -1;
+		free(path);
 		json_array_append_new(ret, text);
 	}
 	return 0;
+}
+
+/* Template lookups inside template lookups, at most (a template that
+ * looks itself up would recurse for ever). */
+#define LOOKUP_TEMPLATE_NESTING	16
+static _Thread_local int template_nesting;
+
+/* template: each term's template file (DIR/templates/NAME) rendered with
+ * the variables and template_vars, as the template module renders; the
+ * text as it is (convert_data's literal evaluation is not done). */
+static int
+lookup_template(struct expr_call *c, const json_t *terms, json_t *ret)
+{
+	const json_t	*t;
+	json_t		*vars, *text;
+	char		*path, *out, *cause = NULL;
+	size_t		 i, len;
+	int		 r = 0;
+
+	if (c->kw[KW_TEMPLATE_VARS] != NULL &&
+	    !json_is_object(c->kw[KW_TEMPLATE_VARS]))
+		return expr_error(c->ctx, "lookup('template'): template_vars "
+		    "must be a mapping");
+	json_array_foreach(terms, i, t) {
+		if (term_file(c, t, "templates", 0, &path, &text) != 0)
+			return -1;
+		if (template_nesting >= LOOKUP_TEMPLATE_NESTING) {
+			free(path);
+			json_decref(text);
+			return expr_error(c->ctx, "lookup('template'): templates "
+			    "nest deeper than %d", LOOKUP_TEMPLATE_NESTING);
+		}
+		vars = json_copy((json_t *)c->ctx->vars);
+		if (c->kw[KW_TEMPLATE_VARS] != NULL)
+			json_object_update(vars, c->kw[KW_TEMPLATE_VARS]);
+		template_nesting++;
+		out = template_render_text(json_string_value(text),
+		    json_string_length(text), vars, path, &len, &cause);
+		template_nesting--;
+		json_decref(vars);
+		json_decref(text);
+		free(path);
+		if (out == NULL) {
+			r = expr_error(c->ctx, "%s", cause);
+			free(cause);
+			break;
+		}
+		json_array_append_new(ret, json_stringn(out, len));
+		free(out);
+	}
+	return r;
 }
 
 static const struct {
@@ -207,6 +283,7 @@ static const struct {
 } plugins[] = {
 	{ "env",	lookup_env },
 	{ "file",	lookup_file },
+	{ "template",	lookup_template },
 	{ "vars",	lookup_vars },
 };
 
@@ -290,15 +367,55 @@ fn_query(struct expr_call *c, json_t **out)
 	return run_lookup(c, 1, out);
 }
 
+/* range([start, ]stop[, step]): Python's, as a list (at most
+ * RANGE_MAX items). */
+#define RANGE_MAX	1000000
+
+static int
+fn_range(struct expr_call *c, json_t **out)
+{
+	json_int_t	v[3] = { 0, 0, 1 }, i, n, span;
+	size_t		 a;
+
+	for (a = 0; a < c->nargs; a++) {
+		if (!json_is_integer(c->arg[a]))
+			return expr_error(c->ctx, "range() takes ints, got %s",
+			    expr_type_name(c->arg[a]));
+	}
+	if (c->nargs == 1)
+		v[1] = json_integer_value(c->arg[0]);
+	else
+		for (a = 0; a < c->nargs; a++)
+			v[a] = json_integer_value(c->arg[a]);
+	if (v[2] == 0)
+		return expr_error(c->ctx, "range() arg 3 must not be zero");
+	if (__builtin_sub_overflow(v[1], v[0], &span))
+		return expr_error(c->ctx, "range(): stop - start is beyond 64 "
+		    "bits");
+	/* the count of start + k * step before stop, rounded up */
+	if (span == 0 || (span > 0) != (v[2] > 0))
+		n = 0;
+	else
+		n = span / v[2] + (span % v[2] != 0);
+	if (n > RANGE_MAX)
+		return expr_error(c->ctx, "range() of more than %d items",
+		    RANGE_MAX);
+	*out = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(*out, json_integer(v[0] + i * v[2]));
+	return 0;
+}
+
 /* The functions a template may call by name, rows as filters' (their
  * operand is none). */
 static const struct expr_filter functions[] = {
 	{ "lookup",	1, EXPR_MAX_ARGS, fn_lookup, EXPR_EAGER, NULL,
-	  "wantlist errors default rstrip lstrip" },
+	  "wantlist errors default rstrip lstrip template_vars" },
 	{ "query",	1, EXPR_MAX_ARGS, fn_query, EXPR_EAGER, NULL,
-	  "wantlist errors default rstrip lstrip" },
+	  "wantlist errors default rstrip lstrip template_vars" },
+	{ "range",	1, 3,	fn_range,	EXPR_EAGER,	NULL,	NULL },
 	{ "q",		1, EXPR_MAX_ARGS, fn_query, EXPR_EAGER, NULL,
-	  "wantlist errors default rstrip lstrip" },
+	  "wantlist errors default rstrip lstrip template_vars" },
 };
 
 const struct expr_filter *

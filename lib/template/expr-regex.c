@@ -442,6 +442,9 @@ expr_filter_regex_replace(struct expr_call *c, json_t **out)
 
 /* ---- regex_findall and regex_search */
 
+/* The most matches regex_findall lists (each is a value of its own). */
+#define FINDALL_MAX	(1024 * 1024)
+
 static int
 findall_one(void *arg, const char *s, PCRE2_SIZE *ov, int groups)
 {
@@ -458,7 +461,7 @@ findall_one(void *arg, const char *s, PCRE2_SIZE *ov, int groups)
 			json_array_append_new(t, group_text(s, ov, g));
 		json_array_append_new(list, t);
 	}
-	return json_array_size(list) > EXPR_MAX_STRING / 16 ? 1 : 0;
+	return json_array_size(list) > FINDALL_MAX ? 1 : 0;
 }
 
 /* regex_findall(regex, multiline, ignorecase): each match (no groups),
@@ -475,7 +478,11 @@ expr_filter_regex_findall(struct expr_call *c, json_t **out)
 		return -1;
 	s = subject(c);
 	*out = json_array();
-	if ((r = rx_each(c, code, s, findall_one, *out)) != 0) {
+	if ((r = rx_each(c, code, s, findall_one, *out)) == 0 &&
+	    json_array_size(*out) > FINDALL_MAX)
+		r = expr_error(c->ctx, "regex_findall: more than %d matches",
+		    FINDALL_MAX);
+	if (r != 0) {
 		json_decref(*out);
 		*out = NULL;
 	}

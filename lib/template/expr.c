@@ -357,6 +357,8 @@ expr_arith(struct ectx *ctx, const char *op, const json_t *a,
 {
 	int r;
 
+	if (strcmp(op, "%") == 0 && json_is_string(a))
+		return expr_format_op(ctx, a, b, out);
 	if (strcmp(op, "~") == 0 || (strcmp(op, "+") == 0 &&
 	    json_is_string(a) && json_is_string(b)))
 		r = concat(ctx, a, b, out);

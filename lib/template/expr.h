@@ -6,7 +6,8 @@
  * tables): expr-int.h.
  *
  * All functions never print, and report errors with *cause; they are pure
- * but for lookup('env') and lookup('file') (expr-lookup.c). */
+ * but for lookup('env'), lookup('file') and lookup('template')
+ * (expr-lookup.c). */
 #ifndef TCPTUNE_EXPR_H
 #define TCPTUNE_EXPR_H
 

@@ -6,7 +6,8 @@
  *   variables    name, dotted paths (facts.mem_total_bytes, groups.web.0)
  *                and subscripts (groups['web'][0])
  *   operators    or and not, == != < <= > >=, in, not in, + - * / // % ~,
- *                unary -, parentheses, `a if cond else b`
+ *                unary -, parentheses, `a if cond else b`; `fmt % args`
+ *                formats as Python's printf-style
  *   calls        filters `x | f(args)`, tests `x is [not] t(args)`,
  *                methods `x.m(args)` and functions `lookup(...)`, with
  *                Python's positional and keyword arguments; tuples are lists
@@ -17,7 +18,7 @@
  *                b64encode, b64decode, dict2items, items2dict, combine,
  *                flatten, unique, to_json, to_nice_json, from_json,
  *                ternary, map, select, reject, selectattr, rejectattr,
- *                sort, dictsort, zip, product, sum, list
+ *                sort, dictsort, zip, product, sum, format, list
  *   tests        defined, undefined, none, string, number, integer, float,
  *                boolean, mapping, sequence, iterable, true, false, even,
  *                odd, version (version_compare), match, search, regex, in,
@@ -29,8 +30,9 @@
  *   methods      dict items, keys, values, get; str split, lower, upper,
  *                strip, lstrip, rstrip, startswith, endswith, replace,
  *                join; list index, count
- *   functions    lookup, query, q with the plugins env, file, vars (they
- *                read the controller's environment and files)
+ *   functions    range; lookup, query, q with the plugins env, file,
+ *                vars, template (they read the controller's environment
+ *                and files)
  * (docs/playbooks.md has each one's arguments and what of Ansible's it
  * leaves out)
  * and, in any string but shell text, Jinja2's statements (if/elif/else,
@@ -42,7 +44,8 @@
  * missing key or index (the error names the whole path, e.g. 'facts.x').
  *
  * All functions never print, and report errors with *cause; they are pure
- * but for lookup('env') and lookup('file'), which read the controller. */
+ * but for lookup('env'), lookup('file') and lookup('template'), which
+ * read the controller. */
 #ifndef TCPTUNE_TEMPLATE_H
 #define TCPTUNE_TEMPLATE_H
 

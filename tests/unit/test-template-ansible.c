@@ -156,6 +156,10 @@ test_errors(void **state)
 		{ "{{ lookup('pipe', 'id') }}",
 		  "lookup plugin (pipe) not found" },
 	};
+	/* a template that looks itself up: bounded (Ansible's own recursion
+	 * only ends with its process, so it is not in the table) */
+	json_t	*self = json_pack("{s:[s]}", "ansible_search_path",
+	    "tests/data/template");
 	json_t	*vars = json_object(), *out;
 	char	*cause;
 	size_t	 i;
@@ -171,6 +175,13 @@ test_errors(void **state)
 			    json_string_value(out) : cause);
 		free(cause);
 	}
+	cause = NULL;
+	out = template_render_string("{{ lookup('template', 'self.j2') }}",
+	    self, NULL, &cause);
+	assert_null(out);
+	assert_non_null(strstr(cause, "templates nest deeper than 16"));
+	free(cause);
+	json_decref(self);
 	/* Nesting is bounded (Jinja's own limit is Python's stack). */
 	{
 		struct strbuf	sb;
