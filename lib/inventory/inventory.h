@@ -87,6 +87,9 @@ struct host_conn {
 	char	*proxy_jump;	/* tcptune_proxy_jump, else "-o ProxyJump=X"
 				   or "-J X" in ansible_ssh_common_args /
 				   ansible_ssh_extra_args, or NULL */
+	int	 local;		/* ansible_connection: local (commands run on
+				   the controller); any other value than
+				   ssh, smart, paramiko or local is refused */
 };
 
 struct inventory	*inventory_new(void);

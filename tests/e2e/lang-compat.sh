@@ -11,7 +11,8 @@
 # that reference variables (play vars, vars_files, a role's defaults, the
 # inventory, -e, set_fact, a registered result) rendered when read, typed
 # as Ansible's; loop.yml: a loop fails clearly. subset.yml: gather_subset
-# decides which ansible_* facts are defined. Needs root and
+# decides which ansible_* facts are defined. local.yml: a host with
+# ansible_connection: local runs on the controller. Needs root and
 # ansible-playbook (77 otherwise).
 # Lab l4a, 198.19.140.0/24.
 # shellcheck source=tests/e2e/lib.sh
@@ -120,4 +121,26 @@ printf '%s\n' '- hosts: all' '  gather_subset: [network, hardwar]' \
 e2e_run 30 tt play "$E2E_TMP/bad-subset.yml"
 assert_match "subset: an unknown one is refused at load, with its place" \
     "bad-subset.yml:2:18: gather_subset: unknown subset 'hardwar'" "$RUN_OUT$RUN_ERR"
+
+# 5. ansible_connection: local runs on the controller, no ssh
+sed "s/^\(        $H:\)\$/        localhost:\n          ansible_connection: local\n\1/" \
+    "$LAB_INVENTORY" >"$E2E_TMP/local-inv.yml"
+LAB_INVENTORY=$E2E_TMP/local-inv.yml
+play_compare local local.yml
+assert_match "local: localhost ran here, without ssh; the lab host over ssh" \
+    "\"msg\": \"localhost: $(uname -n) ssh=\".*\"msg\": \"$H: $H ssh=yes\"" \
+    "$(tr '\n' ' ' <<<"$RUN_OUT")"
+sed -i 's/ansible_connection: local/ansible_connection: docker/' \
+    "$LAB_INVENTORY"
+e2e_run 30 tt play local.yml
+assert_match "local: a connection tcptune lacks is refused, naming host and value" \
+    "host 'localhost': ansible_connection 'docker' is not supported" \
+    "$RUN_OUT$RUN_ERR"
+LAB_INVENTORY=$LAB_DIR/inventory.yml
+printf '%s\n' '- hosts: localhost' '  gather_facts: false' '  tasks: []' \
+    >"$E2E_TMP/implicit.yml"
+e2e_run 30 tt play "$E2E_TMP/implicit.yml"
+assert_match "local: the implicit localhost as a play's target says what to do" \
+    "no hosts match 'localhost' \(Ansible's implicit localhost is only delegate_to's here" \
+    "$RUN_OUT$RUN_ERR"
 e2e_finish

@@ -320,6 +320,26 @@ test_conn(void **state)
 	assert_string_equal(cause, "host 'b': ansible_port must be a port "
 	    "number, got \"ssh\"");
 	free(cause);
+	cause = NULL;
+	/* ansible_connection: local runs here; ssh's names are ssh; another
+	 * plugin is refused, naming the host and the value */
+	json_object_set_new(inventory_host(inv, "a")->vars,
+	    "ansible_connection", json_string("local"));
+	assert_int_equal(inventory_host_conn(inv, "a", NULL, &c, &cause), 0);
+	assert_int_equal(c.local, 1);
+	host_conn_clear(&c);
+	extra = json_pack("{s:s}", "ansible_connection", "smart");
+	assert_int_equal(inventory_host_conn(inv, "a", extra, &c, &cause), 0);
+	assert_int_equal(c.local, 0);
+	host_conn_clear(&c);
+	json_decref(extra);
+	extra = json_pack("{s:s}", "ansible_connection", "docker");
+	assert_int_equal(inventory_host_conn(inv, "a", extra, &c, &cause), -1);
+	assert_string_equal(cause, "host 'a': ansible_connection 'docker' is "
+	    "not supported (tcptune connects with ssh, or runs on the "
+	    "controller with local)");
+	free(cause);
+	json_decref(extra);
 	inventory_free(inv);
 }
 
