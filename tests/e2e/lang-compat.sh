@@ -66,7 +66,7 @@ LAB_INVENTORY=$LAB_DIR/inventory.yml
 sed "s/^\(        $H:\)\$/\1\n          lang4_inv: \"{{ a }}@inv\"/" \
     "$LAB_INVENTORY" >"$E2E_TMP/vars-inv.yml"
 LAB_INVENTORY=$E2E_TMP/vars-inv.yml
-play_compare vars vars.yml -e 'lang4_extra={{rd}}@extra'
+play_compare vars vars.yml -e 'lang4_extra={{ rd }}@extra'
 assert_eq "vars: each chain's value, typed as Ansible's" "$(cat <<'END'
 3-file+play/default 3
 3-file+play/default
