@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 int
@@ -57,6 +58,77 @@ float_text(double d)
 	return xstrdup(buf);
 }
 
+/* repr() of a str: '' quotes unless the text holds ' and no ", then "";
+ * backslash, that quote, \n \r \t escaped, other control bytes \xNN;
+ * the rest (UTF-8 included) as it is. */
+static void
+repr_str(struct strbuf *sb, const char *s, size_t n)
+{
+	char	 q = memchr(s, '\'', n) != NULL && memchr(s, '"', n) == NULL ?
+		    '"' : '\'';
+	size_t	 i;
+
+	strbuf_addch(sb, q);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\' || c == (unsigned char)q) {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, (char)c);
+		} else if (c == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (c == '\r')
+			strbuf_addstr(sb, "\\r");
+		else if (c == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addch(sb, q);
+}
+
+/* repr() of a value, as str() of a list or a dict writes its items. */
+static void
+repr_add(struct strbuf *sb, const json_t *v)
+{
+	const json_t	*item;
+	const char	*key;
+	size_t		 i = 0;
+	char		*t;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		repr_str(sb, json_string_value(v), json_string_length(v));
+		return;
+	case JSON_ARRAY:
+		strbuf_addch(sb, '[');
+		json_array_foreach(v, i, item) {
+			if (i > 0)
+				strbuf_addstr(sb, ", ");
+			repr_add(sb, item);
+		}
+		strbuf_addch(sb, ']');
+		return;
+	case JSON_OBJECT:
+		strbuf_addch(sb, '{');
+		json_object_foreach((json_t *)v, key, item) {
+			if (i++ > 0)
+				strbuf_addstr(sb, ", ");
+			repr_str(sb, key, strlen(key));
+			strbuf_addstr(sb, ": ");
+			repr_add(sb, item);
+		}
+		strbuf_addch(sb, '}');
+		return;
+	default:
+		t = template_to_text(v);
+		strbuf_addstr(sb, t);
+		free(t);
+	}
+}
+
 char *
 template_to_text(const json_t *v)
 {
@@ -74,11 +146,11 @@ template_to_text(const json_t *v)
 	case JSON_NULL:
 		return xstrdup("None");
 	default: {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		struct strbuf sb;
 
-		if (s == NULL)
-			return xstrdup("");
-		return s;
+		strbuf_init(&sb);
+		repr_add(&sb, v);
+		return strbuf_detach(&sb, NULL);
 	}
 	}
 }

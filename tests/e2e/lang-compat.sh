@@ -35,7 +35,7 @@ lab "$H" rm -f /tmp/lang4-x
 play_compare command command.yml
 # what the comparison rests on: what the programs received
 assert_eq "command: each program's words" "$(cat <<'END'
-/root > /tmp/lang4-x ${NOPE_L4} $NOPE_L4 echo,$HOME,>,/tmp/lang4-x,${NOPE_L4},$NOPE_L4
+/root > /tmp/lang4-x ${NOPE_L4} $NOPE_L4 ['echo', '$HOME', '>', '/tmp/lang4-x', '${NOPE_L4}', '$NOPE_L4']
 none
 a  b|c\\d|e\"f|g h||/root|/root/x|*|`id`|;|
 a;b|c$(id)|&&|true| 6

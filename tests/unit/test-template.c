@@ -119,7 +119,7 @@ test_native_types(void **state)
 	check_render("{{ n }}{{ n }}", "\"33\"");
 	check_render("{{ yes }}/{{ nothing }}", "\"True/\"");
 	check_render("{{ 2.0 }} {{ 1e20 }} {{ 0.1 }}", "\"2.0 1e+20 0.1\"");
-	check_render("{{ words }}!", "\"[\\\"a\\\",\\\"b\\\",\\\"c\\\"]!\"");
+	check_render("{{ words }}!", "\"['a', 'b', 'c']!\"");
 	/* "}}" inside a quoted string does not end the block */
 	check_render("{{ '}}' }}", "\"}}\"");
 }
@@ -426,7 +426,12 @@ test_to_text(void **state)
 		{ "1e16", "1e+16" }, { "123456.789", "123456.789" },
 		{ "0.0001", "0.0001" }, { "0.00001", "1e-05" },
 		{ "-3", "-3" }, { "true", "True" }, { "null", "None" },
-		{ "\"s\"", "s" }, { "[1,\"a\"]", "[1,\"a\"]" },
+		{ "\"s\"", "s" }, { "[1,\"a\"]", "[1, 'a']" },
+		/* Python's repr() of a list and a dict's items */
+		{ "{\"k\": \"it's\", \"n\": [true, null, 1.5, \"a\\nb\\\\\","
+		  " \"q\\\"'\"]}",
+		  "{'k': \"it's\", 'n': [True, None, 1.5, 'a\\nb\\\\', "
+		  "'q\"\\'']}" },
 	};
 	size_t	 i;
 	json_t	*v;
