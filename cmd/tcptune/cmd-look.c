@@ -15,6 +15,7 @@
 #include "inventory/inventory-view.h"
 #include "inventory/pattern.h"
 #include "playbook/playbook.h"
+#include "template/value.h"
 #include "playbook/select.h"
 
 /* Bumped when a key of the --format json document changes meaning. */
@@ -174,7 +175,7 @@ text_hosts(const struct look *lk, size_t i, char **names, size_t n)
 	strbuf_init(&sb);
 	for (j = 0; j < np; j++) {
 		strbuf_addstr(&sb, j > 0 ? ", " : "");
-		py_repr_string(&sb, patterns[j]);
+		template_repr_string(&sb, patterns[j], strlen(patterns[j]));
 	}
 	printf("    pattern: [%s]\n    hosts (%zu):\n", sb.buf, n);
 	for (j = 0; j < n; j++)

@@ -2,7 +2,6 @@
  * show it: output only; inventory-view.h says what each view holds. */
 #include "inventory/inventory-view.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "inventory/pattern.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "template/value.h"
 
 /* ---- ansible-inventory --list ---- */
 
@@ -137,109 +137,6 @@ inventory_host_json(const struct inventory *inv, const char *host)
 	return v;
 }
 
-/* ---- Python's str()/repr(), for --graph --vars ---- */
-
-void
-py_repr_string(struct strbuf *sb, const char *s)
-{
-	int q = strchr(s, '\'') != NULL && strchr(s, '"') == NULL ? '"' : '\'';
-
-	strbuf_addch(sb, q);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\\' || c == q)
-			strbuf_addf(sb, "\\%c", c);
-		else if (c == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (c == '\r')
-			strbuf_addstr(sb, "\\r");
-		else if (c == '\t')
-			strbuf_addstr(sb, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\x%02x", c);
-		else
-			strbuf_addch(sb, c);
-	}
-	strbuf_addch(sb, q);
-}
-
-static void
-py_float(struct strbuf *sb, double d)
-{
-	char	buf[64];
-	int	prec;
-
-	if (isnan(d)) {
-		strbuf_addstr(sb, "nan");
-		return;
-	}
-	if (isinf(d)) {
-		strbuf_addstr(sb, d < 0 ? "-inf" : "inf");
-		return;
-	}
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	if (strpbrk(buf, ".e") == NULL && strcmp(buf, "inf") != 0)
-		strcat(buf, ".0");
-	strbuf_addstr(sb, buf);
-}
-
-static void
-py_repr(struct strbuf *sb, const json_t *v)
-{
-	const char	*k;
-	json_t		*x;
-	size_t		 i;
-	int		 first = 1;
-
-	switch (json_typeof(v)) {
-	case JSON_NULL: strbuf_addstr(sb, "None"); break;
-	case JSON_TRUE: strbuf_addstr(sb, "True"); break;
-	case JSON_FALSE: strbuf_addstr(sb, "False"); break;
-	case JSON_INTEGER:
-		strbuf_addf(sb, "%lld", (long long)json_integer_value(v));
-		break;
-	case JSON_REAL: py_float(sb, json_real_value(v)); break;
-	case JSON_STRING: py_repr_string(sb, json_string_value(v)); break;
-	case JSON_ARRAY:
-		strbuf_addch(sb, '[');
-		json_array_foreach(v, i, x) {
-			strbuf_addstr(sb, i == 0 ? "" : ", ");
-			py_repr(sb, x);
-		}
-		strbuf_addch(sb, ']');
-		break;
-	case JSON_OBJECT:
-		strbuf_addch(sb, '{');
-		json_object_foreach((json_t *)v, k, x) {
-			strbuf_addstr(sb, first ? "" : ", ");
-			first = 0;
-			py_repr_string(sb, k);
-			strbuf_addstr(sb, ": ");
-			py_repr(sb, x);
-		}
-		strbuf_addch(sb, '}');
-		break;
-	}
-}
-
-/* Python's str() of a value, for --graph --vars. */
-static char *
-python_str(const json_t *v)
-{
-	struct strbuf sb;
-
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
-	strbuf_init(&sb);
-	py_repr(&sb, v);
-	return strbuf_detach(&sb, NULL);
-}
-
 /* ---- ansible-inventory --graph ---- */
 
 static void
@@ -271,7 +168,7 @@ show_vars(struct strbuf *sb, json_t *vars, int depth)
 		keys[n++] = k;
 	qsort(keys, n, sizeof *keys, cmp_key);
 	for (i = 0; i < n; i++) {
-		s = python_str(json_object_get(vars, keys[i]));
+		s = template_to_text(json_object_get(vars, keys[i]));
 		line = xprintf("{%s = %s}", keys[i], s);
 		graph_name(sb, line, depth);
 		free(line);

@@ -24,9 +24,5 @@ json_t	*inventory_host_json(const struct inventory *inv, const char *host);
 char	*inventory_graph(const struct inventory *inv, const char *group,
 	    int show_vars, const char *limit, char **cause);
 
-/* Python's repr() of a str appended to sb: Ansible's text views print
- * Python values (--graph --vars; ansible-playbook --list-hosts shows a
- * play's patterns as a list of them). */
-void	 py_repr_string(struct strbuf *sb, const char *s);
 
 #endif

@@ -423,59 +423,12 @@ loop_set_item(const struct task_loop *l, json_t *vars, const json_t *items,
 	json_object_set_new(vars, "ansible_loop", info);
 }
 
-/* Python's repr() of a value, as Ansible's "(item=%s)" prints it. */
-static void
-py_repr(struct strbuf *sb, const json_t *v, int top)
-{
-	const char	*key;
-	json_t		*e;
-	size_t		 i;
-
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		if (top)
-			strbuf_addstr(sb, json_string_value(v));
-		else
-			strbuf_addf(sb, "'%s'", json_string_value(v));
-		break;
-	case JSON_INTEGER:
-		strbuf_addf(sb, "%" JSON_INTEGER_FORMAT,
-		    json_integer_value(v));
-		break;
-	case JSON_REAL:
-		strbuf_addf(sb, "%.17g", json_real_value(v));
-		break;
-	case JSON_TRUE: strbuf_addstr(sb, "True"); break;
-	case JSON_FALSE: strbuf_addstr(sb, "False"); break;
-	case JSON_NULL: strbuf_addstr(sb, "None"); break;
-	case JSON_ARRAY:
-		strbuf_addch(sb, '[');
-		json_array_foreach((json_t *)v, i, e) {
-			if (i > 0)
-				strbuf_addstr(sb, ", ");
-			py_repr(sb, e, 0);
-		}
-		strbuf_addch(sb, ']');
-		break;
-	case JSON_OBJECT:
-		strbuf_addch(sb, '{');
-		i = 0;
-		json_object_foreach((json_t *)v, key, e) {
-			strbuf_addf(sb, "%s'%s': ", i++ > 0 ? ", " : "", key);
-			py_repr(sb, e, 0);
-		}
-		strbuf_addch(sb, '}');
-		break;
-	}
-}
-
 char *
 loop_label(const struct task_loop *l, const json_t *vars,
     const json_t *item)
 {
-	struct strbuf	 sb;
 	json_t		*r = NULL;
-	char		*cause = NULL;
+	char		*cause = NULL, *label;
 
 	if (l->label != NULL) {
 		r = template_render_string(l->label, vars, NULL, &cause);
@@ -483,8 +436,8 @@ loop_label(const struct task_loop *l, const json_t *vars,
 		if (r != NULL)
 			item = r;
 	}
-	strbuf_init(&sb);
-	py_repr(&sb, item, 1);
+	/* Python's str() of it, as Ansible's "(item=%s)" prints it */
+	label = template_to_text(item);
 	json_decref(r);
-	return strbuf_detach(&sb, NULL);
+	return label;
 }

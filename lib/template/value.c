@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 int
@@ -61,8 +60,8 @@ float_text(double d)
 /* repr() of a str: '' quotes unless the text holds ' and no ", then "";
  * backslash, that quote, \n \r \t escaped, other control bytes \xNN;
  * the rest (UTF-8 included) as it is. */
-static void
-repr_str(struct strbuf *sb, const char *s, size_t n)
+void
+template_repr_string(struct strbuf *sb, const char *s, size_t n)
 {
 	char	 q = memchr(s, '\'', n) != NULL && memchr(s, '"', n) == NULL ?
 		    '"' : '\'';
@@ -90,8 +89,8 @@ repr_str(struct strbuf *sb, const char *s, size_t n)
 }
 
 /* repr() of a value, as str() of a list or a dict writes its items. */
-static void
-repr_add(struct strbuf *sb, const json_t *v)
+void
+template_repr(struct strbuf *sb, const json_t *v)
 {
 	const json_t	*item;
 	const char	*key;
@@ -100,14 +99,14 @@ repr_add(struct strbuf *sb, const json_t *v)
 
 	switch (json_typeof(v)) {
 	case JSON_STRING:
-		repr_str(sb, json_string_value(v), json_string_length(v));
+		template_repr_string(sb, json_string_value(v), json_string_length(v));
 		return;
 	case JSON_ARRAY:
 		strbuf_addch(sb, '[');
 		json_array_foreach(v, i, item) {
 			if (i > 0)
 				strbuf_addstr(sb, ", ");
-			repr_add(sb, item);
+			template_repr(sb, item);
 		}
 		strbuf_addch(sb, ']');
 		return;
@@ -116,9 +115,9 @@ repr_add(struct strbuf *sb, const json_t *v)
 		json_object_foreach((json_t *)v, key, item) {
 			if (i++ > 0)
 				strbuf_addstr(sb, ", ");
-			repr_str(sb, key, strlen(key));
+			template_repr_string(sb, key, strlen(key));
 			strbuf_addstr(sb, ": ");
-			repr_add(sb, item);
+			template_repr(sb, item);
 		}
 		strbuf_addch(sb, '}');
 		return;
@@ -149,7 +148,7 @@ template_to_text(const json_t *v)
 		struct strbuf sb;
 
 		strbuf_init(&sb);
-		repr_add(&sb, v);
+		template_repr(&sb, v);
 		return strbuf_detach(&sb, NULL);
 	}
 	}

@@ -5,6 +5,9 @@
 #define TCPTUNE_TEMPLATE_VALUE_H
 
 #include <jansson.h>
+#include <stddef.h>
+
+#include "base/strbuf.h"
 
 /* Jinja truthiness of a value: none, false, 0, 0.0, "", [] and {} are
  * false. */
@@ -13,5 +16,10 @@ int	 template_truthy(const json_t *v);
  * True/False/None, lists and mappings as Python's repr() writes them
  * (['a', 1, True, None], {'k': 'v'}). Allocated. */
 char	*template_to_text(const json_t *v);
+/* Python's repr() of a value, and of a str of n bytes, appended to sb:
+ * the one writer of Python's text of values (Ansible's text views print
+ * them: --graph --vars, --list-hosts' patterns, a loop item's label). */
+void	 template_repr(struct strbuf *sb, const json_t *v);
+void	 template_repr_string(struct strbuf *sb, const char *s, size_t n);
 
 #endif
