@@ -183,9 +183,6 @@ int	inventory_add_url(struct inventory *inv, const char *url,
 	    char **cause);
 /* group_vars/ and host_vars/ of root r for every group and host. */
 int	inv_load_root_vars(struct inventory *inv, size_t r, char **cause);
-/* Python's ast.literal_eval as Ansible's INI plugin applies it: the typed
- * value, or the string itself when it is not a Python literal. */
-json_t	*inv_python_literal(const char *s);
 /* Remove the variables ansible-inventory never shows. */
 void	inv_remove_internal_vars(json_t *vars);
 

@@ -91,6 +91,12 @@ assert_match "vars: a list's items typed as Ansible's" \
             3' "$RUN_OUT"
 assert_match "vars: a comparison is a boolean" '"flag": true' "$RUN_OUT"
 LAB_INVENTORY=$LAB_DIR/inventory.yml
+play_compare literal literal.yml
+assert_match "literal: '{{ s }}' of the text '[1, 2]' is the list" \
+    '"msg": \[
+        1,
+        2
+    \]' "$RUN_OUT"
 # a template that reads itself fails the task, as in Ansible
 e2e_run 60 ansible-playbook -i "$LAB_INVENTORY" loop.yml
 assert_match "loop: Ansible detects it" "recursive loop detected in template string" \

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "template/pyliteral.h"
 #include "inventory/inventory-view.h"
 
 #define GOOD "tests/data/inventory/good/"
@@ -141,7 +142,7 @@ test_ini_typing(void **state)
 static void
 expect_literal(const char *in, const char *json)
 {
-	json_t *got = inv_python_literal(in), *want;
+	json_t *got = py_literal_eval(in), *want;
 
 	want = json_loads(json, JSON_DECODE_ANY, NULL);
 	assert_non_null(want);

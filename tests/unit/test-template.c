@@ -732,6 +732,16 @@ test_concat(void **state)
 	check_lazy("{{ 'Tr' }}{{ 'ue' }}", "true");
 	check_lazy("x{{ 1 }}", "\"x1\"");
 	check_lazy("x{{ none }}", "\"x\"");
+	/* a text that reads as a Python literal is its value */
+	check_lazy("[{{ c }}, '{{ c }}']", "[3,\"3\"]");
+	check_lazy("{{ '{\"k\": 1}' }}", "{\"k\":1}");
+	/* a text filter's text stays text (NativeJinjaText) */
+	check_lazy("{{ {'k': 1} | to_json }}", "\"{\\\"k\\\": 1}\"");
+	check_lazy("{{ [c] | string }}", "\"[3]\"");
+	check_lazy("x{{ [c] | string }}", "\"x[3]\"");
+	check_lazy("[{{ 'x' }}]", "\"[x]\"");
+	check_lazy("[1, 2]", "\"[1, 2]\"");	/* no template: the text */
+	check_lazy("True", "\"True\"");
 }
 
 /* Variables that reference variables: rendered when read, as Ansible's. */
