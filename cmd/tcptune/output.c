@@ -594,10 +594,19 @@ finish_events(struct output *o, const struct runner *r)
 	emit(o, ev);
 }
 
+static int
+host_name_cmp(const void *a, const void *b)
+{
+	const struct host_state *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
 void
 output_finish(struct output *o, const struct runner *r)
 {
-	size_t i;
+	const struct host_state	**byname;
+	size_t			  i;
 
 	clear_progress(o);
 	finish_events(o, r);
@@ -617,8 +626,13 @@ output_finish(struct output *o, const struct runner *r)
 		    color(o, C_RED), color(o, C_RESET));
 	printf("\nPLAY RECAP %s\n",
 	    "*********************************************************");
+	/* sorted by name, as the default callback's sorted(processed) */
+	byname = xcalloc(r->nhosts + 1, sizeof *byname);
+	for (i = 0; i < r->nhosts; i++)
+		byname[i] = r->hosts[i];
+	qsort(byname, r->nhosts, sizeof *byname, host_name_cmp);
 	for (i = 0; i < r->nhosts; i++) {
-		const struct host_state *h = r->hosts[i];
+		const struct host_state *h = byname[i];
 		const char *c = C_GREEN;
 
 		if (h->nresults == 0)
@@ -634,6 +648,7 @@ output_finish(struct output *o, const struct runner *r)
 		    h->stats.changed, h->stats.unreachable, h->stats.failed,
 		    h->stats.skipped, h->stats.rescued, h->stats.ignored);
 	}
+	free(byname);
 	printf("\n(%.1fs)\n", monotonic_seconds() - o->start);
 }
 

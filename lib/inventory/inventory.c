@@ -1071,6 +1071,36 @@ truthy(json_t *v, int *out)
 	return 0;
 }
 
+/* ansible_connection: local, or one of the ssh plugins (tcptune's libssh
+ * speaks for them all); any other plugin (docker, winrm, network_cli...)
+ * would run somewhere tcptune cannot reach, so it is refused. */
+static int
+connection(json_t *vars, const char *host, int *local, char **cause)
+{
+	static const char *const ssh[] = { "ssh", "smart", "paramiko",
+	    "paramiko_ssh", "ansible.builtin.ssh",
+	    "ansible.builtin.paramiko_ssh", NULL };
+	char	*c = var_string(vars, "ansible_connection");
+	size_t	 i;
+	int	 r = 0;
+
+	*local = 0;
+	if (c == NULL)
+		return 0;
+	if (strcmp(c, "local") == 0 || strcmp(c, "ansible.builtin.local") == 0)
+		*local = 1;
+	else {
+		for (i = 0; ssh[i] != NULL && strcmp(ssh[i], c) != 0; i++)
+			;
+		if (ssh[i] == NULL)
+			r = fail(cause, "host '%s': ansible_connection '%s' is "
+			    "not supported (tcptune connects with ssh, or runs "
+			    "on the controller with local)", host, c);
+	}
+	free(c);
+	return r;
+}
+
 int
 inventory_host_conn(const struct inventory *inv, const char *host,
     const json_t *extra, struct host_conn *out, char **cause)
@@ -1122,6 +1152,8 @@ inventory_host_conn(const struct inventory *inv, const char *host,
 	}
 	if ((out->user = var_string(vars, "ansible_user")) == NULL)
 		out->user = var_string(vars, "ansible_ssh_user");
+	if (connection(vars, host, &out->local, cause) != 0)
+		goto out;
 	out->key_file = var_string(vars, "ansible_ssh_private_key_file");
 	if ((v = json_object_get(vars, "ansible_become")) != NULL &&
 	    !json_is_null(v) && truthy(v, &out->become) != 0) {

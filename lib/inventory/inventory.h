@@ -87,6 +87,9 @@ struct host_conn {
 	char	*proxy_jump;	/* tcptune_proxy_jump, else "-o ProxyJump=X"
 				   or "-J X" in ansible_ssh_common_args /
 				   ansible_ssh_extra_args, or NULL */
+	int	 local;		/* ansible_connection: local (commands run on
+				   the controller); any other value than
+				   ssh, smart, paramiko or local is refused */
 };
 
 struct inventory	*inventory_new(void);
@@ -180,9 +183,6 @@ int	inventory_add_url(struct inventory *inv, const char *url,
 	    char **cause);
 /* group_vars/ and host_vars/ of root r for every group and host. */
 int	inv_load_root_vars(struct inventory *inv, size_t r, char **cause);
-/* Python's ast.literal_eval as Ansible's INI plugin applies it: the typed
- * value, or the string itself when it is not a Python literal. */
-json_t	*inv_python_literal(const char *s);
 /* Remove the variables ansible-inventory never shows. */
 void	inv_remove_internal_vars(json_t *vars);
 

@@ -13,7 +13,9 @@
 
 
 /* Split "k=v k2='v 2'" like Ansible's parse_kv: words separated by
- * unquoted blanks, quotes removed, backslash escapes the next character. */
+ * unquoted blanks, quotes removed, backslash escapes the next character;
+ * a Jinja2 block ({{ }}, {% %}, {# #}) is kept whole, blanks and quotes
+ * in it included, as split_args keeps it (x={{ a + 1 }} is one value). */
 static int
 parse_kv(const char *item, json_t *out, char **cause)
 {
@@ -21,7 +23,7 @@ parse_kv(const char *item, json_t *out, char **cause)
 	struct strbuf	 word;
 	char		 quote;
 	char		*eq;
-	int		 r = -1, inword;
+	int		 r = -1, inword, depth = 0;
 
 	strbuf_init(&word);
 	for (;;) {
@@ -32,8 +34,19 @@ parse_kv(const char *item, json_t *out, char **cause)
 		strbuf_reset(&word);
 		quote = 0;
 		inword = 1;
+		depth = 0;
 		for (; *p != '\0' && inword; p++) {
-			if (quote != 0) {
+			if (quote == 0 && p[0] == '{' && (p[1] == '{' ||
+			    p[1] == '%' || p[1] == '#')) {
+				depth++;
+				strbuf_add(&word, p++, 2);
+			} else if (depth > 0 && (p[0] == '}' || p[0] == '%' ||
+			    p[0] == '#') && p[1] == '}') {
+				depth--;
+				strbuf_add(&word, p++, 2);
+			} else if (depth > 0)
+				strbuf_addch(&word, *p);
+			else if (quote != 0) {
 				if (*p == quote)
 					quote = 0;
 				else if (*p == '\\' && quote == '"' &&
@@ -52,6 +65,11 @@ parse_kv(const char *item, json_t *out, char **cause)
 		}
 		if (quote != 0) {
 			fail(cause, "extra vars '%s': unterminated quote",
+			    item);
+			goto out;
+		}
+		if (depth > 0) {
+			fail(cause, "extra vars '%s': unbalanced Jinja2 block",
 			    item);
 			goto out;
 		}

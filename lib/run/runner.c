@@ -55,6 +55,9 @@ host_state_new(struct runner *r, const char *name, struct host_state **out,
 		free(h);
 		return -1;
 	}
+	/* ansible_connection: local runs its commands here (net/local.h),
+	 * as the implicit localhost does */
+	h->local = conn.local;
 	h->tp.name = h->name;
 	h->tp.host = keep(h, 0, conn.address != NULL ? conn.address : name);
 	h->tp.port = conn.port;
@@ -1657,6 +1660,12 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 		if (r->cfg->limit != NULL)
 			return fail(cause, "no hosts match '%s' with --limit "
 			    "'%s'", play->hosts, r->cfg->limit);
+		if (strcmp(play->hosts, "localhost") == 0 ||
+		    strcmp(play->hosts, "127.0.0.1") == 0)
+			return fail(cause, "no hosts match '%s' (Ansible's "
+			    "implicit localhost is only delegate_to's here: add "
+			    "localhost to the inventory with ansible_connection: "
+			    "local)", play->hosts);
 		return fail(cause, "no hosts match '%s'", play->hosts);
 	}
 	hosts = xcalloc(n, sizeof *hosts);

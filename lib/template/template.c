@@ -11,6 +11,7 @@
 #include "base/xalloc.h"
 #include "template/expr-int.h"
 #include "template/expr.h"
+#include "template/pyliteral.h"
 #include "template/stmt.h"
 #include "template/value.h"
 
@@ -243,23 +244,64 @@ single_var(const char *s, const json_t *vars)
 	return json_incref(v);
 }
 
-/* ansible_eval_concat of a text: "True" and "False" are the booleans (a
- * text that reads as a list or a mapping stays text here: docs/
- * playbooks.md). Consumes v. */
+/* ansible_eval_concat of a text: one that starts with '[' or '{', or is
+ * "True" or "False", is read as a Python literal when it is one
+ * (ast.literal_eval: "[1, 'a']" is the list, '{"k": 1}' from to_json the
+ * mapping, "[x]" stays text). Consumes v. */
 static json_t *
 concat_text(json_t *v)
 {
-	const char *t = json_string_value(v);
+	const char	*t = json_string_value(v);
+	json_t		*lit;
 
-	if (t == NULL)
+	if (t == NULL || !(t[0] == '[' || t[0] == '{' ||
+	    strcmp(t, "True") == 0 || strcmp(t, "False") == 0))
 		return v;
-	if (strcmp(t, "True") == 0 || strcmp(t, "False") == 0) {
-		json_t *b = json_boolean(t[0] == 'T');
-
-		json_decref(v);
-		return b;
+	lit = py_literal_eval(t);
+	if (json_is_string(lit)) {
+		json_decref(lit);
+		return v;
 	}
-	return v;
+	json_decref(v);
+	return lit;
+}
+
+/* Whether the expression (len bytes) ends in a filter whose text Ansible
+ * keeps as text (C.STRING_TYPE_FILTERS, whose result is NativeJinjaText:
+ * `{{ m | to_json }}` is the JSON text, not read back as a mapping). Read
+ * from the text: a filter binds tighter than any operator after it. */
+static int
+ends_in_text_filter(const char *expr, size_t len)
+{
+	static const char *const names[] = { "string", "to_json",
+	    "to_nice_json", "to_yaml", "to_nice_yaml", NULL };
+	size_t	i, n, depth = 0;
+
+	while (len > 0 && strchr(" \t\n\r", expr[len - 1]) != NULL)
+		len--;
+	/* past a call's arguments */
+	if (len > 0 && expr[len - 1] == ')') {
+		for (n = len; n > 0; n--) {
+			if (expr[n - 1] == ')')
+				depth++;
+			else if (expr[n - 1] == '(' && --depth == 0)
+				break;
+		}
+		if (n == 0)
+			return 0;
+		len = n - 1;
+	}
+	for (i = 0; names[i] != NULL; i++) {
+		n = strlen(names[i]);
+		if (len < n || strncmp(expr + len - n, names[i], n) != 0)
+			continue;
+		n = len - n;
+		while (n > 0 && strchr(" \t\n\r", expr[n - 1]) != NULL)
+			n--;
+		if (n > 0 && expr[n - 1] == '|')
+			return 1;
+	}
+	return 0;
 }
 
 /* ansible_eval_concat of one block's value: a number becomes its text
@@ -336,6 +378,8 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 		/* exactly one block: the value as Ansible's concat makes it */
 		if (!shell && open == s && *after == '\0') {
 			strbuf_release(&sb);
+			if (json_is_string(v) && ends_in_text_filter(expr, len))
+				return v;
 			return concat_one(v);
 		}
 		strbuf_add(&sb, p, (size_t)(open - p));
@@ -358,7 +402,8 @@ render_string(const char *s, const json_t *vars, const struct ypos *pos,
 	strbuf_addstr(&sb, p);
 	v = json_stringn(sb.buf, sb.len);
 	strbuf_release(&sb);
-	return shell ? v : concat_text(v);
+	/* text with no template is the text (Templar returns it as is) */
+	return shell || p == s ? v : concat_text(v);
 }
 
 json_t *

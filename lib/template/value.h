@@ -10,7 +10,8 @@
  * false. */
 int	 template_truthy(const json_t *v);
 /* Python's str() of a value as Jinja prints it: strings as they are, 1.0,
- * True/False/None, lists and mappings as compact JSON. Allocated. */
+ * True/False/None, lists and mappings as Python's repr() writes them
+ * (['a', 1, True, None], {'k': 'v'}; base/pyrepr.h). Allocated. */
 char	*template_to_text(const json_t *v);
 
 #endif

@@ -11,7 +11,8 @@
 # that reference variables (play vars, vars_files, a role's defaults, the
 # inventory, -e, set_fact, a registered result) rendered when read, typed
 # as Ansible's; loop.yml: a loop fails clearly. subset.yml: gather_subset
-# decides which ansible_* facts are defined. Needs root and
+# decides which ansible_* facts are defined. local.yml: a host with
+# ansible_connection: local runs on the controller. Needs root and
 # ansible-playbook (77 otherwise).
 # Lab l4a, 198.19.140.0/24.
 # shellcheck source=tests/e2e/lib.sh
@@ -34,7 +35,7 @@ lab "$H" rm -f /tmp/lang4-x
 play_compare command command.yml
 # what the comparison rests on: what the programs received
 assert_eq "command: each program's words" "$(cat <<'END'
-/root > /tmp/lang4-x ${NOPE_L4} $NOPE_L4 echo,$HOME,>,/tmp/lang4-x,${NOPE_L4},$NOPE_L4
+/root > /tmp/lang4-x ${NOPE_L4} $NOPE_L4 ['echo', '$HOME', '>', '/tmp/lang4-x', '${NOPE_L4}', '$NOPE_L4']
 none
 a  b|c\\d|e\"f|g h||/root|/root/x|*|`id`|;|
 a;b|c$(id)|&&|true| 6
@@ -65,7 +66,7 @@ LAB_INVENTORY=$LAB_DIR/inventory.yml
 sed "s/^\(        $H:\)\$/\1\n          lang4_inv: \"{{ a }}@inv\"/" \
     "$LAB_INVENTORY" >"$E2E_TMP/vars-inv.yml"
 LAB_INVENTORY=$E2E_TMP/vars-inv.yml
-play_compare vars vars.yml -e 'lang4_extra={{rd}}@extra'
+play_compare vars vars.yml -e 'lang4_extra={{ rd }}@extra'
 assert_eq "vars: each chain's value, typed as Ansible's" "$(cat <<'END'
 3-file+play/default 3
 3-file+play/default
@@ -90,6 +91,12 @@ assert_match "vars: a list's items typed as Ansible's" \
             3' "$RUN_OUT"
 assert_match "vars: a comparison is a boolean" '"flag": true' "$RUN_OUT"
 LAB_INVENTORY=$LAB_DIR/inventory.yml
+play_compare literal literal.yml
+assert_match "literal: '{{ s }}' of the text '[1, 2]' is the list" \
+    '"msg": \[
+        1,
+        2
+    \]' "$RUN_OUT"
 # a template that reads itself fails the task, as in Ansible
 e2e_run 60 ansible-playbook -i "$LAB_INVENTORY" loop.yml
 assert_match "loop: Ansible detects it" "recursive loop detected in template string" \
@@ -120,4 +127,26 @@ printf '%s\n' '- hosts: all' '  gather_subset: [network, hardwar]' \
 e2e_run 30 tt play "$E2E_TMP/bad-subset.yml"
 assert_match "subset: an unknown one is refused at load, with its place" \
     "bad-subset.yml:2:18: gather_subset: unknown subset 'hardwar'" "$RUN_OUT$RUN_ERR"
+
+# 5. ansible_connection: local runs on the controller, no ssh
+sed "s/^\(        $H:\)\$/        localhost:\n          ansible_connection: local\n\1/" \
+    "$LAB_INVENTORY" >"$E2E_TMP/local-inv.yml"
+LAB_INVENTORY=$E2E_TMP/local-inv.yml
+play_compare local local.yml
+assert_match "local: localhost ran here, without ssh; the lab host over ssh" \
+    "\"msg\": \"localhost: $(uname -n) ssh=\".*\"msg\": \"$H: $H ssh=yes\"" \
+    "$(tr '\n' ' ' <<<"$RUN_OUT")"
+sed -i 's/ansible_connection: local/ansible_connection: docker/' \
+    "$LAB_INVENTORY"
+e2e_run 30 tt play local.yml
+assert_match "local: a connection tcptune lacks is refused, naming host and value" \
+    "host 'localhost': ansible_connection 'docker' is not supported" \
+    "$RUN_OUT$RUN_ERR"
+LAB_INVENTORY=$LAB_DIR/inventory.yml
+printf '%s\n' '- hosts: localhost' '  gather_facts: false' '  tasks: []' \
+    >"$E2E_TMP/implicit.yml"
+e2e_run 30 tt play "$E2E_TMP/implicit.yml"
+assert_match "local: the implicit localhost as a play's target says what to do" \
+    "no hosts match 'localhost' \(Ansible's implicit localhost is only delegate_to's here" \
+    "$RUN_OUT$RUN_ERR"
 e2e_finish

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "template/pyliteral.h"
 #include "inventory/inventory-view.h"
 
 #define GOOD "tests/data/inventory/good/"
@@ -141,7 +142,7 @@ test_ini_typing(void **state)
 static void
 expect_literal(const char *in, const char *json)
 {
-	json_t *got = inv_python_literal(in), *want;
+	json_t *got = py_literal_eval(in), *want;
 
 	want = json_loads(json, JSON_DECODE_ANY, NULL);
 	assert_non_null(want);
@@ -320,6 +321,26 @@ test_conn(void **state)
 	assert_string_equal(cause, "host 'b': ansible_port must be a port "
 	    "number, got \"ssh\"");
 	free(cause);
+	cause = NULL;
+	/* ansible_connection: local runs here; ssh's names are ssh; another
+	 * plugin is refused, naming the host and the value */
+	json_object_set_new(inventory_host(inv, "a")->vars,
+	    "ansible_connection", json_string("local"));
+	assert_int_equal(inventory_host_conn(inv, "a", NULL, &c, &cause), 0);
+	assert_int_equal(c.local, 1);
+	host_conn_clear(&c);
+	extra = json_pack("{s:s}", "ansible_connection", "smart");
+	assert_int_equal(inventory_host_conn(inv, "a", extra, &c, &cause), 0);
+	assert_int_equal(c.local, 0);
+	host_conn_clear(&c);
+	json_decref(extra);
+	extra = json_pack("{s:s}", "ansible_connection", "docker");
+	assert_int_equal(inventory_host_conn(inv, "a", extra, &c, &cause), -1);
+	assert_string_equal(cause, "host 'a': ansible_connection 'docker' is "
+	    "not supported (tcptune connects with ssh, or runs on the "
+	    "controller with local)");
+	free(cause);
+	json_decref(extra);
 	inventory_free(inv);
 }
 

@@ -297,6 +297,19 @@ test_extravars(void **state)
 	assert_json(v, "{\"a\":\"1\",\"b\":\"two words\",\"c\":\"x=y\","
 	    "\"d\":\"\"}");
 	json_decref(v);
+	/* a Jinja2 block is one value, blanks and quotes kept, as
+	 * ansible-playbook reads -e "x={{ c + 1 }} z={{ 'q r' }}" */
+	items[0] = (char *)"x={{ c + 1 }} z={{ 'q r' }} w={%raw%}";
+	v = extravars_parse(items, 1, &cause);
+	assert_non_null(v);
+	assert_json(v, "{\"w\":\"{%raw%}\",\"x\":\"{{ c + 1 }}\","
+	    "\"z\":\"{{ 'q r' }}\"}");
+	json_decref(v);
+	items[0] = (char *)"x={{ open";
+	assert_null(extravars_parse(items, 1, &cause));
+	assert_string_equal(cause, "extra vars 'x={{ open': unbalanced Jinja2 "
+	    "block");
+	free(cause);
 
 	fd = mkstemps(path, 4);
 	assert_true(fd >= 0);

@@ -429,6 +429,11 @@ test_to_text(void **state)
 		{ "-3", "-3" }, { "true", "True" }, { "null", "None" },
 		{ "\"s\"", "s" }, { "[1,\"a\"]", "[1, 'a']" },
 		{ "{\"k\":[0.5,null,\"it's\"]}", "{'k': [0.5, None, \"it's\"]}" },
+		/* Python's repr() of a list and a dict's items */
+		{ "{\"k\": \"it's\", \"n\": [true, null, 1.5, \"a\\nb\\\\\","
+		  " \"q\\\"'\"]}",
+		  "{'k': \"it's\", 'n': [True, None, 1.5, 'a\\nb\\\\', "
+		  "'q\"\\'']}" },
 	};
 	size_t	 i;
 	json_t	*v;
@@ -729,6 +734,16 @@ test_concat(void **state)
 	check_lazy("{{ 'Tr' }}{{ 'ue' }}", "true");
 	check_lazy("x{{ 1 }}", "\"x1\"");
 	check_lazy("x{{ none }}", "\"x\"");
+	/* a text that reads as a Python literal is its value */
+	check_lazy("[{{ c }}, '{{ c }}']", "[3,\"3\"]");
+	check_lazy("{{ '{\"k\": 1}' }}", "{\"k\":1}");
+	/* a text filter's text stays text (NativeJinjaText) */
+	check_lazy("{{ {'k': 1} | to_json }}", "\"{\\\"k\\\": 1}\"");
+	check_lazy("{{ [c] | string }}", "\"[3]\"");
+	check_lazy("x{{ [c] | string }}", "\"x[3]\"");
+	check_lazy("[{{ 'x' }}]", "\"[x]\"");
+	check_lazy("[1, 2]", "\"[1, 2]\"");	/* no template: the text */
+	check_lazy("True", "\"True\"");
 }
 
 /* Variables that reference variables: rendered when read, as Ansible's. */
