@@ -186,6 +186,13 @@ on_play_start(void *arg, const struct play *play, size_t nhosts)
 	json_object_set_new(ev, "host_count", json_integer((json_int_t)nhosts));
 	emit(o, ev);
 	play_banner(o);
+	if (nhosts == 0) {
+		/* ansible-playbook warns on stderr and skips the play */
+		say_warning(NULL, "play '%s': no hosts match '%s'", o->play,
+		    play->hosts);
+		if (text_shown(o))
+			printf("skipping: no hosts matched\n");
+	}
 }
 
 /* A task's header (text) or task_start event (jsonl), once per step;

@@ -1646,7 +1646,7 @@ run_one_batch(struct runner *r, const struct play *play, size_t play_index,
 
 static int
 run_one_play(struct runner *r, const struct play *play, size_t play_index,
-    char **cause)
+    int skip_empty, char **cause)
 {
 	struct host_state	**hosts;
 	char			**names = NULL;
@@ -1657,7 +1657,7 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	    &names, &n, cause) != 0)
 		return -1;
 	if (n == 0) {
-		if (r->cfg->limit != NULL)
+		if (r->cfg->limit != NULL && !skip_empty)
 			return fail(cause, "no hosts match '%s' with --limit "
 			    "'%s'", play->hosts, r->cfg->limit);
 		if (strcmp(play->hosts, "localhost") == 0 ||
@@ -1666,7 +1666,14 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 			    "implicit localhost is only delegate_to's here: add "
 			    "localhost to the inventory with ansible_connection: "
 			    "local)", play->hosts);
-		return fail(cause, "no hosts match '%s'", play->hosts);
+		if (!skip_empty)
+			return fail(cause, "no hosts match '%s'", play->hosts);
+		/* a playbook's play that matches nobody is skipped, as
+		 * ansible-playbook's "skipping: no hosts matched" */
+		pattern_hosts_free(names, n);
+		if (r->cfg->play_start != NULL)
+			r->cfg->play_start(r->cfg->cb_arg, play, 0);
+		return 0;
 	}
 	hosts = xcalloc(n, sizeof *hosts);
 	for (i = 0; i < n; i++)
@@ -1696,6 +1703,25 @@ run_one_play(struct runner *r, const struct play *play, size_t play_index,
 	return 0;
 }
 
+/* Whether --limit leaves any host of the inventory; else *cause. */
+static int
+limit_matches(struct runner *r, char **cause)
+{
+	char	**names = NULL;
+	size_t	  n = 0;
+
+	if (inventory_select_limit(r->inv, "all", r->cfg->limit, &names, &n,
+	    cause) != 0)
+		return 0;
+	pattern_hosts_free(names, n);
+	if (n == 0) {
+		fail(cause, "Specified inventory, host pattern and/or --limit "
+		    "'%s' leaves us with no hosts to target", r->cfg->limit);
+		return 0;
+	}
+	return 1;
+}
+
 int
 runner_play(struct runner *r, const struct playbook *pb, char **cause)
 {
@@ -1706,9 +1732,13 @@ runner_play(struct runner *r, const struct playbook *pb, char **cause)
 		if (reveal_play_vars(&pb->plays[i], cause) != 0)
 			return -1;
 	}
+	/* as ansible-playbook: a --limit that leaves no host of the
+	 * inventory is an error; one that leaves a play none skips it */
+	if (r->cfg->limit != NULL && !limit_matches(r, cause))
+		return -1;
 	for (i = 0; i < pb->nplays && !r->stopped && !runner_interrupted;
 	    i++) {
-		if (run_one_play(r, &pb->plays[i], i, cause) != 0)
+		if (run_one_play(r, &pb->plays[i], i, 1, cause) != 0)
 			return -1;
 	}
 	return 0;
@@ -1741,7 +1771,7 @@ runner_adhoc(struct runner *r, const char *pattern, const struct module *m,
 	task.diff = -1;
 	play.tasks = &task;
 	play.ntasks = 1;
-	rc = run_one_play(r, &play, 0, cause);
+	rc = run_one_play(r, &play, 0, 0, cause);
 	json_decref(task.args);
 	json_decref(play.vars);
 	return rc;

@@ -8,7 +8,8 @@
 # meta/argument_specs.yml, whose validation task Ansible runs first) prints
 # the same lines (each item's label and value) and the same recap counts,
 # and so do spec-bad.yml and spec-missing.yml (the spec refusing a type, a
-# choice, a missing required option: the same messages); handlers.yml
+# choice, a missing required option: the same messages), and nohosts.yml
+# (a play that matches no host: skipped); handlers.yml
 # (a notify list, meta: flush_handlers, listen) gives the same tasks,
 # statuses and outputs in the same order in both JSON outputs (the
 # banners of a flush differ: Ansible prints "TASK [name]" once per host
@@ -40,6 +41,16 @@ assert_match "the type and the choice, in Ansible's words" \
     "$RUN_OUT"
 play_compare "spec missing" spec-missing.yml
 assert_match "the missing one" "missing required arguments: spec_port" "$RUN_OUT"
+
+# a play that matches nobody is skipped; a --limit that leaves nobody at
+# all is an error before anything runs
+play_compare "no hosts" nohosts.yml
+assert_match "the empty play skipped" "PLAY \[nobody\] \**
+skipping: no hosts matched" "$RUN_OUT"
+e2e_run 30 tt play nohosts.yml --limit nothere
+assert_rc "a --limit that leaves no host: an error" 1
+assert_match "... in Ansible's words" \
+    "leaves us with no hosts to target" "$RUN_ERR"
 
 export ANSIBLE_STDOUT_CALLBACK=json
 e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 handlers.yml </dev/null
