@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/pyrepr.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 #include "base/xalloc.h"
 
 /* The option attributes argspec_check reads; the others are reported by
@@ -79,34 +79,6 @@ py_int(const char *s, json_int_t *out)
 	return ok;
 }
 
-/* Ansible's boolean(): the BOOLEANS_TRUE / BOOLEANS_FALSE sets. */
-static int
-py_bool(const json_t *v, int *out)
-{
-	static const char *const yes[] = { "y", "yes", "on", "1", "true", "t",
-	    NULL };
-	static const char *const no[] = { "n", "no", "off", "0", "false", "f",
-	    NULL };
-	size_t i;
-
-	if (json_is_boolean(v)) {
-		*out = json_is_true(v);
-		return 1;
-	}
-	if (json_is_number(v) && (json_number_value(v) == 1 ||
-	    json_number_value(v) == 0)) {
-		*out = json_number_value(v) == 1;
-		return 1;
-	}
-	for (i = 0; json_is_string(v) && yes[i] != NULL; i++) {
-		if (strcasecmp(json_string_value(v), yes[i]) == 0)
-			return *out = 1, 1;
-		if (strcasecmp(json_string_value(v), no[i]) == 0)
-			return *out = 0, 1;
-	}
-	return 0;
-}
-
 /* "k1=v1, k2=v2" (or blank separated) as check_type_dict reads it
  * without quotes, or NULL when a word has no '='. */
 static json_t *
@@ -164,7 +136,7 @@ convert(const json_t *v, const char *type, const char **why)
 		return NULL;
 	}
 	if (strcmp(type, "bool") == 0) {
-		if (py_bool(v, &b))
+		if (ansible_bool_value(v, &b))
 			return json_boolean(b);
 		*why = NULL;
 		return NULL;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -101,4 +102,43 @@ path_is_file(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+ansible_bool_text(const char *s, int *out)
+{
+	static const char *const yes[] = { "y", "yes", "on", "1", "true", "t",
+	    NULL };
+	static const char *const no[] = { "n", "no", "off", "0", "false", "f",
+	    NULL };
+	size_t	len = strlen(s), i;
+
+	s = str_trim(s, &len);
+	for (i = 0; yes[i] != NULL; i++) {
+		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
+			*out = 1;
+			return 1;
+		}
+		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
+			*out = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+ansible_bool_value(const json_t *v, int *out)
+{
+	if (json_is_boolean(v)) {
+		*out = json_is_true(v);
+		return 1;
+	}
+	if (json_is_number(v) && (json_number_value(v) == 1 ||
+	    json_number_value(v) == 0)) {
+		*out = json_number_value(v) == 1;
+		return 1;
+	}
+	return json_is_string(v) && ansible_bool_text(json_string_value(v),
+	    out);
 }

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* s[0..*len) with blanks trimmed at both ends: the new start, *len
  * updated. */
 const char	*str_trim(const char *s, size_t *len);
@@ -18,6 +20,12 @@ void		 names_free(char **names, size_t n);
 /* Whether path is (following links) a directory; a regular file. */
 int		 path_is_dir(const char *path);
 int		 path_is_file(const char *path);
+/* Ansible's boolean() (module_utils/parsing/convert_bool.py): a text
+ * lowered and stripped that is one of y yes on 1 true t, or n no off 0
+ * false f; a value that is a JSON boolean, 1 or 0, or such a text. 1 with
+ * *out set, or 0 when it is neither (strict boolean()'s TypeError). */
+int		 ansible_bool_text(const char *s, int *out);
+int		 ansible_bool_value(const json_t *v, int *out);
 /* Seconds on the monotonic clock, for measuring how long something took
  * (not a time of day). */
 double		 monotonic_seconds(void);

@@ -32,29 +32,8 @@ check_one_line(const char *s, char **cause)
 int
 acfg_to_bool(const char *value, int *out, char **cause)
 {
-	static const char *const yes[] = { "y", "yes", "on", "1", "true", "t",
-	    NULL };
-	static const char *const no[] = { "n", "no", "off", "0", "false", "f",
-	    NULL };
-	size_t		 len = strlen(value), i;
-	const char	*s = value;
-
-	while (len > 0 && isspace((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	while (len > 0 && isspace((unsigned char)s[len - 1]))
-		len--;
-	for (i = 0; yes[i] != NULL; i++) {
-		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
-			*out = 1;
-			return 0;
-		}
-		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
-			*out = 0;
-			return 0;
-		}
-	}
+	if (ansible_bool_text(value, out))
+		return 0;
 	return fail(cause, "expected a boolean (yes/no, true/false, on/off, "
 	    "1/0)");
 }

@@ -8,7 +8,6 @@
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "base/util.h"
@@ -68,23 +67,13 @@ sublist_of(json_t *item0, const char *path, int skip_missing, int *skip,
 	return fail(cause, "subelements lookup expects a subkey"), NULL;
 }
 
-/* Ansible's boolean(v, strict=False). */
+/* Ansible's boolean(v, strict=False): what is no boolean is false. */
 static int
 flag_true(const json_t *v)
 {
-	static const char *const yes[] = { "y", "yes", "on", "1", "true",
-	    "t", NULL };
-	size_t i;
+	int b;
 
-	if (json_is_true(v))
-		return 1;
-	if (json_is_integer(v))
-		return json_integer_value(v) == 1;
-	for (i = 0; json_is_string(v) && yes[i] != NULL; i++) {
-		if (strcasecmp(json_string_value(v), yes[i]) == 0)
-			return 1;
-	}
-	return 0;
+	return ansible_bool_value(v, &b) && b;
 }
 
 json_t *

@@ -7,11 +7,10 @@
  * of r.failed). */
 #include "template/expr-int.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "base/util.h"
 #include "template/expr.h"
 #include "template/value.h"
 
@@ -100,25 +99,13 @@ expr_test_changed(struct expr_call *c)
 static int
 truth(struct expr_call *c)
 {
-	static const char *const words[] = { "y", "yes", "on", "1", "true",
-	    "t", "n", "no", "off", "0", "false", "f", NULL };
-	const char	*s;
-	size_t		 i, len;
+	int b;
 
 	if (c->arg[0] == NULL || !template_truthy(c->arg[0]) ||
 	    !json_is_string(c->v))
 		return template_truthy(c->v);
-	/* boolean()'s value.lower().strip() */
-	for (s = json_string_value(c->v); isspace((unsigned char)*s); s++)
-		;
-	for (len = strlen(s); len > 0 && isspace((unsigned char)s[len - 1]);
-	    len--)
-		;
-	for (i = 0; words[i] != NULL; i++) {
-		if (strlen(words[i]) == len &&
-		    strncasecmp(s, words[i], len) == 0)
-			return i < 6;
-	}
+	if (ansible_bool_text(json_string_value(c->v), &b))
+		return b;
 	return template_truthy(c->v);
 }
 
