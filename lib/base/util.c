@@ -3,11 +3,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/xalloc.h"
 
@@ -141,4 +143,40 @@ ansible_bool_value(const json_t *v, int *out)
 	}
 	return json_is_string(v) && ansible_bool_text(json_string_value(v),
 	    out);
+}
+
+char *
+path_absolute(const char *path)
+{
+	char	 cwd[PATH_MAX], *joined, *out, *w, *save = NULL;
+	size_t	 len = 0;
+
+	if (path[0] == '/')
+		joined = xstrdup(path);
+	else if (getcwd(cwd, sizeof cwd) != NULL)
+		joined = xprintf("%s/%s", cwd, path);
+	else
+		return NULL;
+	out = xcalloc(1, strlen(joined) + 2);
+	for (w = strtok_r(joined, "/", &save); w != NULL;
+	    w = strtok_r(NULL, "/", &save)) {
+		if (strcmp(w, ".") == 0)
+			continue;
+		if (strcmp(w, "..") == 0) {
+			/* up one, never above the root */
+			while (len > 0 && out[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;
+			out[len] = '\0';
+			continue;
+		}
+		out[len++] = '/';
+		strcpy(out + len, w);
+		len += strlen(w);
+	}
+	if (len == 0)
+		strcpy(out, "/");
+	free(joined);
+	return out;
 }

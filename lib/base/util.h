@@ -20,6 +20,10 @@ void		 names_free(char **names, size_t n);
 /* Whether path is (following links) a directory; a regular file. */
 int		 path_is_dir(const char *path);
 int		 path_is_file(const char *path);
+/* os.path.abspath(path): the working directory before a relative path,
+ * then "." and ".." components and repeated slashes folded, links not
+ * resolved. Allocated; NULL when the working directory is unknown. */
+char		*path_absolute(const char *path);
 /* Ansible's boolean() (module_utils/parsing/convert_bool.py): a text
  * lowered and stripped that is one of y yes on 1 true t, or n no off 0
  * false f; a value that is a JSON boolean, 1 or 0, or such a text. 1 with

@@ -11,10 +11,8 @@
  */
 #include "playbook/loader.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/util.h"
 #include "base/xalloc.h"
@@ -62,7 +60,6 @@ role_argspec_task(struct loader *ld, const struct role *r, const char *entry,
 	struct ydoc		*doc;
 	json_t			*task, *args, *ctx;
 	char			*file = NULL, *name, *text, *cause = NULL, *path;
-	char			 cwd[PATH_MAX];
 	const struct ynode	*root;
 
 	if ((specs = spec_root(ld, r, &file)) == NULL)
@@ -79,9 +76,8 @@ role_argspec_task(struct loader *ld, const struct role *r, const char *entry,
 	    xprintf("Validating arguments against arg spec '%s'", entry);
 	opts = ynode_get(spec, "options");
 	/* the role's path as Ansible's, absolute */
-	path = r->path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL ?
-	    xstrdup(r->path) : xprintf("%s/%s", cwd, strncmp(r->path, "./",
-	    2) == 0 ? r->path + 2 : r->path);
+	if ((path = path_absolute(r->path)) == NULL)
+		path = xstrdup(r->path);
 	ctx = json_pack("{s:s, s:s, s:s, s:s}", "type", "role", "name",
 	    r->name, "argument_spec_name", entry, "path", path);
 	free(path);

@@ -25,16 +25,15 @@
 #include "run/runner.h"
 #include "run/runner-int.h"
 
+#include "base/util.h"
 #include "base/xalloc.h"
 #include "inventory/inventory.h"
 #include "playbook/playbook.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* "a,b" as ["a", "b"], empty words left out; NULL as dflt. */
 static json_t *
@@ -60,22 +59,14 @@ word_list(const char *csv, const char *dflt)
 	return list;
 }
 
-/* The directory of path, absolute as os.path.abspath makes it (the
- * working directory before a relative one; links not resolved). */
+/* The directory of path, absolute as os.path.abspath makes it. */
 static json_t *
 playbook_dir(const char *path)
 {
-	char	 cwd[PATH_MAX];
 	char	*abs, *slash;
 	json_t	*v;
 
-	if (path == NULL)
-		return NULL;
-	if (path[0] == '/')
-		abs = xstrdup(path);
-	else if (getcwd(cwd, sizeof cwd) != NULL)
-		abs = xprintf("%s/%s", cwd, path);
-	else
+	if (path == NULL || (abs = path_absolute(path)) == NULL)
 		return NULL;
 	slash = strrchr(abs, '/');
 	if (slash == abs)

@@ -7,6 +7,7 @@
  * of r.failed). */
 #include "template/expr-int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
