@@ -6,6 +6,7 @@
  * network) presenting the case's key; and for each name the lines
  * kh_lines_for_host matches against the lines ssh-keygen -F lists. Needs
  * ssh, sshd and ssh-keygen: a missing one fails the test. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 /* before cmocka.h, whose fail() is a macro */
 #include "base/strbuf.h"
@@ -172,6 +174,12 @@ setup(void **state)
 	int rc;
 
 	(void)state;
+	/* sshd refuses to start without its privilege separation directory,
+	 * which only a running sshd service (or a lab) leaves behind: on a
+	 * fresh machine this test was the first to need it. */
+	if (mkdir("/run/sshd", 0755) != 0 && errno != EEXIST)
+		fail_msg("cannot create /run/sshd for sshd -i: %s",
+		    strerror(errno));
 	assert_non_null(mkdtemp(dir));
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		out = run(&rc, "ssh-keygen -q -t %s %s -N '' -f %s/%s 2>&1",
