@@ -19,7 +19,9 @@
 #   (c) both tuned (buffers, reno), 1% random loss on the path (wanem
 #       restarted with loss=1%): congestion, naming the sender, its
 #       congestion control and the loss rate;
-#   (d) both tuned, bbr too, the clean path again: link_rate both ways
+#   (d) both tuned, bbr too, the clean path again: link_rate both ways, the
+#       single stream up at 90% of what 16 streams carried in (a) (a fixed
+#       90 Mbit/s failed a quiet run at 89.3 of the 96.5 the path carries)
 #       (reno's slow-start overshoot at the one-BDP queue left some runs at
 #       88-89 Mbit/s with 0.1-0.9% retransmitted: congestion, or cwnd-limited
 #       below 90%).
@@ -139,6 +141,11 @@ assert_rc "lab02's tcp_wmem ceiling 64 KiB" 0 || true
 e2e_log "lab01 tcp_rmem $(lab_sysctl lab01 net.ipv4.tcp_rmem), lab02 $(
     lab_sysctl lab02 net.ipv4.tcp_rmem)"
 measure stock-peer -e streams=16
+# What 16 streams carry on this path in this run: the calibration the
+# single stream of (d) is held to (not this machine's speed).
+PATH_MBPS=$(jq_out "$C.after.multi_up.mbps // $C.before.multi_up.mbps")
+assert_match "16 streams up measured: $PATH_MBPS Mbit/s" '^[0-9]+(\.[0-9]+)?$' \
+    "$PATH_MBPS" || PATH_MBPS=1e9
 diag_is "(a) up: receive_window" single_up limit receive_window
 diag_is "(a) up: the receiver lab02 limits it" single_up host lab02
 diag_is "(a) up: its key" single_up key net.ipv4.tcp_rmem
@@ -221,7 +228,8 @@ measure tuned
 diag_is "(d) up: link_rate" single_up limit link_rate
 diag_is "(d) up: no host to blame" single_up host null
 diag_is "(d) down: link_rate" single_down limit link_rate
-assert_lt "(d) up reached 90% of the path" 90 \
+assert_lt "(d) up reached 90% of what 16 streams carried" \
+    "$(awk -v p="$PATH_MBPS" 'BEGIN { print 0.9 * p }')" \
     "$(jq_out "$C.after.single_up.mbps // $C.before.single_up.mbps")" || true
 both_ends single_up single_down
 report_has tuned "(d) the report's cell: the link" '>link 1/1</text>'
