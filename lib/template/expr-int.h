@@ -224,6 +224,13 @@ int	 expr_filter_items2dict(struct expr_call *c, json_t **out);
 int	 expr_filter_combine(struct expr_call *c, json_t **out);
 int	 expr_filter_flatten(struct expr_call *c, json_t **out);
 int	 expr_filter_unique(struct expr_call *c, json_t **out);
+/* expr-filters-sets.c */
+int	 expr_filter_intersect(struct expr_call *c, json_t **out);
+int	 expr_filter_difference(struct expr_call *c, json_t **out);
+int	 expr_filter_symmetric_difference(struct expr_call *c, json_t **out);
+int	 expr_filter_union(struct expr_call *c, json_t **out);
+/* expr-filters-random.c */
+int	 expr_filter_random(struct expr_call *c, json_t **out);
 int	 expr_filter_to_json(struct expr_call *c, json_t **out);
 int	 expr_filter_from_json(struct expr_call *c, json_t **out);
 int	 expr_filter_ternary(struct expr_call *c, json_t **out);
