@@ -224,6 +224,9 @@ int	 expr_filter_items2dict(struct expr_call *c, json_t **out);
 int	 expr_filter_combine(struct expr_call *c, json_t **out);
 int	 expr_filter_flatten(struct expr_call *c, json_t **out);
 int	 expr_filter_unique(struct expr_call *c, json_t **out);
+/* expr-plugin-names.c: whether ansible-core ships NAME as a filter (test
+ * 0) or test plugin of its own, so that ansible.builtin.NAME is NAME */
+int	 expr_ansible_plugin(const char *name, int test);
 /* expr-filters-sets.c */
 int	 expr_filter_intersect(struct expr_call *c, json_t **out);
 int	 expr_filter_difference(struct expr_call *c, json_t **out);

@@ -369,6 +369,67 @@ bare_test_arg(struct parser *ps)
 	    is_op(ps, "[") || is_op(ps, "{");
 }
 
+/* A filter's or test's name as Jinja2's parser reads it: a name and any
+ * `.name` after it (`ansible.builtin.default`, `community.general.x`). */
+static char *
+dotted_name(struct parser *ps)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, peek(ps)->text);
+	ps->i++;
+	while (is_op(ps, ".") && ps->i + 1 < ps->lx.n &&
+	    ps->lx.toks[ps->i + 1].type == T_NAME) {
+		strbuf_addch(&sb, '.');
+		strbuf_addstr(&sb, ps->lx.toks[ps->i + 1].text);
+		ps->i += 2;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The table's name of a call written with Ansible's own collection
+ * (ansible.builtin.x, ansible.legacy.x), where ansible-core has x as a
+ * plugin of its own (not one of Jinja2's), else the name as written. */
+static const char *
+builtin_name(const char *name, int test)
+{
+	static const char *const own[] = { "ansible.builtin.",
+		"ansible.legacy." };
+	size_t i;
+
+	for (i = 0; i < sizeof own / sizeof own[0]; i++) {
+		if (strncmp(name, own[i], strlen(own[i])) == 0 &&
+		    expr_ansible_plugin(name + strlen(own[i]), test))
+			return name + strlen(own[i]);
+	}
+	return name;
+}
+
+/* The error of a name no table has: a collection's plugin (ns.coll.name)
+ * is Python code, which tcptune does not run; say so, with the collection,
+ * rather than "unknown". */
+static void
+unknown_call(struct parser *ps, const char *what, const char *name,
+    size_t off)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (strncmp(name, "ansible.builtin.", 16) == 0 ||
+	    strncmp(name, "ansible.legacy.", 15) == 0)
+		ps->cause = xprintf("unknown %s '%s' at character %zu: "
+		    "ansible-core has no plugin '%s' (one of Jinja2's own "
+		    "is called without the prefix)", what, name, off, dot + 1);
+	else if (dot != NULL && strchr(name, '.') != dot)
+		ps->cause = xprintf("%s '%s' at character %zu is a Python "
+		    "plugin of the collection '%.*s', which tcptune does not "
+		    "run (docs/playbooks.md lists the %ss it has)", what, name,
+		    off, (int)(dot - name), name, what);
+	else
+		ps->cause = xprintf("unknown %s '%s' at character %zu",
+		    what, name, off);
+}
+
 /*
  * The name of a filter (n is N_FILTER) or test (N_TEST) and its arguments:
  * the name is looked up in its table here, once, and the row kept in n, so
@@ -378,7 +439,8 @@ bare_test_arg(struct parser *ps)
 static int
 parse_call(struct parser *ps, struct enode *n)
 {
-	struct call_sig sig;
+	struct call_sig	 sig;
+	const char	*name;
 
 	memset(&sig, 0, sizeof sig);
 	sig.what = n->kind == N_FILTER ? "filter" : "test";
@@ -386,25 +448,23 @@ parse_call(struct parser *ps, struct enode *n)
 		syntax_error(ps);
 		return -1;
 	}
-	/* `is none`: the literal's name, not its value */
-	n->name = xstrdup(peek(ps)->text);
 	sig.off = ps->base + peek(ps)->off + 1;
-	ps->i++;
+	n->name = dotted_name(ps);
+	name = builtin_name(n->name, n->kind == N_TEST);
 	if (n->kind == N_FILTER &&
-	    (n->filter = expr_filter_find(n->name)) != NULL) {
+	    (n->filter = expr_filter_find(name)) != NULL) {
 		sig.min_args = n->filter->min_args;
 		sig.max_args = n->filter->max_args;
 		sig.params = n->filter->params;
 		sig.kwonly = n->filter->kwonly;
 	} else if (n->kind == N_TEST &&
-	    (n->test = expr_test_find(n->name)) != NULL) {
+	    (n->test = expr_test_find(name)) != NULL) {
 		sig.min_args = n->test->min_args;
 		sig.max_args = n->test->max_args;
 		sig.params = n->test->params;
 		sig.kwonly = n->test->kwonly;
 	} else {
-		ps->cause = xprintf("unknown %s '%s' at character %zu",
-		    sig.what, n->name, sig.off);
+		unknown_call(ps, sig.what, n->name, sig.off);
 		return -1;
 	}
 	/* `is divisibleby 3`, `is in groups.web`: one argument, a primary

@@ -234,6 +234,13 @@ test_errors(void **state)
 	check_render_error("{{ n | nosuch }}",
 	    "playbooks/x.yml:9:15: invalid template '{{ n | nosuch }}': "
 	    "unknown filter 'nosuch' at character 8");
+	/* a collection's filter is Python: named, with its collection */
+	check_render_error("{{ n | debops.debops.parse_kv_items }}",
+	    "playbooks/x.yml:9:15: invalid template '{{ n | "
+	    "debops.debops.parse_kv_items }}': filter "
+	    "'debops.debops.parse_kv_items' at character 8 is a Python plugin "
+	    "of the collection 'debops.debops', which tcptune does not run "
+	    "(docs/playbooks.md lists the filters it has)");
 	check_render_error("{{ n | join(',', 2, 3) }}",
 	    "playbooks/x.yml:9:15: invalid template '{{ n | join(',', 2, 3) "
 	    "}}': filter 'join' takes 0 to 2 arguments, got 3 at "
