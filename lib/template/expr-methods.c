@@ -187,6 +187,44 @@ str_endswith(struct expr_call *c, json_t **out)
 	return str_affix(c, 1, out);
 }
 
+/* find(sub) and rfind(sub): the index of the first (last) occurrence, in
+ * characters as Python counts them, or -1. */
+static int
+str_find_at(struct expr_call *c, int last, json_t **out)
+{
+	const char	*s = json_string_value(c->v), *sub, *hit = NULL, *p;
+	long long	 chars = 0;
+
+	if (need_string(c, c->arg[0]) != 0)
+		return -1;
+	sub = json_string_value(c->arg[0]);
+	for (p = s; (p = strstr(p, sub)) != NULL; p++) {
+		hit = p;
+		if (!last || *p == '\0')
+			break;
+	}
+	if (hit == NULL) {
+		*out = json_integer(-1);
+		return 0;
+	}
+	for (p = s; p < hit; p++)
+		chars += ((unsigned char)*p & 0xc0) != 0x80;
+	*out = json_integer(chars);
+	return 0;
+}
+
+static int
+str_find(struct expr_call *c, json_t **out)
+{
+	return str_find_at(c, 0, out);
+}
+
+static int
+str_rfind(struct expr_call *c, json_t **out)
+{
+	return str_find_at(c, 1, out);
+}
+
 /* replace(old, new[, count]) */
 static int
 str_replace(struct expr_call *c, json_t **out)
@@ -289,6 +327,8 @@ static const struct expr_method methods[] = {
 	{ "startswith",	JSON_STRING, 1, 1,	str_startswith,	NULL },
 	{ "endswith",	JSON_STRING, 1, 1,	str_endswith,	NULL },
 	{ "replace",	JSON_STRING, 2, 3,	str_replace,	NULL },
+	{ "find",	JSON_STRING, 1, 1,	str_find,	NULL },
+	{ "rfind",	JSON_STRING, 1, 1,	str_rfind,	NULL },
 	{ "join",	JSON_STRING, 1, 1,	str_join,	NULL },
 	{ "index",	JSON_ARRAY, 1, 1,	list_index,	NULL },
 	{ "count",	JSON_ARRAY, 1, 1,	list_count,	NULL },
