@@ -273,7 +273,7 @@ probe_system() {
 	[ -z "${CPUS-}" ] || kv cpus_online "${CPUS%%"$NL"*}"
 	v=
 	for l in /sys/class/net/*; do
-		[ -e "$l" ] && v="$v${v:+ }${l##*/}"
+		[ -d "$l" ] && v="$v${v:+ }${l##*/}"
 	done
 	kv interfaces "$v"
 	! readline /proc/1/comm || kv pid1 "$R"
