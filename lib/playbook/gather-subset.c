@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "remote/ansible-facts.h"
 
 /* Every id setup accepts on Linux (build_fact_id_to_collector_map: the
  * collectors' names and the fact ids they declare), its collector's bit
@@ -34,7 +35,7 @@ static const struct subset_id {
 	{ "dns", GATHER_OTHER, 1 },
 	{ "effective_group_ids", GATHER_OTHER, 0 },
 	{ "effective_user_id", GATHER_OTHER, 0 },
-	{ "env", GATHER_OTHER, 1 },
+	{ "env", GATHER_ENV, 1 },
 	{ "facter", GATHER_OTHER, 0 },
 	{ "fibre_channel_wwn", GATHER_OTHER, 0 },
 	{ "fips", GATHER_OTHER, 1 },
@@ -45,8 +46,8 @@ static const struct subset_id {
 	{ "kernel", GATHER_PLATFORM, 0 },
 	{ "kernel_version", GATHER_PLATFORM, 0 },
 	{ "loadavg", GATHER_OTHER, 0 },
-	{ "local", GATHER_OTHER, 1 },
-	{ "lsb", GATHER_OTHER, 1 },
+	{ "local", GATHER_LOCAL, 1 },
+	{ "lsb", GATHER_LSB, 1 },
 	{ "machine", GATHER_PLATFORM, 0 },
 	{ "machine_id", GATHER_PLATFORM, 0 },
 	{ "mounts", GATHER_HARDWARE, 0 },
@@ -54,7 +55,7 @@ static const struct subset_id {
 	{ "nvme", GATHER_OTHER, 0 },
 	{ "ohai", GATHER_OTHER, 0 },
 	{ "os_family", GATHER_DISTRIBUTION, 0 },
-	{ "pkg_mgr", GATHER_OTHER, 1 },
+	{ "pkg_mgr", GATHER_PKG_MGR, 1 },
 	{ "platform", GATHER_PLATFORM, 1 },
 	{ "processor", GATHER_HARDWARE, 0 },
 	{ "processor_cores", GATHER_HARDWARE, 0 },
@@ -98,6 +99,7 @@ static const struct {
 	{ "fqdn", GATHER_PLATFORM }, { "domain", GATHER_PLATFORM },
 	{ "memtotal_mb", GATHER_HARDWARE },
 	{ "processor_vcpus", GATHER_HARDWARE },
+	{ "ansible_local", GATHER_LOCAL },
 };
 
 static long
@@ -118,7 +120,8 @@ static int
 is_collector(const char *name)
 {
 	static const char *const names[] = { "distribution", "platform",
-	    "hardware", "virtual", "network", NULL };
+	    "hardware", "virtual", "network", "env", "local", "lsb",
+	    "pkg_mgr", NULL };
 	size_t i;
 
 	for (i = 0; names[i] != NULL; i++) {
@@ -209,12 +212,35 @@ gather_subset_mask(const json_t *subsets, unsigned *mask, char **cause)
 	return 0;
 }
 
+/* fact is an interface's own fact: one of interfaces ('-' and ':' as
+ * '_'). */
+static int
+is_interface(const char *fact, const json_t *interfaces)
+{
+	const json_t	*v;
+	const char	*n, *f;
+	size_t		 i;
+
+	json_array_foreach(interfaces, i, v) {
+		n = json_string_value(v);
+		for (f = fact; n != NULL && *n != '\0' && *f != '\0'; n++, f++) {
+			if (*n != *f && !(*f == '_' && (*n == '-' || *n == ':')))
+				break;
+		}
+		if (n != NULL && *n == '\0' && *f == '\0')
+			return 1;
+	}
+	return 0;
+}
+
 static unsigned
-fact_bit(const char *fact)
+fact_bit(const char *fact, const json_t *interfaces)
 {
 	size_t	i;
 	long	k;
 
+	if (is_interface(fact, interfaces))
+		return GATHER_NETWORK;
 	for (i = 0; i < sizeof facts_of / sizeof facts_of[0]; i++) {
 		if (strcmp(facts_of[i].fact, fact) == 0)
 			return facts_of[i].bit;
@@ -227,7 +253,7 @@ fact_bit(const char *fact)
 void
 gather_subset_apply(json_t *vars, unsigned mask, const json_t *subsets)
 {
-	json_t		*facts = json_object_get(vars, "ansible_facts"), *f;
+	json_t		*facts = json_object_get(vars, "ansible_facts"), *f, *ifs;
 	const char	*key;
 	void		*tmp;
 	unsigned	 bit;
@@ -235,17 +261,20 @@ gather_subset_apply(json_t *vars, unsigned mask, const json_t *subsets)
 
 	if (!json_is_object(facts) || json_object_size(facts) == 0)
 		return;
+	/* kept: the loop may take the list out */
+	ifs = json_incref(json_object_get(facts, "interfaces"));
 	json_object_foreach_safe(facts, tmp, key, f) {
-		bit = fact_bit(key);
+		bit = fact_bit(key, ifs);
 		if ((mask & bit) == bit)
 			continue;
-		name = xprintf("ansible_%s", key);
+		name = ansible_fact_var(key);
 		/* the same value, not one a higher level set */
 		if (json_object_get(vars, name) == f)
 			json_object_del(vars, name);
 		free(name);
 		json_object_del(facts, key);
 	}
+	json_decref(ifs);
 	f = subsets != NULL ? json_deep_copy(subsets) :
 	    json_pack("[s]", "all");
 	json_object_set(facts, "gather_subset", f);

@@ -1139,7 +1139,7 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	ansible = probe_ansible_facts(facts);
 	if (facts != NULL) {
 		json_object_foreach(ansible, key, fact) {
-			char *name = xprintf("ansible_%s", key);
+			char *name = ansible_fact_var(key);
 
 			json_object_set(v, name, fact);
 			free(name);
@@ -1166,7 +1166,7 @@ playbook_task_vars(const struct play *p, const struct task *t,
 	}
 	if (facts != NULL) {
 		json_object_foreach(ansible, key, fact) {
-			char *name = xprintf("ansible_%s", key);
+			char *name = ansible_fact_var(key);
 
 			template_mark_unsafe(v, name);
 			free(name);

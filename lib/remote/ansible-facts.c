@@ -1,7 +1,8 @@
 /* Ansible's fact names from the probe's facts (ansible-facts.h), as
  * ansible-core 2.14's collectors compute them (module_utils/facts/:
  * system/distribution.py and common/sys_info.py, system/service_mgr.py,
- * hardware/linux.py, network/linux.py, virtual/linux.py). */
+ * hardware/linux.py, virtual/linux.py); the network facts are
+ * ansible-net.c's, env, pkg_mgr, lsb, mounts and local ansible-host.c's. */
 #include "remote/ansible-facts.h"
 
 #include <ctype.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "remote/ansible-host.h"
+#include "remote/ansible-net.h"
 
 /* distro.id() as Ansible names the distribution (its capitalize(), and the
  * names its distribution files give the common ones). */
@@ -181,6 +184,13 @@ default_ipv4(const json_t *facts, json_t *out)
 	json_object_set_new(out, "default_ipv4", d);
 }
 
+char *
+ansible_fact_var(const char *key)
+{
+	return strncmp(key, "ansible_", 8) == 0 ? xstrdup(key) :
+	    xprintf("ansible_%s", key);
+}
+
 json_t *
 probe_ansible_facts(const json_t *facts)
 {
@@ -208,10 +218,17 @@ probe_ansible_facts(const json_t *facts)
 		    json_integer_value(v) / (1024 * 1024)));
 	if (json_is_integer(v = json_object_get(facts, "cpus_online")))
 		json_object_set(out, "processor_vcpus", v);
-	if (json_is_array(v = json_object_get(facts, "interface_names")))
-		json_object_set(out, "interfaces", v);
-	default_ipv4(facts, out);
+	if (json_object_get(facts, "setup_raw") != NULL)
+		ansible_net_facts(facts, out);
+	else {
+		/* facts of a probe without the raw inputs */
+		if (json_is_array(v = json_object_get(facts,
+		    "interface_names")))
+			json_object_set(out, "interfaces", v);
+		default_ipv4(facts, out);
+	}
 	service_mgr(facts, out);
 	virtualization(facts, out);
+	ansible_host_facts(facts, out);
 	return out;
 }

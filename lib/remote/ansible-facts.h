@@ -12,4 +12,9 @@
  * them: a new object (empty for NULL facts). Pure. */
 json_t	*probe_ansible_facts(const json_t *facts);
 
+/* The variable of fact key of probe_ansible_facts: ansible_KEY, but the
+ * local facts are ansible_local both there and in ansible_facts (Ansible's
+ * namespace_facts keeps that prefix). Allocated. */
+char	*ansible_fact_var(const char *key);
+
 #endif

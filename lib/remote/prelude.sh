@@ -31,6 +31,13 @@
 # Output: values printed by kv are escaped: '\' as '\\' and a newline as
 # '\n'; nothing else (remote_unescape in lib/remote/remote-cmd.c undoes it).
 
+# What Ansible's env fact reports (probe.sh): the PATH and LC_ALL given.
+# shellcheck disable=SC2034 # read by probe.sh
+TT_PATH0=$PATH
+# shellcheck disable=SC2034 # read by probe.sh; x: set, even if empty
+TT_LC_ALL0=${LC_ALL+x$LC_ALL}
+# shellcheck disable=SC2034 # read by probe.sh; dash's cd exports it
+TT_OLDPWD0=${OLDPWD+x$OLDPWD}
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 LC_ALL=C
 ROOT=${TCPTUNE_TEST_ROOT:-}

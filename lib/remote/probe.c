@@ -352,8 +352,8 @@ jint_or_null(const char *s)
 
 /* Split s on blanks into a new NULL-terminated vector (free with
  * words_free). */
-static char **
-words(const char *s, size_t *n)
+char **
+probe_words(const char *s, size_t *n)
 {
 	char		**w = NULL;
 	const char	 *p;
@@ -379,8 +379,8 @@ words(const char *s, size_t *n)
 	return w;
 }
 
-static void
-words_free(char **w)
+void
+probe_words_free(char **w)
 {
 	size_t	i;
 
@@ -434,12 +434,12 @@ probe_fqdn(const char *hostname, const char *hosts_entry)
 
 	if (hostname == NULL)
 		return NULL;
-	w = words(hosts_entry != NULL ? hosts_entry : "", &n);
+	w = probe_words(hosts_entry != NULL ? hosts_entry : "", &n);
 	for (i = 1; i < n && fqdn == NULL; i++) {
 		if (strchr(w[i], '.') != NULL)
 			fqdn = xstrdup(w[i]);
 	}
-	words_free(w);
+	probe_words_free(w);
 	return fqdn != NULL ? fqdn : xstrdup(hostname);
 }
 
@@ -456,11 +456,11 @@ parse_host_more(const struct probe_section *sys, json_t *facts)
 	json_object_set_new(facts, "cpus_online", cpus > 0 ?
 	    json_integer(cpus) : json_null());
 	j = json_array();
-	w = words(get(sys, "interfaces") != NULL ? get(sys, "interfaces") :
+	w = probe_words(get(sys, "interfaces") != NULL ? get(sys, "interfaces") :
 	    "", &n);
 	for (i = 0; i < n; i++)
 		json_array_append_new(j, json_string(w[i]));
-	words_free(w);
+	probe_words_free(w);
 	json_object_set_new(facts, "interface_names", j);
 	j = json_object();
 	json_object_set_new(j, "pid1", jstr(get(sys, "pid1")));
@@ -522,6 +522,77 @@ parse_system(const struct probe_out *po, json_t *facts)
 	    (reason != NULL ? "unknown" : "none")));
 	json_object_set_new(j, "reason", jstr(reason));
 	json_object_set_new(facts, "virtualization", j);
+}
+
+/* The values of key in sec, in order, as a new array of strings. */
+static json_t *
+get_all(const struct probe_section *sec, const char *key)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; sec != NULL && i < sec->n; i++) {
+		if (strcmp(sec->kv[i].key, key) == 0)
+			json_array_append_new(a, jstr(sec->kv[i].value));
+	}
+	return a;
+}
+
+/* What only Ansible's names need (remote/ansible-net.c, ansible-host.c):
+ * the probe's @addrs, @netdev, @host and @local sections, raw. */
+static void
+parse_setup_raw(const struct probe_out *po, json_t *facts)
+{
+	const struct probe_section	*sec, *host;
+	json_t				*raw, *nd = json_object(), *o, *l;
+	size_t				 i, j;
+
+	if ((host = find_section(po, "host", NULL)) == NULL)
+		return;		/* a read-back: none of it */
+	raw = json_object();
+	json_object_set_new(raw, "ip", json_boolean(get(find_section(po,
+	    "route", NULL), "ip_error") == NULL));
+	json_object_set_new(raw, "get4", jstr(get(find_section(po, "route",
+	    NULL), "get4")));
+	json_object_set_new(raw, "get6", jstr(get(find_section(po, "route",
+	    NULL), "get6")));
+	json_object_set_new(raw, "addrs", get_all(find_section(po, "addrs",
+	    NULL), "line"));
+	l = json_null();
+	for (i = 0; i < po->n; i++) {
+		sec = &po->s[i];
+		if (strcmp(sec->name, "netdev") == 0 && sec->arg != NULL) {
+			o = json_object();
+			for (j = 0; j < sec->n; j++) {
+				if (strcmp(sec->kv[j].key, "brif") != 0)
+					json_object_set_new(o, sec->kv[j].key,
+					    jstr(sec->kv[j].value));
+			}
+			json_object_set_new(o, "brif", get_all(sec, "brif"));
+			json_object_set_new(nd, sec->arg, o);
+		} else if (strcmp(sec->name, "local") == 0)
+			l = json_array();
+		else if (strcmp(sec->name, "local_fact") == 0 &&
+		    sec->arg != NULL && json_is_array(l)) {
+			o = json_pack("{s:o, s:o, s:o}", "path", jstr(sec->arg),
+			    "rc", jint_or_null(get(sec, "rc")),
+			    "lines", get_all(sec, "line"));
+			json_array_append_new(l, o);
+		}
+	}
+	json_object_set_new(raw, "netdevs", nd);
+	json_object_set_new(raw, "local", l);
+	json_object_set_new(raw, "env", get_all(host, "env"));
+	json_object_set_new(raw, "env_path", jstr(get(host, "env_path")));
+	json_object_set_new(raw, "env_lc_all", jstr(get(host, "env_lc_all")));
+	json_object_set_new(raw, "env_oldpwd", jstr(get(host, "env_oldpwd")));
+	json_object_set_new(raw, "pkg", get_all(host, "pkg"));
+	json_object_set_new(raw, "lsb_release",
+	    json_boolean(get(host, "lsb_release") != NULL));
+	json_object_set_new(raw, "lsb", get_all(host, "lsb"));
+	json_object_set_new(raw, "mounts", get_all(host, "mount"));
+	json_object_set_new(raw, "binds", get_all(host, "bind"));
+	json_object_set_new(facts, "setup_raw", raw);
 }
 
 /* ---- kernel config and modules */
@@ -681,10 +752,10 @@ parse_congestion(const struct probe_out *po, json_t *facts)
 	avail = get(cc, "available");
 	if (avail != NULL) {
 		a = json_array();
-		w = words(avail, NULL);
+		w = probe_words(avail, NULL);
 		for (i = 0; w[i] != NULL; i++)
 			json_array_append_new(a, jstr(w[i]));
-		words_free(w);
+		probe_words_free(w);
 		json_object_set_new(j, "available", a);
 	} else
 		json_object_set_new(j, "available", json_null());
@@ -702,7 +773,7 @@ parse_route_line(const char *line, json_t *r)
 	size_t	  i, n;
 	int	  lock;
 
-	w = words(line, &n);
+	w = probe_words(line, &n);
 	for (i = 0; i < n; i++) {
 		if (i + 1 >= n)
 			break;
@@ -732,7 +803,7 @@ parse_route_line(const char *line, json_t *r)
 			i += 1 + lock;
 		}
 	}
-	words_free(w);
+	probe_words_free(w);
 }
 
 /* /proc/net/route holds the gateway as hex of the address in memory order:
@@ -831,14 +902,14 @@ parse_qdisc(const struct probe_section *link, json_t *r)
 			err = link->kv[i].value;
 		if (strcmp(link->kv[i].key, "qdisc") != 0)
 			continue;
-		w = words(link->kv[i].value, &n);
+		w = probe_words(link->kv[i].value, &n);
 		if (n < 4 || strcmp(w[0], "qdisc") != 0) {
-			words_free(w);
+			probe_words_free(w);
 			continue;
 		}
 		if (strcmp(w[1], "ingress") == 0 ||
 		    strcmp(w[1], "clsact") == 0) {
-			words_free(w);
+			probe_words_free(w);
 			continue;
 		}
 		c = json_object();
@@ -856,7 +927,7 @@ parse_qdisc(const struct probe_section *link, json_t *r)
 			}
 			json_array_append_new(children, c);
 		}
-		words_free(w);
+		probe_words_free(w);
 	}
 	if (root != NULL) {
 		json_object_set_new(root, "mq", json_boolean(strcmp(
@@ -919,13 +990,13 @@ parse_route(const struct probe_out *po, json_t *facts)
 		json_object_set_new(r, "options_reason", json_null());
 	} else {
 		/* Iface Destination Gateway Flags RefCnt Use Metric ... */
-		w = words(get(rt, "procnet"), &n);
+		w = probe_words(get(rt, "procnet"), &n);
 		if (n > 6) {
 			json_object_set_new(r, "gateway",
 			    procnet_gateway(w[2]));
 			json_object_set_new(r, "metric", jint_or_null(w[6]));
 		}
-		words_free(w);
+		probe_words_free(w);
 		json_object_set_new(r, "options_reason",
 		    jstr(get(rt, "ip_error")));
 	}
@@ -961,7 +1032,7 @@ probe_route_get_parse(const char *line, json_t *r)
 	json_object_set_new(r, "gateway", json_null());
 	json_object_set_new(r, "table", json_null());
 	json_object_set_new(r, "type", jstr("unicast"));
-	w = words(line, &n);
+	w = probe_words(line, &n);
 	for (j = 0; n > 0 && types[j] != NULL; j++) {
 		if (strcmp(w[0], types[j]) == 0)
 			json_object_set_new(r, "type", jstr(w[0]));
@@ -983,7 +1054,7 @@ probe_route_get_parse(const char *line, json_t *r)
 			i++;
 		json_object_set_new(r, k, jstr(w[++i]));
 	}
-	words_free(w);
+	probe_words_free(w);
 }
 
 static void
@@ -1297,7 +1368,7 @@ parse_tcp(const char *line, json_t *r)
 	long long	  v, min = 0, max = 0, sum = 0;
 	int		  ok, r_ = -1;
 
-	w = words(line, &n);
+	w = probe_words(line, &n);
 	if (n < 2)
 		goto out;
 	for (i = 1; i < n; i++) {
@@ -1316,7 +1387,7 @@ parse_tcp(const char *line, json_t *r)
 	json_object_set_new(r, "tcp_result", jstr(w[0]));
 	r_ = 0;
 out:
-	words_free(w);
+	probe_words_free(w);
 	return r_;
 }
 
@@ -1447,6 +1518,7 @@ probe_parse(const char *out, size_t len, char **cause)
 	parse_tuned(&po, facts);
 	parse_dropin(&po, facts);
 	parse_rtt(&po, facts);
+	parse_setup_raw(&po, facts);
 out:
 	out_free(&po);
 	return facts;

@@ -62,6 +62,11 @@ int		 probe_cpu_count(const char *list);
  * hostname. Allocated. Pure. */
 char		*probe_fqdn(const char *hostname, const char *hosts_entry);
 
+/* Split s on blanks: a new NULL-terminated vector of *n words (n may be
+ * NULL), freed by probe_words_free. Pure. */
+char		**probe_words(const char *s, size_t *n);
+void		 probe_words_free(char **w);
+
 /* Parse the script's output (len bytes, need not be NUL-terminated) into a
  * new object of facts. Returns NULL with *cause set if the output is not the
  * probe's (wrong first line, garbage line) or was cut short (no "@end").

@@ -273,7 +273,7 @@ probe_system() {
 	[ -z "${CPUS-}" ] || kv cpus_online "${CPUS%%"$NL"*}"
 	v=
 	for l in /sys/class/net/*; do
-		[ -e "$l" ] && v="$v${v:+ }${l##*/}"
+		[ -d "$l" ] && v="$v${v:+ }${l##*/}"
 	done
 	kv interfaces "$v"
 	! readline /proc/1/comm || kv pid1 "$R"
@@ -475,27 +475,12 @@ probe_route() {
 	section route
 	ifc=
 	if have ip; then
-		# One ip for the default routes and get4 (t_route): the route
-		# get's line is the last, and names 8.8.8.8 first (after its
-		# type, if any); a default route's names "default".
+		# One ip for the default routes, get4, get6 and every address
+		# (t_route), told apart by their first words: the route gets
+		# name their address first (after its type, if any), an address
+		# line its interface's index ("2:"), a default route "default".
 		# shellcheck disable=SC2154
-		routes=$G_route
-		get4=
-		case $routes in
-		*"$NL"*) l=${routes##*"$NL"} ;;
-		*) l=$routes ;;
-		esac
-		set -f
-		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
-		set -- $l
-		set +f
-		if [ "${1-}" = 8.8.8.8 ] || [ "${2-}" = 8.8.8.8 ]; then
-			get4=$l
-			case $routes in
-			*"$NL"*) routes=${routes%"$NL"*} ;;
-			*) routes= ;;
-			esac
-		fi
+		route_split "$G_route"
 		fam=inet
 		if [ -z "$routes" ]; then
 			routes=$(ip -o -6 route show default 2>/dev/null)
@@ -554,7 +539,36 @@ probe_route() {
 	if [ -z "$ONLY" ] && [ "${fam-}" = inet ] && have ip; then
 		kv get4 "$get4"
 	fi
+	[ -z "${get6-}" ] || kv get6 "$get6"
 	DEFIF=$ifc
+}
+
+# Split t_route's lines $1 into routes (the default routes), get4, get6
+# and ADDRS (`ip -o addr show`'s lines, for Ansible's interface facts).
+route_split() {
+	routes=
+	get4=
+	get6=
+	ADDRS=
+	set -f
+	IFS=$NL
+	for rs_l in $1; do
+		unset IFS
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- $rs_l
+		case ${1-}/${2-} in
+		8.8.8.8/*|*/8.8.8.8) get4=$rs_l ;;
+		"$V6Q"/*|*/"$V6Q") get6=$rs_l ;;
+		*:/*)
+			case ${1%:} in
+			*[!0-9]*) routes="$routes${routes:+$NL}$rs_l" ;;
+			*) ADDRS="$ADDRS$rs_l$NL" ;;
+			esac ;;
+		*) routes="$routes${routes:+$NL}$rs_l" ;;
+		esac
+	done
+	unset IFS
+	set +f
 }
 
 # ---- the interface that carries the traffic to each target: the kernel's
@@ -975,6 +989,7 @@ gather_list() {
 		! have tc || GATHER="$GATHER tc"
 	fi
 	[ -n "$ONLY" ] || ! have systemd-detect-virt || GATHER="$GATHER virt"
+	[ -n "$ONLY" ] || GATHER="$GATHER env"
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_ls() {
@@ -1000,10 +1015,15 @@ t_ls() {
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_route() {
-	# ip -batch ignores an empty line.
+	# ip -batch ignores an empty line. No -4: the family of `route show`
+	# is inet without one, a route get's that of its address, and `addr
+	# show` shows both (Ansible's setup asks `ip addr show` of each
+	# interface, and `ip -6 route get V6Q`).
 	tr_get=
-	[ -n "$ONLY" ] || tr_get='route get 8.8.8.8'
-	ip -o -4 -force -batch - 2>/dev/null <<EOF
+	[ -n "$ONLY" ] || tr_get="route get 8.8.8.8
+route get $V6Q
+addr show"
+	ip -o -force -batch - 2>/dev/null <<EOF
 route show default
 $tr_get
 EOF
@@ -1011,6 +1031,12 @@ EOF
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_tc() {
 	tc qdisc show 2>/dev/null
+}
+# shellcheck disable=SC2317 # called as "t_$go_g"
+t_env() {
+	# the subshell's exports are the probe's: the environment it was
+	# given, PATH and LC_ALL as the prelude set them
+	export -p
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_virt() {
@@ -1165,6 +1191,20 @@ fetch_all() {
 	! [ -r /etc/debian_version ] || set -- "$@" DEBV /etc/debian_version
 	! [ -r /etc/hosts ] || set -- "$@" ETCHOSTS /etc/hosts
 	set -- "$@" CPUS /sys/devices/system/cpu/online
+	# Ansible's facts' files: /etc/lsb-release, /etc/mtab when it is a
+	# file (a link is /proc/mounts'), mountinfo, the local facts that are
+	# no program (probe_local counts them the same way)
+	if [ -z "$ONLY" ]; then
+		! [ -r /etc/lsb-release ] || set -- "$@" LSBR /etc/lsb-release
+		! [ -f /etc/mtab ] || [ -L /etc/mtab ] || set -- "$@" MTAB /etc/mtab
+		set -- "$@" MOUNTINFO /proc/self/mountinfo
+		fa_n=0
+		for fa_p in /etc/ansible/facts.d/*.fact; do
+			[ -e "$fa_p" ] || continue
+			fa_n=$((fa_n + 1))
+			[ -x "$fa_p" ] || set -- "$@" "LF_$fa_n" "$fa_p"
+		done
+	fi
 	sysctld_list
 	fa_i=1
 	while [ "$fa_i" -le "$SDN" ]; do
@@ -1346,6 +1386,138 @@ EOF
 	# One write per target so that parallel targets do not interleave.
 	printf '%s' "$O"
 }
+# ---- what Ansible's setup module reports beside tcptune's own facts, for
+# its fact names (lib/remote/ansible-net.c, ansible-host.c): each
+# interface's sysfs files, the addresses (t_route's `ip -o addr show`),
+# the environment (t_env: the shell's `export -p`), the package managers
+# and lsb_release there are, the local facts and the mounts. No process
+# but an executable local fact: files by the read builtin or fetch_all's
+# awk, tests and globs by the shell.
+# Ansible 2.14's `ip -6 route get` address (network/linux.py).
+V6Q=2404:6800:400a:800::1012
+# kv_lines KEY TEXT: each line of TEXT (empty ones left out) as KEY=LINE.
+kv_lines() {
+	set -f
+	IFS=$NL
+	for kl_l in $2; do
+		kv "$1" "$kl_l"
+	done
+	unset IFS
+	set +f
+}
+probe_ansible() {
+	section addrs
+	kv_lines line "${ADDRS-}"
+	pa_pwd=$PWD
+	for pa_d in /sys/class/net/*; do
+		[ -d "$pa_d" ] || continue
+		section netdev "${pa_d##*/}"
+		for pa_f in address mtu operstate type speed flags \
+		    bridge/bridge_id bridge/stp_state bonding/slaves \
+		    bonding/mode bonding/miimon bonding/lacp_rate \
+		    bonding/primary bonding/all_slaves_active \
+		    bonding_slave/perm_hwaddr; do
+			[ -e "$pa_d/$pa_f" ] || continue
+			subst "$pa_f" / _
+			pa_k=$R
+			# a file that cannot be read (the speed of a link that
+			# is down) is left out: get_file_content's default
+			readline "$pa_d/$pa_f" && kv "$pa_k" "$R"
+		done
+		[ ! -d "$pa_d/bridge" ] || kv bridge 1
+		if [ -d "$pa_d/bridge" ]; then
+			for pa_f in "$pa_d"/brif/*; do
+				[ -e "$pa_f" ] && kv brif "${pa_f##*/}"
+			done
+		fi
+		[ ! -d "$pa_d/bonding" ] || kv bonding 1
+		# realpath's last part, by cd -P (no readlink process)
+		! [ -e "$pa_d/device" ] || ! cd -P "$pa_d/device" 2>/dev/null ||
+		    kv pciid "${PWD##*/}"
+		! [ -e "$pa_d/device/driver/module" ] ||
+		    ! cd -P "$pa_d/device/driver/module" 2>/dev/null ||
+		    kv module "${PWD##*/}"
+	done
+	cd "$pa_pwd" 2>/dev/null || cd /
+	probe_host_ansible
+}
+
+# PKG_MGRS of Ansible's system/pkg_mgr.py, in its order.
+PKGMGRS='/usr/bin/rpm-ostree /usr/bin/yum /usr/bin/dnf /usr/bin/apt-get
+/usr/bin/zypper /usr/sbin/urpmi /usr/bin/pacman /bin/opkg /usr/pkg/bin/pkgin
+/opt/local/bin/pkgin /opt/tools/bin/pkgin /opt/local/bin/port
+/usr/local/bin/brew /opt/homebrew/bin/brew /sbin/apk /usr/sbin/pkg
+/usr/sbin/swlist /usr/bin/emerge /usr/sbin/pkgadd /usr/bin/pkg
+/usr/bin/xbps-install /usr/local/sbin/pkg /usr/bin/swupd /usr/sbin/sorcery
+/usr/bin/installp /QOpenSys/pkgs/bin/yum'
+
+probe_host_ansible() {
+	section host
+	# shellcheck disable=SC2154 # G_env: set by fetch_all
+	kv_lines env "${G_env-}"
+	# what the prelude changed: the PATH before, LC_ALL's value
+	kv env_path "${TT_PATH0-}"
+	kv env_lc_all "${TT_LC_ALL0-}"
+	kv env_oldpwd "${TT_OLDPWD0-}"
+	ph_mp=
+	for l in $PKGMGRS /run/ostree-booted /usr/bin/rpm; do
+		[ ! -e "$l" ] || kv pkg "$l"
+	done
+	! have lsb_release || kv lsb_release 1
+	kv_lines lsb "${LSBR-}"
+	# the mounts setup lists (a device path or host:/path, fstype not
+	# none) and the ones findmnt shows with a [root] (bind mounts): a
+	# root that is not / in mountinfo
+	set -f
+	IFS=$NL
+	for l in ${MTAB-${MOUNTS-}}; do
+		unset IFS
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- $l
+		[ $# -ge 4 ] || continue
+		[ "$3" != none ] || continue
+		case $1 in
+		/*|\\*|*:/*) kv mount "$l"; ph_mp="$ph_mp $2 " ;;
+		esac
+	done
+	IFS=$NL
+	for l in ${MOUNTINFO-}; do
+		unset IFS
+		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
+		set -- $l
+		[ $# -ge 5 ] || continue
+		[ "$4" != / ] || continue
+		case $ph_mp in
+		*" $5 "*) kv bind "$5" ;;
+		esac
+	done
+	unset IFS
+	set +f
+	probe_local
+}
+
+# The local facts (/etc/ansible/facts.d/*.fact, setup's fact_path): a file
+# as fetch_all's awk read it (LF_N), an executable one's output and status.
+probe_local() {
+	[ -d /etc/ansible/facts.d ] || return 0
+	section local
+	kv dir 1
+	pl_n=0
+	for pl_f in /etc/ansible/facts.d/*.fact; do
+		[ -e "$pl_f" ] || continue
+		pl_n=$((pl_n + 1))
+		section local_fact "$pl_f"
+		if [ -x "$pl_f" ]; then
+			pl_o=$("$pl_f" 2>/dev/null)
+			kv rc $?
+		else
+			val "LF_$pl_n"
+			pl_o=$R
+		fi
+		kv_lines line "$pl_o"
+	done
+}
+
 # Whether ONLY asks for $1 (everything when it is empty).
 only() {
 	case " ${ONLY:-net modules} " in
@@ -1367,6 +1539,7 @@ if only net; then
 	probe_routes "$@"
 	probe_links
 fi
+[ -n "$ONLY" ] || probe_ansible
 [ -n "$ONLY" ] || probe_memory
 probe_sysctl
 probe_sysctld

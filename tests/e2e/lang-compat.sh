@@ -110,18 +110,19 @@ assert_match "loop: the message names the place and the loop" \
 # 4. gather_subset decides which ansible_* facts are defined
 play_compare subset subset.yml
 assert_eq "subset: the facts each subset defines" "$(cat <<'END'
-all 20 True True True
-!all 14 True False False
-!all,network 16 True False True
-min 14 True False False
-!all,!min 0 False False False
-hardware 16 True True False
-virtual 16 True False False
+all 30 True True True True True
+!all 18 True False False False True
+!all,network 25 True False True True True
+min 18 True False False False True
+!all,!min 0 False False False False False
+hardware 21 True True False False True
+virtual 20 True False False False True
+!env,!local 28 True True True True False
 END
 )" "$(awk '/^PLAY \[/ { p = substr($2, 2, length($2) - 2) }
     /"msg": "[a-z0-9_ ]*"$/ { v = $0; sub(/^ *"msg": "/, "", v)
 	n = split(v, w, " ") - 1 }
-    /"msg": "(True|False)/ { gsub(/"/, ""); print p, n, $2, $3, $4 }' <<<"$RUN_OUT")"
+    /"msg": "(True|False)/ { gsub(/"/, ""); print p, n, $2, $3, $4, $5, $6 }' <<<"$RUN_OUT")"
 printf '%s\n' '- hosts: all' '  gather_subset: [network, hardwar]' \
     '  tasks: []' >"$E2E_TMP/bad-subset.yml"
 e2e_run 30 tt play "$E2E_TMP/bad-subset.yml"

@@ -13,7 +13,9 @@
 # exit status must be the same. tests/data/lang3/facts.yml prints the
 # ansible_* facts (prefixed and under ansible_facts) that mean the same in
 # a namespace, from Ansible's setup module and from tcptune's probe: the
-# same lines; facts-none.yml: without gathering they are undefined;
+# same lines (the network facts of every interface, default_ipv6, the
+# addresses, pkg_mgr, lsb, local, some of env, the mounts too);
+# facts-none.yml: without gathering they are undefined;
 # magic.yml: Ansible's magic variables, the same lines, in check mode too.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
@@ -72,6 +74,15 @@ for fact in "distribution=Debian" "os_family=Debian" "kernel=$(uname -r)" \
     "processor_vcpus=$(nproc --all)"; do
 	assert_match "facts: $fact (as this machine has it)" "\"msg\": \"$fact\"" \
 	    "$RUN_OUT"
+done
+# what the new facts' comparison rests on (the lab: eth0 in a /24, no
+# IPv6 default route, Debian 12, apt, no /etc/ansible/facts.d)
+for fact in "255.255.255.0 198.19.110.0 '' 24 [0-9a-f:]{17} ether 1500 eth0" \
+    "eth0 eth0 [0-9a-f:]{17} 1500 True ether False" "lo lo none 65536 True loopback" \
+    "apt apt Debian Debian GNU/Linux 12 \\(bookworm\\) 12 bookworm 12 0 0 False" \
+    "HOME=/root" "PATH=/usr/local/sbin:" "/ /dev/[^ ]+ [a-z0-9]+ [a-z]" \
+    " none 198\\.19\\.110\\.[0-9]+ fe80::"; do
+	assert_match "facts: $fact" "\"msg\": \"$fact" "$RUN_OUT"
 done
 play_compare "no facts" facts-none.yml
 assert_match "gather_facts: false: no ansible_distribution, ansible_facts empty" \

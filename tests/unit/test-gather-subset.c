@@ -14,7 +14,8 @@
 #include "playbook/gather-subset.h"
 
 #define MIN	(GATHER_DISTRIBUTION | GATHER_PLATFORM | GATHER_SERVICE_MGR | \
-		 GATHER_OTHER)
+		 GATHER_OTHER | GATHER_ENV | GATHER_LOCAL | GATHER_LSB | \
+		 GATHER_PKG_MGR)
 
 static unsigned
 mask_of(const char *json)
@@ -51,6 +52,10 @@ test_masks(void **state)
 	assert_int_equal(mask_of("[\"!all\", \"!kernel\"]"), MIN);
 	/* excluding an unknown name is ignored */
 	assert_int_equal(mask_of("[\"!nope\"]"), MIN);
+	/* env, lsb, pkg_mgr and local are minimal collectors of their own */
+	assert_int_equal(mask_of("[\"!all\", \"!min\", \"lsb\"]"), GATHER_LSB);
+	assert_int_equal(mask_of("[\"all\", \"!env\", \"!local\"]"),
+	    GATHER_ALL & ~(GATHER_ENV | GATHER_LOCAL));
 }
 
 static void
@@ -70,10 +75,13 @@ test_unknown(void **state)
 static void
 test_apply(void **state)
 {
-	json_t *vars = json_pack("{s:{s:s, s:i, s:o, s:s}, s:s}",
+	json_t *vars = json_pack("{s:{s:s, s:i, s:o, s:s, s:{}, s:{}, s:{},"
+	    " s:{}, s:s}, s:s}",
 	    "ansible_facts", "distribution", "Debian", "memtotal_mb", 512,
-	    "interfaces", json_pack("[s]", "eth0"), "virtualization_role",
-	    "guest", "ansible_virtualization_role", "over");
+	    "interfaces", json_pack("[s, s]", "eth0", "br-1"),
+	    "virtualization_role", "guest", "eth0", "br_1", "lsb",
+	    "ansible_local", "pkg_mgr", "apt", "ansible_virtualization_role",
+	    "over");
 	json_t *facts = json_object_get(vars, "ansible_facts");
 
 	(void)state;
@@ -82,8 +90,20 @@ test_apply(void **state)
 	    json_object_get(facts, "distribution"));
 	json_object_set(vars, "ansible_memtotal_mb",
 	    json_object_get(facts, "memtotal_mb"));
-	gather_subset_apply(vars, MIN | GATHER_NETWORK, NULL);
+	json_object_set(vars, "ansible_local",
+	    json_object_get(facts, "ansible_local"));
+	json_object_set(vars, "ansible_eth0", json_object_get(facts, "eth0"));
+	gather_subset_apply(vars, (MIN | GATHER_NETWORK) & ~GATHER_LOCAL, NULL);
 	assert_non_null(json_object_get(facts, "distribution"));
+	/* an interface's own fact is the network's ('-' as '_') */
+	assert_non_null(json_object_get(facts, "eth0"));
+	assert_non_null(json_object_get(vars, "ansible_eth0"));
+	assert_non_null(json_object_get(facts, "br_1"));
+	assert_non_null(json_object_get(facts, "lsb"));
+	assert_non_null(json_object_get(facts, "pkg_mgr"));
+	/* ansible_local is its name in ansible_facts too */
+	assert_null(json_object_get(facts, "ansible_local"));
+	assert_null(json_object_get(vars, "ansible_local"));
 	assert_non_null(json_object_get(vars, "ansible_distribution"));
 	assert_null(json_object_get(facts, "memtotal_mb"));
 	assert_null(json_object_get(vars, "ansible_memtotal_mb"));
