@@ -38,13 +38,14 @@ str(const json_t *obj, const char *key)
 
 /* One RTT line: "198.19.0.4 90.31 ms (ping)", or why there is none. */
 static void
-print_rtt(const char *label, const json_t *e)
+print_rtt(FILE *out, const char *label, const json_t *e)
 {
 	if (json_is_number(json_object_get(e, "avg_ms")))
-		printf("  %-22s %s ms (%s)\n", label, str(e, "avg_ms"),
+		fprintf(out, "  %-22s %s ms (%s)\n", label, str(e, "avg_ms"),
 		    str(e, "method"));
 	else
-		printf("  %-22s unmeasured: %s\n", label, str(e, "reason"));
+		fprintf(out, "  %-22s unmeasured: %s\n", label,
+		    str(e, "reason"));
 }
 
 /* Whether addr is one of peers' addresses. */
@@ -64,7 +65,8 @@ is_peer(const json_t *peers, const char *addr)
 /* The RTT to each peer by name (facts.peers: name -> address), then to
  * the other targets, then the peers the probe left out. */
 static void
-print_rtts(const json_t *rtt, const json_t *peers, const json_t *left)
+print_rtts(FILE *out, const json_t *rtt, const json_t *peers,
+    const json_t *left)
 {
 	const json_t	*v;
 	const char	*key;
@@ -74,24 +76,25 @@ print_rtts(const json_t *rtt, const json_t *peers, const json_t *left)
 	json_object_foreach((json_t *)peers, key, v) {
 		snprintf(label, sizeof label, "rtt to %s (%s)", key,
 		    json_string_value(v) ?: "?");
-		print_rtt(label, json_object_get(rtt, json_string_value(v)));
+		print_rtt(out, label, json_object_get(rtt,
+		    json_string_value(v)));
 	}
 	json_object_foreach((json_t *)rtt, key, v) {
 		if (is_peer(peers, key))
 			continue;
 		snprintf(label, sizeof label, "rtt to %s", key);
-		print_rtt(label, v);
+		print_rtt(out, label, v);
 	}
 	json_array_foreach(left, i, v)
-		printf("  rtt to %-15s not probed (the probe measures at most "
-		    "%zu targets)\n", json_string_value(v) ?: "?",
+		fprintf(out, "  rtt to %-15s not probed (the probe measures "
+		    "at most %zu targets)\n", json_string_value(v) ?: "?",
 		    json_object_size(rtt));
 }
 
 /* Each interface that carries the traffic: its link facts, live qdisc
  * tree and what it carries; or why none can be found. */
 static void
-print_interfaces(const json_t *f)
+print_interfaces(FILE *out, const json_t *f)
 {
 	struct qdisc_plan	 qp;
 	const json_t		*l;
@@ -103,23 +106,23 @@ print_interfaces(const json_t *f)
 		    qp.ifs[i].dev);
 		if (l == NULL)
 			l = json_object_get(f, "default_route");
-		printf("  %-22s %s: mtu %s, speed %s Mbit/s, %s tx queue%s, "
-		    "live qdisc %s (carries %s)\n", i == 0 ? "interfaces" : "",
-		    qp.ifs[i].dev, str(l, "mtu"), str(l, "speed_mbit"),
+		fprintf(out, "  %-22s %s: mtu %s, speed %s Mbit/s, %s tx "
+		    "queue%s, live qdisc %s (carries %s)\n",
+		    i == 0 ? "interfaces" : "", qp.ifs[i].dev, str(l, "mtu"), str(l, "speed_mbit"),
 		    str(l, "tx_queues"), json_integer_value(json_object_get(l,
 		    "tx_queues")) == 1 ? "" : "s", qp.ifs[i].live,
 		    qp.ifs[i].carries);
 	}
 	if (qp.error != NULL)
-		printf("  %-22s %s\n", qp.n == 0 ? "interfaces" : "",
+		fprintf(out, "  %-22s %s\n", qp.n == 0 ? "interfaces" : "",
 		    qp.error);
 	for (i = 0; i < qp.nwarnings; i++)
-		printf("  %-22s warning: %s\n", "", qp.warnings[i]);
+		fprintf(out, "  %-22s warning: %s\n", "", qp.warnings[i]);
 	qdisc_plan_clear(&qp);
 }
 
 static void
-print_facts(const char *host, const json_t *f)
+print_facts(FILE *out, const char *host, const json_t *f)
 {
 	const json_t	*k = json_object_get(f, "kernel");
 	const json_t	*kc = json_object_get(f, "kernel_config");
@@ -132,14 +135,14 @@ print_facts(const char *host, const json_t *f)
 	size_t		 i;
 	char		 list[256] = "";
 
-	printf("\n== %s ==\n", host);
-	printf("  %-22s %s (%s)\n", "kernel", str(k, "release"),
+	fprintf(out, "\n== %s ==\n", host);
+	fprintf(out, "  %-22s %s (%s)\n", "kernel", str(k, "release"),
 	    str(k, "machine"));
-	printf("  %-22s %s\n", "distribution",
+	fprintf(out, "  %-22s %s\n", "distribution",
 	    str(json_object_get(f, "distribution"), "pretty_name"));
-	printf("  %-22s %s\n", "virtualization",
+	fprintf(out, "  %-22s %s\n", "virtualization",
 	    str(json_object_get(f, "virtualization"), "type"));
-	printf("  %-22s BBR=%s FQ=%s (%s)\n", "kernel config",
+	fprintf(out, "  %-22s BBR=%s FQ=%s (%s)\n", "kernel config",
 	    str(kc, "CONFIG_TCP_CONG_BBR"), str(kc, "CONFIG_NET_SCH_FQ"),
 	    str(kc, "source"));
 	avail = json_object_get(cc, "available");
@@ -149,33 +152,33 @@ print_facts(const char *host, const json_t *f)
 		strncat(list, json_string_value(v) ?: "?",
 		    sizeof list - strlen(list) - 1);
 	}
-	printf("  %-22s %s (available: %s)\n", "congestion control",
+	fprintf(out, "  %-22s %s (available: %s)\n", "congestion control",
 	    str(cc, "current"), list);
-	printf("  %-22s %s\n", "default_qdisc",
+	fprintf(out, "  %-22s %s\n", "default_qdisc",
 	    json_is_null(json_object_get(f, "default_qdisc")) ?
 	    "absent (network namespace)" : str(f, "default_qdisc"));
 	if (rt != NULL && !json_is_null(rt))
-		printf("  %-22s %s via %s\n", "default route",
+		fprintf(out, "  %-22s %s via %s\n", "default route",
 		    str(rt, "interface"), str(rt, "gateway"));
 	else
-		printf("  %-22s none (%s)\n", "default route",
+		fprintf(out, "  %-22s none (%s)\n", "default route",
 		    str(f, "default_route_reason"));
-	print_interfaces(f);
-	printf("  %-22s %s bytes\n", "memory", str(f, "mem_total_bytes"));
+	print_interfaces(out, f);
+	fprintf(out, "  %-22s %s bytes\n", "memory", str(f, "mem_total_bytes"));
 	json_object_foreach((json_t *)sys, key, v) {
 		const json_t *file = json_object_get(v, "file");
 
 		if (json_is_false(json_object_get(v, "present"))) {
-			printf("  %-38s %-24s\n", key, "(absent here)");
+			fprintf(out, "  %-38s %-24s\n", key, "(absent here)");
 			continue;
 		}
-		printf("  %-38s %-24s%s%s%s\n", key, str(v, "value"),
+		fprintf(out, "  %-38s %-24s%s%s%s\n", key, str(v, "value"),
 		    json_is_false(json_object_get(v, "writable")) ?
 		    " [read-only here]" : "",
 		    json_is_string(file) ? " set by " : "",
 		    json_is_string(file) ? json_string_value(file) : "");
 	}
-	print_rtts(rtt, json_object_get(f, "peers"),
+	print_rtts(out, rtt, json_object_get(f, "peers"),
 	    json_object_get(f, "peers_not_probed"));
 }
 
@@ -185,11 +188,24 @@ static void
 report_facts(const struct runner *r)
 {
 	json_t	*f;
-	size_t	 i;
+	FILE	*mem;
+	char	*buf = NULL;
+	size_t	 i, len = 0;
 
 	for (i = 0; i < r->nhosts; i++) {
-		if ((f = runner_host_facts(r->hosts[i])) != NULL)
-			print_facts(r->hosts[i]->name, f);
+		if ((f = runner_host_facts(r->hosts[i])) == NULL)
+			continue;
+		/* A table is ~30 lines and stdout is line buffered (output.c):
+		 * one write per host, not one per line (a fleet's run spent
+		 * ~30 system calls per host here). */
+		if ((mem = open_memstream(&buf, &len)) != NULL) {
+			print_facts(mem, r->hosts[i]->name, f);
+			fclose(mem);
+			fwrite(buf, 1, len, stdout);
+			free(buf);
+			buf = NULL;
+		} else
+			print_facts(stdout, r->hosts[i]->name, f);
 		json_decref(f);
 	}
 }

@@ -25,6 +25,7 @@
 #include "base/xalloc.h"
 #include "net/become.h"
 #include "net/knownhosts.h"
+#include "net/key-reuse.h"
 
 struct transport {
 	ssh_session	 session;
@@ -443,8 +444,8 @@ authenticate(struct transport *t, const struct tp_options *o, char **cause)
 
 	if (o->key_file != NULL) {
 		how = "key file";
-		if (ssh_pki_import_privkey_file(o->key_file, NULL, NULL, NULL,
-		    &key) != SSH_OK) {
+		/* Imported once per run, not per session (key-reuse.h). */
+		if ((key = key_reuse_privkey(o->key_file)) == NULL) {
 			st = tp_fail(cause, TP_AUTH, "cannot load private key "
 			    "'%s' (missing, unreadable or passphrase-protected; "
 			    "use ssh-agent for protected keys)", o->key_file);
@@ -473,7 +474,6 @@ authenticate(struct transport *t, const struct tp_options *o, char **cause)
 		break;
 	}
 out:
-	ssh_key_free(key);
 	return st;
 }
 

@@ -395,7 +395,17 @@ test_redact(void **state)
 
 	(void)state;
 	assert_null(vault_redact("nothing to hide"));
+	/* Nothing to redact yet (none, then only a too short one): the
+	 * tree itself comes back, though it holds what becomes a secret. */
+	j = json_pack("{s:[s]}", "list", "x hunter2");
+	r = vault_redact_json(j);
+	assert_ptr_equal(r, j);
+	json_decref(r);
 	vault_remember("abc", 3);	/* too short to redact */
+	r = vault_redact_json(j);
+	assert_ptr_equal(r, j);
+	json_decref(r);
+	json_decref(j);
 	vault_remember("hunter2", 7);
 	vault_remember("hunter2hunter2", 14);
 	s = vault_redact("pw=hunter2hunter2 again hunter2 abc");
