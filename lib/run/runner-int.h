@@ -23,6 +23,11 @@ void	 runner_magic_refresh(struct runner *r, const struct play *play,
 	     struct host_state *const *batch, size_t nbatch);
 void	 runner_magic_apply(const struct runner *r,
 	     const struct host_state *h, json_t *vars);
+/* hostvars.c: hostvars[h] made when a template reads it; init after
+ * r->hostvars is built, refresh by the main thread before each step. */
+void	 runner_hostvars_init(struct runner *r);
+void	 runner_hostvars_free(struct runner *r);
+void	 runner_hostvars_refresh(struct host_state *const *hosts, size_t n);
 /* A task's name templated for a step with h's vars (runner.c), and the
  * results h recorded since first renamed from written to it. */
 const char *runner_step_title(struct runner *r, struct host_state *h,

@@ -166,6 +166,7 @@ host_state_free(struct host_state *h)
 	free(h->facts_parked);
 	json_decref(h->registered);
 	json_decref(h->included);
+	json_decref(h->hostvars_level);
 	json_decref(h->pending_facts);
 	json_decref(h->pending_vars);
 	free(h->notified);
@@ -312,6 +313,7 @@ runner_init(struct runner *r, const struct run_config *cfg,
 		json_object_set_new(r->hostvars, r->hosts[i]->name,
 		    v != NULL ? v : json_object());
 	}
+	runner_hostvars_init(r);
 	return reveal_vault(r, cause);
 }
 
@@ -335,6 +337,7 @@ runner_free(struct runner *r)
 	for (i = 0; i < r->ntitles; i++)
 		free(r->titles[i]);
 	free(r->titles);
+	runner_hostvars_free(r);
 	json_decref(r->hostvars);
 	free(r->stop_reason);
 	pthread_mutex_destroy(&r->lock);
@@ -1077,6 +1080,7 @@ magic_refresh(struct batch *b)
 {
 	runner_magic_refresh(b->r, b->play, b->r->play_hosts,
 	    b->r->nplay_hosts, b->hosts, b->n);
+	runner_hostvars_refresh(b->hosts, b->n);
 }
 
 /*

@@ -94,6 +94,8 @@ struct host_state {
 						 * set_fact's facts */
 	json_t			*included;	/* include_vars' (below
 						 * those) */
+	json_t			*hostvars_level; /* both, as others' templates
+						 * read them (hostvars.c) */
 	/* set_fact's and include_vars' of the running task: the host's
 	 * when it did not fail */
 	json_t			*pending_facts;
@@ -222,6 +224,7 @@ struct runner {
 						 * no later batch of it runs */
 	json_t			 *hostvars;	/* every host's inventory vars,
 						 * the `hostvars` variable */
+	json_t			 *host_index;	/* name: index in hosts */
 	char			 *stop_reason;
 	json_t			 *schedule;	/* the running pairwise step's,
 						 * or NULL */

@@ -480,3 +480,30 @@ expr_filter_list(struct expr_call *c, json_t **out)
 	}
 	return 0;
 }
+
+/* extract(container, morekeys=None): container[item], then each of
+ * morekeys (a list, or one key) in turn, as core.py's extract with
+ * Jinja2's getitem: undefined when a key is missing. hostvars is a
+ * container: `groups.k3s | map('extract', hostvars, 'ansible_host')`. */
+int
+expr_filter_extract(struct expr_call *c, json_t **out)
+{
+	json_t	*value = json_incref(c->arg[0]), *next;
+	json_t	*more = c->arg[1];
+	size_t	 i, n = json_is_array(more) ? json_array_size(more) :
+		    more != NULL && !json_is_null(more) ? 1 : 0;
+
+	for (i = 0; i <= n && value != NULL; i++) {
+		const json_t *key = i == 0 ? c->v : json_is_array(more) ?
+		    json_array_get(more, i - 1) : more;
+
+		if (expr_getitem(c->ctx, value, key, &next) != 0) {
+			json_decref(value);
+			return -1;
+		}
+		json_decref(value);
+		value = next;
+	}
+	*out = value;
+	return 0;
+}

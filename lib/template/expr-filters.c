@@ -536,6 +536,8 @@ static const struct expr_filter filters[] = {
 	  EXPR_EAGER, "b", NULL },
 	{ "union",	1, 1,	expr_filter_union,	EXPR_EAGER,
 	  "b", NULL },
+	{ "extract",	1, 2,	expr_filter_extract,	EXPR_EAGER,
+	  "container morekeys", NULL },
 	{ "random",	0, 3,	expr_filter_random,	EXPR_EAGER,
 	  "start step seed", NULL },
 	{ "to_json",	0, 0,	expr_filter_to_json,	EXPR_EAGER,

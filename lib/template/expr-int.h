@@ -254,6 +254,12 @@ json_t	*expr_attribute(struct expr_call *c, json_t *item, const json_t *attr,
 	     int need);
 /* Python's `a in b`: 1, 0, or -1 with an error (b not a container). */
 int	 expr_contains(struct ectx *ctx, const json_t *b, const json_t *a);
+/* a[b] as a template reads it (a lazy mapping's too): 0 with *item a new
+ * reference or NULL (no such item), -1 when a has no items. */
+int	 expr_getitem(struct ectx *ctx, const json_t *a, const json_t *b,
+	    json_t **item);
+/* expr-filters-ansible.c */
+int	 expr_filter_extract(struct expr_call *c, json_t **out);
 /* Python's a + b, - * / // % (what the operators do). */
 int	 expr_arith(struct ectx *ctx, const char *op, const json_t *a,
 	     const json_t *b, json_t **out);

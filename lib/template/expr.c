@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "template/expr.h"
+#include "template/template.h"
 #include "template/value.h"
 
 const char *
@@ -407,9 +408,40 @@ eval_var(struct ectx *ctx, const struct enode *n, json_t **out)
 	return expr_lazy_var(ctx, n, out);
 }
 
-/* a[b]'s item, NULL when there is none; -1 when a has no items. */
-static int
-subscript(struct ectx *ctx, const json_t *a, const json_t *b, json_t **item)
+/* The lazy mapping (template_set_lazy_mapping): set before the threads
+ * that render start, read by them. */
+static struct {
+	const json_t	 *obj;
+	json_t		*(*get)(void *, const char *);
+	void		 *arg;
+} lazy_mapping;
+
+void
+template_set_lazy_mapping(const json_t *obj,
+    json_t *(*get)(void *arg, const char *key), void *arg)
+{
+	if (obj == NULL && arg != lazy_mapping.arg)
+		return;		/* another's: a later runner replaced it */
+	lazy_mapping.obj = obj;
+	lazy_mapping.get = get;
+	lazy_mapping.arg = arg;
+}
+
+/* a's item key (a mapping), a new reference or NULL. */
+static json_t *
+object_item(const json_t *a, const char *key)
+{
+	json_t *item;
+
+	if (a == lazy_mapping.obj && a != NULL &&
+	    (item = lazy_mapping.get(lazy_mapping.arg, key)) != NULL)
+		return item;
+	return json_incref(json_object_get(a, key));
+}
+
+int
+expr_getitem(struct ectx *ctx, const json_t *a, const json_t *b,
+    json_t **item)
 {
 	json_int_t k;
 
@@ -420,9 +452,9 @@ subscript(struct ectx *ctx, const json_t *a, const json_t *b, json_t **item)
 		if (k < 0)
 			k += (json_int_t)json_array_size(a);
 		if (k >= 0)
-			*item = json_array_get(a, (size_t)k);
+			*item = json_incref(json_array_get(a, (size_t)k));
 	} else if (json_is_object(a) && json_is_string(b))
-		*item = json_object_get(a, json_string_value(b));
+		*item = object_item(a, json_string_value(b));
 	else if (!json_is_object(a) && !json_is_array(a))
 		return expr_error(ctx, "%s is not subscriptable",
 		    expr_type_name(a));
@@ -433,7 +465,7 @@ subscript(struct ectx *ctx, const json_t *a, const json_t *b, json_t **item)
 static int
 eval_item(struct ectx *ctx, const struct enode *n, json_t **out)
 {
-	json_t	*a = NULL, *b = NULL, *item;
+	json_t	*a = NULL, *b = NULL, *item = NULL;
 	int	 r = -1;
 
 	if (expr_eval_node(ctx, n->a, &a) != 0)
@@ -441,13 +473,13 @@ eval_item(struct ectx *ctx, const struct enode *n, json_t **out)
 	if (a == NULL)
 		return 0;	/* undefined stays undefined */
 	if (n->kind == N_ATTR)
-		item = json_object_get(a, n->name);
+		item = object_item(a, n->name);
 	else if (expr_need(ctx, n->b, &b) != 0 ||
-	    subscript(ctx, a, b, &item) != 0)
+	    expr_getitem(ctx, a, b, &item) != 0)
 		goto out;
 	if (item == NULL)
 		ctx->undef = n;
-	*out = json_incref(item);
+	*out = item;
 	r = 0;
 out:
 	json_decref(a);

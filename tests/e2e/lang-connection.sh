@@ -16,6 +16,8 @@
 # same lines (the network facts of every interface, default_ipv6, the
 # addresses, pkg_mgr, lsb, local, some of env, the mounts too);
 # facts-none.yml: without gathering they are undefined;
+# hostvars.yml: a peer's facts, set_fact and registered result read
+# through hostvars, in its play and a later one, through extract too;
 # magic.yml: Ansible's magic variables, the same lines, in check mode too.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
@@ -87,6 +89,14 @@ done
 play_compare "no facts" facts-none.yml
 assert_match "gather_facts: false: no ansible_distribution, ansible_facts empty" \
     '"msg": "False 0"' "$RUN_OUT"
+
+# hostvars: a peer's facts, set_fact, registered result and inventory
+# vars, in the play that made them and a later one, through extract too
+play_compare hostvars hostvars.yml
+assert_match "hostvars: the server's facts, role and user in the later play" \
+    '"msg": "server=True family=ether role=server user=root"' "$RUN_OUT"
+assert_match "hostvars: extract over the group" \
+    "\"msg\": \"\\['server', 'agent'\\] \\[0, 0\\] 2\"" "$RUN_OUT"
 
 # Ansible's magic variables: options, play, host, after a failure, a
 # serial play after it; in check mode, with tags and a limit
