@@ -357,11 +357,25 @@ probe_system() {
 # shared library's name carries the version; one version installed).
 virt_own() {
 	VOWN=
-	case $(command -v systemd-detect-virt) in
-	/usr/bin/systemd-detect-virt|/bin/systemd-detect-virt) ;;
+	# The tool that runs: the first in PATH (without the fork of a
+	# $(command -v)), the distribution's.
+	vo_f=
+	set -f
+	IFS=:
+	for vo_d in $PATH; do
+		if [ -f "$vo_d/systemd-detect-virt" ] &&
+		    [ -x "$vo_d/systemd-detect-virt" ]; then
+			vo_f=$vo_d
+			break
+		fi
+	done
+	unset IFS
+	set +f
+	case $vo_f in
+	/usr/bin|/bin) ;;
 	*) return ;;
 	esac
-	for vo_f in /usr/lib/*/systemd/libsystemd-shared-*.so \
+	for vo_f in /usr/lib/*-linux-gnu*/systemd/libsystemd-shared-*.so \
 	    /usr/lib/systemd/libsystemd-shared-*.so \
 	    /lib/systemd/libsystemd-shared-*.so \
 	    /usr/lib64/systemd/libsystemd-shared-*.so; do
