@@ -407,16 +407,6 @@ virt_vm() {
 	esac
 }
 
-# vc_t: the type of the mount on /sys/fs/cgroup ("above" for one that
-# hides it), for each_mount.
-# shellcheck disable=SC2317 # called by each_mount
-mount_cgroup() {
-	case $2 in
-	/sys/fs/cgroup) vc_t=$3 ;;
-	/|/sys|/sys/fs) vc_t=above ;;
-	esac
-}
-
 # Set VC to $1 if it is a container name of systemd 252's table (what
 # its translate_name() makes of it), else to "" (undecided: "oci", an
 # unknown name, which it calls container-other).
@@ -474,14 +464,13 @@ virt_container() {
 		return
 	fi
 	# running_in_cgroupns(): not in one where there is no cgroup v2 on
-	# /sys/fs/cgroup (what is mounted there is the last of the mounts on
-	# it or above it) or it has no cgroup.events (the root cgroup); the
+	# /sys/fs/cgroup (FA_CG, from fetch_all's awk) or it has no
+	# cgroup.events (the root cgroup); the
 	# other cases (a v1 or hybrid tmpfs, a cgroup below the root) are
 	# left to the tool.
 	[ -e /proc/self/ns/cgroup ] || { VC=none; return; }
-	vc_t=
-	each_mount mount_cgroup
-	case $vc_t in
+	[ -n "${FA_CG+x}" ] || return 0
+	case $FA_CG in
 	cgroup2) ;;
 	tmpfs) return ;;
 	*) VC=none; return ;;
@@ -975,28 +964,22 @@ probe_sysctl() {
 	done
 	unset IFS
 	set +f
-	each_mount mount_ro
-}
-
-# A read-only mount of /proc/sys or below, for each_mount.
-# shellcheck disable=SC2317 # called by each_mount
-mount_ro() {
-	case $2 in
-	/proc/sys|/proc/sys/*)
-		case ,$4, in *,ro,*) kv ro_mount "$2" ;; esac ;;
-	esac
-}
-
-# Call $1 with the words of each line of /proc/self/mounts as fetched
-# (source, mount point, type, options...).
-each_mount() {
-	em_f=$1
+	# The read-only mounts' lines as fetch_all's awk made them (FA_RO:
+	# no loop of dash over every mount), else made here.
+	if [ -n "${FA_RO+x}" ]; then
+		OUT="$OUT$FA_RO"
+		return
+	fi
 	set -f
 	IFS=$NL
-	for em_l in ${MOUNTS-}; do
+	for l in ${MOUNTS-}; do
 		unset IFS
 		# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
-		"$em_f" $em_l
+		set -- $l
+		case $2 in
+		/proc/sys|/proc/sys/*)
+			case ,$4, in *,ro,*) kv ro_mount "$2" ;; esac ;;
+		esac
 	done
 	unset IFS
 	set +f
@@ -1275,6 +1258,27 @@ function dropin_kv(  d, r, l, n, i, o, D) {
 		o = o "no_newline=1\n"
 	print "FA_DROPIN_KV=" q(o)
 }
+# The mounts as probe_sysctl and virt_container need them, instead of
+# MOUNTS (a lab host of a busy machine has over a hundred, and dash splits
+# each): every read-only mount of /proc/sys or below as its kv line
+# (FA_RO), and the type of what is mounted on /sys/fs/cgroup (FA_CG, "above"
+# where a later mount on /, /sys or /sys/fs hides it).
+function mounts_kv(v,  n, i, L, F, ro, cg) {
+	ro = ""
+	cg = ""
+	n = split(v, L, "\n")
+	for (i = 1; i <= n; i++) {
+		split(L[i], F)
+		if ((F[2] == "/proc/sys" || substr(F[2], 1, 10) == "/proc/sys/") &&
+		    index("," F[4] ",", ",ro,"))
+			ro = ro "ro_mount=" e(F[2]) "\n"
+		if (F[2] == "/sys/fs/cgroup")
+			cg = F[3]
+		else if (F[2] == "/" || F[2] == "/sys" || F[2] == "/sys/fs")
+			cg = "above"
+	}
+	print "FA_RO=" q(ro) "\nFA_CG=" q(cg)
+}
 # The $container of PID 1 as getenv_for_pid() of systemd reads it: the first
 # NUL-ended string starting "container=" (FA_P1=found, its value FA_C1),
 # FA_P1=absent where there is none, =error where the file cannot be read
@@ -1302,6 +1306,10 @@ BEGIN {
 		while ((getline l < f) > 0)
 			v = v l "\n"
 		close(f)
+		if (ARGV[i] == "MOUNTS") {
+			mounts_kv(v)
+			continue
+		}
 		if (v != "")
 			print ARGV[i] "=" q(v)
 		if (v != "" && ARGV[i] ~ /^(SF_[0-9]+|SYSCTL_CONF)$/)
@@ -1379,7 +1387,7 @@ fetch_all() {
 	gather_list
 	FA_CFG=
 	fa_cfg=
-	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV FA_P1 FA_C1
+	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV FA_P1 FA_C1 FA_RO FA_CG
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
