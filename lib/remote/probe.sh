@@ -201,24 +201,31 @@ okv() {
 # The gathering runs in functions, whose `set --` leaves the script's own
 # arguments (the RTT targets) alone.
 
-# ---- who we are: writability of /proc/sys depends on it
-probe_self() {
-	section probe
-	uid=
+# Set R to the first word after "$1:" in /proc/self/status as fetched (""
+# without that line).
+status_field() {
+	R=
 	set -f
 	IFS=$NL
 	for l in ${STATUS-}; do
 		unset IFS
 		case $l in
-		Uid:*)
+		"$1:"*)
 			# shellcheck disable=SC2086 # split on blanks on purpose, globbing off
 			set -- $l
-			uid=$2
+			R=${2-}
 			break ;;
 		esac
 	done
 	unset IFS
 	set +f
+}
+
+# ---- who we are: writability of /proc/sys depends on it
+probe_self() {
+	section probe
+	status_field Uid
+	uid=$R
 	[ -n "$uid" ] || uid=$(id -u 2>/dev/null)
 	kv uid "$uid"
 }
@@ -299,12 +306,22 @@ probe_system() {
 	unset IFS
 	set +f
 
-	if have systemd-detect-virt; then
+	if have systemd-detect-virt && [ -n "$VOWN" ]; then
+		# systemd 252's: the VM from -v (G_virt) or the files (VMB), the
+		# container from the files (virt_container), the tool asked for
+		# it only where they do not decide.
+		# shellcheck disable=SC2154 # G_*: set by fetch_all
+		v=${VMB:-$G_virt}
+		virt_container
+		c=$VC
+		[ -n "$c" ] || c=$(systemd-detect-virt -c 2>/dev/null)
+		kv virt "$v"
+		kv container "$c"
+	elif have systemd-detect-virt; then
 		# Exit status 1 with "none" means not virtualised: not an error.
 		# Without an option it prints the container if there is one, else
 		# the VM (systemd's detect_virtualization): a VM's name or "none"
 		# there answers both -v and -c; only a container needs -v too.
-		# shellcheck disable=SC2154 # G_*: set by fetch_all
 		v=$G_virt
 		case $v in
 		none|kvm|amazon|qemu|bochs|xen|uml|vmware|oracle|microsoft|zvm|\
@@ -328,6 +345,137 @@ probe_system() {
 		fi
 		[ -n "$c" ] && kv container_guess "$c"
 	fi
+}
+
+# ---- virtualization without systemd-detect-virt where its own reads
+# decide: each run of it costs ~3.5 ms of CPU (it loads 20 libraries), and a
+# container needed two (the container, then -v for the VM under it). Only
+# for systemd 252 (Debian 12, RHEL 9), whose src/basic/virt.c these follow
+# read for read; a read that cannot be told the same way (a file that is
+# there but unreadable, a name outside its table, CPUID, a DMI table)
+# leaves the answer to the tool. VOWN: systemd-detect-virt is 252's (its
+# shared library's name carries the version; one version installed).
+virt_own() {
+	VOWN=
+	# The tool that runs: the first in PATH (without the fork of a
+	# $(command -v)), the distribution's.
+	vo_f=
+	set -f
+	IFS=:
+	for vo_d in $PATH; do
+		if [ -f "$vo_d/systemd-detect-virt" ] &&
+		    [ -x "$vo_d/systemd-detect-virt" ]; then
+			vo_f=$vo_d
+			break
+		fi
+	done
+	unset IFS
+	set +f
+	case $vo_f in
+	/usr/bin|/bin) ;;
+	*) return ;;
+	esac
+	for vo_f in /usr/lib/*-linux-gnu*/systemd/libsystemd-shared-*.so \
+	    /usr/lib/systemd/libsystemd-shared-*.so \
+	    /lib/systemd/libsystemd-shared-*.so \
+	    /usr/lib64/systemd/libsystemd-shared-*.so; do
+		[ -e "$vo_f" ] || continue
+		vo_v=${vo_f##*/libsystemd-shared-}
+		[ "${vo_v%%[!0-9]*}" = 252 ] || { VOWN=; return; }
+		VOWN=1
+	done
+}
+
+# Set VMB to what systemd 252's `systemd-detect-virt -v` prints where its
+# detect_vm() decides before CPUID without a DMI table: User-mode Linux (no
+# /sys/class/dmi/id file nor SMBIOS entry, and the first "vendor_id" line
+# of /proc/cpuinfo names it); "" otherwise (the tool is asked: -v).
+virt_vm() {
+	VMB=
+	for vm_f in product_name sys_vendor board_vendor bios_vendor \
+	    product_version; do
+		! [ -e "/sys/class/dmi/id/$vm_f" ] || return 0
+	done
+	! [ -e /sys/firmware/dmi/entries/0-0/raw ] || return 0
+	{ IFS= read -r vm_1 && IFS= read -r vm_2; } </proc/cpuinfo 2>/dev/null ||
+	    return 0
+	case $vm_1 in
+	"vendor_id	: "*) vm_2=$vm_1 ;;
+	esac
+	case $vm_2 in
+	"vendor_id	: User Mode Linux"*) VMB=uml ;;
+	esac
+}
+
+# Set VC to $1 if it is a container name of systemd 252's table (what
+# its translate_name() makes of it), else to "" (undecided: "oci", an
+# unknown name, which it calls container-other).
+virt_name() {
+	case $1 in
+	lxc|lxc-libvirt|systemd-nspawn|docker|podman|rkt|wsl|proot|pouch)
+		VC=$1 ;;
+	*) VC= ;;
+	esac
+}
+
+# Set VC to what systemd 252's `systemd-detect-virt -c` prints, from the
+# files its detect_container() reads, in its order; "" where a read cannot
+# decide. PID 1's environment comes from fetch_all's awk (FA_P1: found,
+# with the value in FA_C1; absent; or error, which systemd ignores).
+virt_container() {
+	VC=
+	if [ -e /proc/vz ] && ! [ -e /proc/bc ]; then
+		VC=openvz
+		return
+	fi
+	if procsys kernel/osrelease; then
+		case $R in
+		*Microsoft*|*WSL*) VC=wsl; return ;;
+		esac
+	fi
+	# proot: its tracer (fetch_all's awk has the tool's tracer: a tracer
+	# of the probe traces its children too).
+	status_field TracerPid
+	if [ -n "$R" ] && [ "$R" != 0 ] && readline "/proc/$R/comm"; then
+		case $R in
+		proot*) VC=proot; return ;;
+		esac
+	fi
+	# A file there but empty counts as absent; one that cannot be read
+	# is an error of the tool's.
+	for vc_f in /run/host/container-manager /run/systemd/container; do
+		[ -e "$vc_f" ] || continue
+		{ [ -f "$vc_f" ] && [ -r "$vc_f" ]; } || return 0
+		readline "$vc_f" || continue
+		virt_name "$R"
+		return
+	done
+	case ${FA_P1-} in
+	found) virt_name "${FA_C1-}"; return ;;
+	absent|error) ;;
+	*) return ;;
+	esac
+	if [ -e /run/.containerenv ]; then
+		VC=podman
+		return
+	fi
+	if [ -e /.dockerenv ]; then
+		VC=docker
+		return
+	fi
+	# running_in_cgroupns(): not in one where there is no cgroup v2 on
+	# /sys/fs/cgroup (FA_CG, from fetch_all's awk) or it has no
+	# cgroup.events (the root cgroup); the
+	# other cases (a v1 or hybrid tmpfs, a cgroup below the root) are
+	# left to the tool.
+	[ -e /proc/self/ns/cgroup ] || { VC=none; return; }
+	[ -n "${FA_CG+x}" ] || return 0
+	case $FA_CG in
+	cgroup2) ;;
+	tmpfs) return ;;
+	*) VC=none; return ;;
+	esac
+	[ -e /sys/fs/cgroup/cgroup.events ] || VC=none
 }
 
 # ---- kernel config
@@ -830,6 +978,12 @@ probe_sysctl() {
 	done
 	unset IFS
 	set +f
+	# The read-only mounts' lines as fetch_all's awk made them (FA_RO:
+	# no loop of dash over every mount), else made here.
+	if [ -n "${FA_RO+x}" ]; then
+		OUT="$OUT$FA_RO"
+		return
+	fi
 	set -f
 	IFS=$NL
 	for l in ${MOUNTS-}; do
@@ -988,7 +1142,13 @@ gather_list() {
 		! have ip || GATHER="$GATHER route"
 		! have tc || GATHER="$GATHER tc"
 	fi
-	[ -n "$ONLY" ] || ! have systemd-detect-virt || GATHER="$GATHER virt"
+	VOWN=
+	VMB=
+	if [ -z "$ONLY" ] && have systemd-detect-virt; then
+		virt_own
+		[ -z "$VOWN" ] || virt_vm
+		[ -n "$VMB" ] || GATHER="$GATHER virt"
+	fi
 	[ -n "$ONLY" ] || GATHER="$GATHER env"
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
@@ -1040,7 +1200,8 @@ t_env() {
 }
 # shellcheck disable=SC2317 # called as "t_$go_g"
 t_virt() {
-	systemd-detect-virt 2>/dev/null
+	# shellcheck disable=SC2086 # "" or -v
+	systemd-detect-virt ${VOWN:+-v} 2>/dev/null
 }
 
 # What fetch_all's awk reads on standard input: each tool's output after a
@@ -1123,6 +1284,47 @@ function dropin_kv(  d, r, l, n, i, o, D) {
 		o = o "no_newline=1\n"
 	print "FA_DROPIN_KV=" q(o)
 }
+# The mounts as probe_sysctl and virt_container need them, instead of
+# MOUNTS (a lab host of a busy machine has over a hundred, and dash splits
+# each): every read-only mount of /proc/sys or below as its kv line
+# (FA_RO), and the type of what is mounted on /sys/fs/cgroup (FA_CG, "above"
+# where a later mount on /, /sys or /sys/fs hides it).
+function mounts_kv(v,  n, i, L, F, ro, cg) {
+	ro = ""
+	cg = ""
+	n = split(v, L, "\n")
+	for (i = 1; i <= n; i++) {
+		split(L[i], F)
+		if ((F[2] == "/proc/sys" || substr(F[2], 1, 10) == "/proc/sys/") &&
+		    index("," F[4] ",", ",ro,"))
+			ro = ro "ro_mount=" e(F[2]) "\n"
+		if (F[2] == "/sys/fs/cgroup")
+			cg = F[3]
+		else if (F[2] == "/" || F[2] == "/sys" || F[2] == "/sys/fs")
+			cg = "above"
+	}
+	print "FA_RO=" q(ro) "\nFA_CG=" q(cg)
+}
+# The $container of PID 1 as getenv_for_pid() of systemd reads it: the first
+# NUL-ended string starting "container=" (FA_P1=found, its value FA_C1),
+# FA_P1=absent where there is none, =error where the file cannot be read
+# (not permitted: systemd ignores that too); nothing from an awk whose
+# strings cannot hold a NUL.
+function p1env(  z, r, l) {
+	z = sprintf("%c", 0)
+	if (length(z) != 1)
+		return
+	RS = z
+	while ((r = (getline l < "/proc/1/environ")) > 0)
+		if (substr(l, 1, 10) == "container=")
+			break
+	close("/proc/1/environ")
+	RS = "\n"
+	if (r > 0)
+		print "FA_P1=found\nFA_C1=" q(substr(l, 11))
+	else
+		print "FA_P1=" (r < 0 ? "error" : "absent")
+}
 BEGIN {
 	for (i = 1; i + 1 < ARGC; i += 2) {
 		f = ARGV[i + 1]
@@ -1130,6 +1332,13 @@ BEGIN {
 		while ((getline l < f) > 0)
 			v = v l "\n"
 		close(f)
+		if (ARGV[i] == "MOUNTS") {
+			mounts_kv(v)
+			# the mounts fact of Ansible reads them whole
+			if (v != "")
+				print "MOUNTS=" q(v)
+			continue
+		}
 		if (v != "")
 			print ARGV[i] "=" q(v)
 		if (v != "" && ARGV[i] ~ /^(SF_[0-9]+|SYSCTL_CONF)$/)
@@ -1139,6 +1348,8 @@ BEGIN {
 	}
 	if (dropin != "")
 		dropin_kv()
+	if (p1 != "")
+		p1env()
 	if (boot && rel != "") {
 		f = "/boot/config-" rel
 		c = ""
@@ -1219,7 +1430,7 @@ fetch_all() {
 	gather_list
 	FA_CFG=
 	fa_cfg=
-	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV
+	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV FA_P1 FA_C1 FA_RO FA_CG
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
@@ -1244,10 +1455,10 @@ fetch_all() {
 		# of its own: two forks with awk's, where the pipeline takes
 		# three.
 		if [ "$GATHER$fa_cfg" = ls ]; then
-			fa_out=$(awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
+			fa_out=$(awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" -v p1="$VOWN" "$FETCH_AWK" "$@" 2>/dev/null </dev/null)
 			G_ls=$(t_ls exec)
 		else
-			fa_out=$(gather_out | awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" "$FETCH_AWK" "$@" 2>/dev/null)
+			fa_out=$(gather_out | awk -v re="$CFGRE" -v boot="$fa_boot" -v dropin="$fa_dropin" -v p1="$VOWN" "$FETCH_AWK" "$@" 2>/dev/null)
 		fi
 		case $fa_out in
 		FA_OK=1|*"${NL}FA_OK=1")

@@ -12,7 +12,6 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "template/expr.h"
-#include "template/template.h"
 #include "template/value.h"
 
 const char *

@@ -59,4 +59,13 @@ int	 expr_check(const char *src, size_t base, char **cause);
 int	 expr_check_flags(const char *src, size_t base, int flags,
 	     char **cause);
 
+/* A mapping whose items are made when a template reads one, as Ansible's
+ * HostVars: `obj.key`, `obj[key]` and extract() on the object obj (by
+ * identity) call get(arg, key), which returns a new reference or NULL
+ * (then obj's own item, if any, is read). One per process; a NULL obj
+ * removes it if arg is the one set. get is called from any thread that renders. Listing obj
+ * (keys, items, a loop) sees its own items only. */
+void	 template_set_lazy_mapping(const json_t *obj,
+	    json_t *(*get)(void *arg, const char *key), void *arg);
+
 #endif

@@ -70,15 +70,6 @@
 /* Add name to vars' TEMPLATE_UNSAFE_VARS. */
 void	 template_mark_unsafe(json_t *vars, const char *name);
 
-/* A mapping whose items are made when a template reads one, as Ansible's
- * HostVars: `obj.key`, `obj[key]` and extract() on the object obj (by
- * identity) call get(arg, key), which returns a new reference or NULL
- * (then obj's own item, if any, is read). One per process; a NULL obj
- * removes it if arg is the one set. get is called from any thread that renders. Listing obj
- * (keys, items, a loop) sees its own items only. */
-void	 template_set_lazy_mapping(const json_t *obj,
-	    json_t *(*get)(void *arg, const char *key), void *arg);
-
 /* Whether a string contains template syntax ("{{" or "{%"). */
 int	 template_has(const char *s);
 /* Check that every `{{ }}` in s parses (lint). Error without position:
