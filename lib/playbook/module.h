@@ -227,6 +227,13 @@ const struct module		*module_find_task(const char *key,
 				    const char *const *given, size_t ngiven);
 /* The table's module with gathers_facts set, or NULL. */
 const struct module		*module_find_gatherer(void);
+/* key names a module of Ansible's (ansible.builtin, ansible.posix,
+ * community.general; short, FQCN or ansible.legacy) that the table lacks:
+ * its FQCN, allocated, else NULL (modules/unimplemented.c). */
+char				*module_unimplemented_fqcn(const char *key);
+/* The module of a task calling such a module: its one parameter `module`
+ * is the FQCN, and it fails wherever it runs, check mode too. */
+extern const struct module	 mod_unimplemented;
 const struct module_param	*module_find_param(const struct module *m,
 				    const char *name);
 const char			*param_type_name(enum param_type type);

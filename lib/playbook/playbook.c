@@ -526,13 +526,30 @@ local_action(struct loader *ld, const struct ynode *v, struct task *t)
 	return m;
 }
 
+/* A task calling Ansible's module fq (taken), which tcptune lacks: it
+ * loads, unchecked, and fails where it runs (modules/unimplemented.c);
+ * the playbook's warnings say so at the module's key. */
+static void
+unimplemented_module(struct loader *ld, struct task *t,
+    const struct ynode *keynode, char *fq)
+{
+	t->module = &mod_unimplemented;
+	t->module_pos = keynode->pos;
+	t->args = json_pack("{s:s}", "module", fq);
+	if (ld->pb != NULL)
+		diag_add(&ld->pb->warnings, &keynode->pos, "module '%s' is "
+		    "not implemented by tcptune: the task fails on a host "
+		    "where it runs (its parameters are not checked)", fq);
+	free(fq);
+}
+
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
 	const struct ynode	*v;
 	const struct module	*m;
 	const char		*key, *sugg, *module_key = NULL;
-	char			*names;
+	char			*names, *fq;
 	size_t			 i;
 	int			 has_module = 0, reported = 0;
 
@@ -554,6 +571,13 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		if (module_find(ynode_key(n, i)) != NULL)
 			has_module = 1;
 	}
+	for (i = 0; !has_module && i < n->n; i++) {
+		if (!in_list(ynode_key(n, i), task_keys) &&
+		    (fq = module_unimplemented_fqcn(ynode_key(n, i))) != NULL) {
+			has_module = 1;
+			free(fq);
+		}
+	}
 	for (i = 0; i < n->n; i++) {
 		key = ynode_key(n, i);
 		if (in_list(key, task_keys) || loop_is_keyword(key))
@@ -574,6 +598,12 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 			module_key = key;
 			t->module_pos = n->keys[i]->pos;
 			t->args_node = n->items[i];
+			continue;
+		}
+		if (t->module == NULL &&
+		    (fq = module_unimplemented_fqcn(key)) != NULL) {
+			unimplemented_module(ld, t, n->keys[i], fq);
+			module_key = key;
 			continue;
 		}
 		reported = 1;
@@ -598,7 +628,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		free(names);
 	}
 	/* parameters first, so that errors come in file order */
-	if (t->module != NULL)
+	if (t->module != NULL && t->module != &mod_unimplemented)
 		bind_task_params(t->module, &t->module_pos, t->args_node,
 		    &t->args, ld->d);
 	get_string(ld, ynode_get(n, "name"), "name", &t->name);
@@ -1067,6 +1097,7 @@ playbook_free(struct playbook *pb)
 
 	if (pb == NULL)
 		return;
+	diag_clear(&pb->warnings);
 	for (i = 0; i < pb->nplays; i++) {
 		p = &pb->plays[i];
 		free(p->name);

@@ -171,6 +171,10 @@ struct playbook {
 	size_t		 ndocs;
 	struct play	*plays;
 	size_t		 nplays;
+	/* what loaded but will not run as Ansible runs it (a task calling
+	 * an Ansible module tcptune lacks): "file:line:col: text", for lint
+	 * and play to show */
+	struct diag	 warnings;
 };
 
 /* Where roles are looked for besides the playbook's roles/ directory and
