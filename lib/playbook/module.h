@@ -150,6 +150,11 @@ struct module {
 	/* A PARAM_MAP parameter that takes every key the table does not
 	 * name (set_fact's facts), NULL: such a key is an error. */
 	const char			*rest;
+	/* The subdirectory of a role or playbook where its file lookups
+	 * (with_first_found) look first, as Ansible's task executor sets
+	 * the lookup's _subdir: "vars" for include_vars, "templates" for
+	 * template; NULL: "files". */
+	const char			*search_subdir;
 	/* A module that measures pairs of hosts (below); NULL for others. */
 	const struct module_pairwise	*pairwise;
 };

@@ -676,6 +676,8 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		load_vars_into(ld, ynode_get(n, "vars"), t->vars);
 	}
 	loop_load(&t->loop, n, ld->d);
+	if (t->module != NULL)
+		t->loop.subdir = t->module->search_subdir;
 	check_templates(ld, ynode_get(n, "loop"));
 	get_names(ld, ynode_get(n, "notify"), "notify", &t->notify,
 	    &t->nnotify);

@@ -417,7 +417,7 @@ load_import_tasks(struct loader *ld, const struct ynode *n, const char *key,
 static const char *const include_keys[] = { "name", "when", "tags",
 	"vars", "loop", "with_items", "with_list", "with_dict",
 	"with_indexed_items", "with_together", "with_nested", "with_sequence",
-	"loop_control", "ignore_errors", NULL };
+	"with_first_found", "loop_control", "ignore_errors", NULL };
 
 static const char *const include_role_opts[] = { "name", "tasks_from",
 	"vars_from", "defaults_from", "handlers_from", "allow_duplicates",
