@@ -653,8 +653,14 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		diag_add(ld->d, &ynode_get(n, "register")->pos, "invalid "
 		    "register name '%s'", t->register_as);
 	}
-	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
-	    &t->ignore_errors);
+	if ((v = ynode_get(n, "ignore_errors")) != NULL &&
+	    v->type == YNODE_SCALAR && template_has(v->value)) {
+		/* a template (kubespray's "{{ ansible_check_mode }}"):
+		 * each host's, when its task fails */
+		check_templates(ld, v);
+		t->ignore_errors_tmpl = xstrdup(v->value);
+	} else
+		get_bool(ld, v, "ignore_errors", &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
 	get_become(ld, n, &t->become, &t->become_user, &t->become_user_pos);
@@ -1071,6 +1077,7 @@ void
 task_clear(struct task *t)
 {
 	free(t->name);
+	free(t->ignore_errors_tmpl);
 	json_decref(t->args);
 	free(t->when);
 	free_tags(t->tags, t->ntags);
@@ -1235,6 +1242,23 @@ playbook_host_vars(const struct play *p, const json_t *inventory_vars,
 {
 	return playbook_task_vars(p, NULL, inventory_vars, registered,
 	    extra_vars, facts, inventory_hostname, groups);
+}
+
+int
+task_ignores_errors(const struct task *t, const json_t *vars)
+{
+	json_t	*v;
+	char	*cause = NULL;
+	int	 b = 0;
+
+	if (t->ignore_errors > 0 || t->ignore_errors_tmpl == NULL)
+		return t->ignore_errors > 0;
+	v = template_render_string(t->ignore_errors_tmpl, vars, NULL, &cause);
+	free(cause);
+	if (v != NULL && !ansible_bool_value(v, &b))
+		b = 0;
+	json_decref(v);
+	return b;
 }
 
 int

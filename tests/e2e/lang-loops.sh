@@ -58,17 +58,28 @@ assert_match "... in Ansible's words" \
 
 # shapes of real roles (realshape.yml): the same lines but for the
 # includes' own (Ansible prints "included: FILE for h1, h2", tcptune one
-# line per host), the same recap
-e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 realshape.yml </dev/null
-ansible_rc=$RUN_RC
-play_lines <<<"$RUN_OUT" | grep -v 'included: ' >"$E2E_TMP/ansible"
-play_recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
-e2e_run 60 tt play realshape.yml -f 1 </dev/null
-assert_eq "[real shapes] the same exit status" "$ansible_rc" "$RUN_RC"
-assert_eq "[real shapes] the same lines" "" "$(diff "$E2E_TMP/ansible" \
-    <(play_lines <<<"$RUN_OUT" | grep -v 'included: '))"
-assert_eq "[real shapes] the same recap counts" \
-    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
+# line per host), the same recap; with --check too, where the templated
+# ignore_errors is false and the host fails
+realshape_compare() {
+	e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 "$@" \
+	    realshape.yml </dev/null
+	ansible_rc=$RUN_RC
+	play_lines <<<"$RUN_OUT" | grep -v 'included: ' >"$E2E_TMP/ansible"
+	play_recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
+	e2e_run 60 tt play realshape.yml -f 1 "$@" </dev/null
+	assert_eq "[real shapes $*] the same exit status" "$ansible_rc" \
+	    "$RUN_RC"
+	assert_eq "[real shapes $*] the same lines" "" \
+	    "$(diff "$E2E_TMP/ansible" \
+	    <(play_lines <<<"$RUN_OUT" | grep -v 'included: '))"
+	assert_eq "[real shapes $*] the same recap counts" \
+	    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
+}
+realshape_compare --check
+assert_match "--check: the templated ignore_errors false, the host failed" \
+    "failed=1" "$RUN_OUT"
+realshape_compare
+assert_match "the templated ignore_errors true: ignored" "ignored=1" "$RUN_OUT"
 assert_match "a role named with a slash, named so" \
     'TASK \[team/tune : which role\]' "$RUN_OUT"
 assert_match "the bare include that loops is dynamic" \
@@ -76,7 +87,7 @@ assert_match "the bare include that loops is dynamic" \
 assert_match "with_first_found: files under paths, found in the playbook's dir" \
     "ok: \[${HOSTS[0]}\] => \\(item=.*/lang5/vars/osvars.yml\\)" "$RUN_OUT"
 assert_match "a module tcptune lacks: said at load, by position" \
-    "realshape.yml:37:7: module 'ansible.posix.selinux' is not implemented by tcptune" \
+    "realshape.yml:38:7: module 'ansible.posix.selinux' is not implemented by tcptune" \
     "$RUN_ERR"
 e2e_run 30 tt lint realshape.yml
 assert_rc "lint: a module tcptune lacks loads" 0
