@@ -258,6 +258,9 @@ int	 expr_filter_rejectattr(struct expr_call *c, json_t **out);
 int	 expr_filter_zip(struct expr_call *c, json_t **out);
 int	 expr_filter_product(struct expr_call *c, json_t **out);
 int	 expr_filter_sum(struct expr_call *c, json_t **out);
+/* union, intersect, difference, symmetric_difference, by c->name
+ * (expr-filters-sets.c). */
+int	 expr_filter_sets(struct expr_call *c, json_t **out);
 
 /* Rows of strings (expr-filters-text.c); expr_str_split is str.split,
  * the filter and the method. */
