@@ -1269,6 +1269,43 @@ task_until_attempts(const struct task *t)
 	return t->retries < 0 ? 4 : t->retries + 1;
 }
 
+/* The rest parameter's mapping (set_fact's facts) rendered, its names
+ * too, each then a variable name, as Ansible's set_fact renders and
+ * checks them. */
+static json_t *
+render_rest(const struct module *m, const json_t *val, const json_t *vars,
+    const struct ypos *at, char **cause)
+{
+	const char	*key;
+	json_t		*out = json_object(), *v, *r, *k;
+
+	json_object_foreach((json_t *)val, key, v) {
+		k = template_has(key) ? template_render_string(key, vars, at,
+		    cause) : json_string(key);
+		if (k == NULL)
+			goto bad;
+		if (!json_is_string(k) ||
+		    !str_is_identifier(json_string_value(k))) {
+			ypos_fail(cause, at, "invalid variable name '%s' for "
+			    "module '%s' (from '%s')", json_is_string(k) ?
+			    json_string_value(k) : "(not a string)", m->name,
+			    key);
+			json_decref(k);
+			goto bad;
+		}
+		if ((r = template_render(v, vars, at, cause)) == NULL) {
+			json_decref(k);
+			goto bad;
+		}
+		json_object_set_new(out, json_string_value(k), r);
+		json_decref(k);
+	}
+	return out;
+bad:
+	json_decref(out);
+	return NULL;
+}
+
 json_t *
 task_render_args(const struct task *t, const json_t *vars, uint64_t *given,
     char **cause)
@@ -1297,6 +1334,9 @@ task_render_args(const struct task *t, const json_t *vars, uint64_t *given,
 		    json_is_string(val))
 			r = template_render_shell(json_string_value(val), vars,
 			    at, cause);
+		else if (t->module->rest != NULL && strcmp(key,
+		    t->module->rest) == 0 && json_is_object(val))
+			r = render_rest(t->module, val, vars, at, cause);
 		else
 			r = template_render(val, vars, at, cause);
 		if (r == NULL)

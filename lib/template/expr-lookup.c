@@ -85,6 +85,26 @@ lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
 	return 0;
 }
 
+/* varnames: the names of the variables each term, a regular expression,
+ * searches (os_hardening's lookup('varnames', '^' + key + '$')). */
+static int
+lookup_varnames(struct expr_call *c, const json_t *terms, json_t *ret)
+{
+	const json_t	*t;
+	size_t		 i;
+
+	json_array_foreach(terms, i, t) {
+		if (!json_is_string(t))
+			return expr_error(c->ctx, "Invalid setting identifier, "
+			    "\"%s\" is not a string, it is %s", "(term)",
+			    expr_type_name(t));
+		if (expr_regex_names(c, json_string_value(t), c->ctx->vars,
+		    ret) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A lookup file: at most this much is read. */
 #define LOOKUP_FILE_MAX	EXPR_MAX_STRING
 
@@ -285,6 +305,7 @@ static const struct {
 	{ "file",	lookup_file },
 	{ "template",	lookup_template },
 	{ "vars",	lookup_vars },
+	{ "varnames",	lookup_varnames },
 };
 
 /* lookup(name, terms..., wantlist=, errors=, default=, rstrip=, lstrip=) */

@@ -17,7 +17,7 @@
 # role named with a slash, Ansible 2.14's bare include, static and
 # dynamic, with_first_found, modules tcptune lacks under a false when)
 # print the same lines; unimplemented.yml: such a module fails where it
-# runs.
+# runs; set_fact with templated names and lookup('varnames').
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -80,6 +80,8 @@ assert_match "--check: the templated ignore_errors false, the host failed" \
     "failed=1" "$RUN_OUT"
 realshape_compare
 assert_match "the templated ignore_errors true: ignored" "ignored=1" "$RUN_OUT"
+assert_match "set_fact: a templated name set, one varnames finds kept" \
+    '"msg": "from the os, from the user"' "$RUN_OUT"
 assert_match "a role named with a slash, named so" \
     'TASK \[team/tune : which role\]' "$RUN_OUT"
 assert_match "the bare include that loops is dynamic" \
@@ -87,7 +89,7 @@ assert_match "the bare include that loops is dynamic" \
 assert_match "with_first_found: files under paths, found in the playbook's dir" \
     "ok: \[${HOSTS[0]}\] => \\(item=.*/lang5/vars/osvars.yml\\)" "$RUN_OUT"
 assert_match "a module tcptune lacks: said at load, by position" \
-    "realshape.yml:38:7: module 'ansible.posix.selinux' is not implemented by tcptune" \
+    "realshape.yml:42:7: module 'ansible.posix.selinux' is not implemented by tcptune" \
     "$RUN_ERR"
 e2e_run 30 tt lint realshape.yml
 assert_rc "lint: a module tcptune lacks loads" 0
