@@ -390,6 +390,30 @@ parse_call(struct parser *ps, struct enode *n)
 	n->name = xstrdup(peek(ps)->text);
 	sig.off = ps->base + peek(ps)->off + 1;
 	ps->i++;
+	/* a collection's name, ns.coll.name: ansible.builtin's (and
+	 * ansible.legacy's) are the filters and tests here */
+	while (is_op(ps, ".") && ps->i + 1 < ps->lx.n &&
+	    ps->lx.toks[ps->i + 1].type == T_NAME) {
+		char *dotted = xprintf("%s.%s", n->name,
+		    ps->lx.toks[ps->i + 1].text);
+
+		free(n->name);
+		n->name = dotted;
+		ps->i += 2;
+	}
+	if (strncmp(n->name, "ansible.builtin.", 16) == 0 ||
+	    strncmp(n->name, "ansible.legacy.", 15) == 0) {
+		char *bare = xstrdup(strchr(strchr(n->name, '.') + 1, '.') + 1);
+
+		free(n->name);
+		n->name = bare;
+	}
+	if (strchr(n->name, '.') != NULL) {
+		ps->cause = xprintf("%s '%s' is a collection's Python plugin, "
+		    "which tcptune does not run, at character %zu", sig.what,
+		    n->name, sig.off);
+		return -1;
+	}
 	if (n->kind == N_FILTER &&
 	    (n->filter = expr_filter_find(n->name)) != NULL) {
 		sig.min_args = n->filter->min_args;
