@@ -314,8 +314,22 @@ test_mode(void **state)
 	assert_int_equal(m, 01777);
 	assert_int_equal(file_mode_parse("420", 1, &m, &cause), 0);
 	assert_int_equal(m, 0644);
+	/* symbolic: each of u, g and o set with '=' (k3s-ansible's) */
+	assert_int_equal(file_mode_parse("u=rw,g=,o=", 0, &m, &cause), 0);
+	assert_int_equal(m, 0600);
+	assert_int_equal(file_mode_parse("a=r,u=rwx", 0, &m, &cause), 0);
+	assert_int_equal(m, 0744);
+	assert_int_equal(file_mode_parse("ug=rw,o=r", 0, &m, &cause), 0);
+	assert_int_equal(m, 0664);
+	/* ... not what needs the file's own mode */
 	assert_int_equal(file_mode_parse("u=rw", 0, &m, &cause), -1);
 	assert_non_null(strstr(cause, "symbolic"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(file_mode_parse("u+x,g=,o=", 0, &m, &cause), -1);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(file_mode_parse("u=rwX,g=,o=", 0, &m, &cause), -1);
 	free(cause);
 	cause = NULL;
 	assert_int_equal(file_mode_parse("0888", 0, &m, &cause), -1);
