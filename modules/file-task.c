@@ -556,3 +556,21 @@ ftask_edit_write(struct module_ctx *ctx, const struct file_result *rd,
 	strbuf_release(&sb);
 	return 0;
 }
+
+const char *
+ftask_path_of(const struct ftask_path *p, char **cause)
+{
+	const char	*one = p->path != NULL ? p->path : p->dest != NULL ?
+			    p->dest : p->name;
+	int		 n = (p->path != NULL) + (p->dest != NULL) +
+			    (p->name != NULL);
+
+	if (n != 1) {
+		if (cause != NULL)
+			*cause = xstrdup(n == 0 ? "missing required "
+			    "arguments: path" : "parameters are mutually "
+			    "exclusive: path|dest|name");
+		return NULL;
+	}
+	return one;
+}

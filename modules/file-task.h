@@ -71,12 +71,27 @@ int	 ftask_validate_check(const char *validate, char **cause);
  * absent. */
 const char *ftask_kind(const struct file_stat *st);
 
-/* path and its other name dest (lineinfile, blockinfile, file). */
-#define FTASK_PATH_PARAMS(path_off, dest_off)				\
-	{ .name = "path", .type = PARAM_PATH, .offset = (path_off),	\
+/* path and its other names, Ansible's aliases of it (lineinfile,
+ * blockinfile, file): one of them is given. */
+struct ftask_path {
+	const char	*path;
+	const char	*dest;
+	const char	*name;	/* kubespray's `file: name=DIR` */
+};
+/* The rows of a conf's struct ftask_path at offset off. */
+#define FTASK_PATH_PARAMS(off)						\
+	{ .name = "path", .type = PARAM_PATH,				\
+	  .offset = (off) + offsetof(struct ftask_path, path),		\
 	  .host_line = HOSTLINE_PATH, .help = "the path on the host" },	\
-	{ .name = "dest", .type = PARAM_PATH, .offset = (dest_off),	\
+	{ .name = "dest", .type = PARAM_PATH,				\
+	  .offset = (off) + offsetof(struct ftask_path, dest),		\
+	  .host_line = HOSTLINE_PATH, .help = "path's other name" },	\
+	{ .name = "name", .type = PARAM_PATH,				\
+	  .offset = (off) + offsetof(struct ftask_path, name),		\
 	  .host_line = HOSTLINE_PATH, .help = "path's other name" }
+/* The path given, or NULL with *cause (if cause) when none or more than
+ * one of the names is. */
+const char *ftask_path_of(const struct ftask_path *p, char **cause);
 
 /* The rows the text edits share (lineinfile, blockinfile). */
 #define FTASK_EDIT_PARAMS(create_off, backup_off, validate_off)		\

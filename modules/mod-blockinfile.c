@@ -16,8 +16,7 @@
 
 struct blockinfile_conf {
 	struct module_conf	 hdr;
-	const char		*path;
-	const char		*dest;
+	struct ftask_path	 p;
 	const char		*state;
 	const char		*marker;
 	const char		*block;
@@ -39,7 +38,7 @@ struct blockinfile_conf {
 static const char *const states[] = { "present", "absent", NULL };
 
 static const struct module_param blockinfile_params[] = {
-	FTASK_PATH_PARAMS(AT(path), AT(dest)),
+	FTASK_PATH_PARAMS(AT(p)),
 	{ .name = "state", .type = PARAM_CHOICE, .offset = AT(state),
 	  .def = "present", .choices = states,
 	  .help = "present: the block is there; absent: removed" },
@@ -74,9 +73,8 @@ blockinfile_validate(const void *vconf, char **cause)
 	const struct blockinfile_conf	*c = vconf;
 	struct ftask_attrs		 a = { c->mode, c->owner, c->group };
 
-	if ((c->path == NULL) == (c->dest == NULL))
-		return fail(cause, "one of path and dest is required (not "
-		    "both)");
+	if (ftask_path_of(&c->p, cause) == NULL)
+		return -1;
 	if (c->block != NULL && c->content != NULL)
 		return fail(cause, "parameters are mutually exclusive: block|"
 		    "content");
@@ -93,8 +91,8 @@ blockinfile_task(struct module_ctx *ctx, const void *vconf,
     struct module_result *res)
 {
 	const struct blockinfile_conf	*c = vconf;
-	const char			*path = c->path != NULL ? c->path :
-					    c->dest;
+	const char			*path = ftask_path_of(&c->p,
+					    NULL);
 	struct file_result		 rd;
 	struct bif_task			 t;
 	struct bif_out			 bo;

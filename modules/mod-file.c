@@ -17,8 +17,7 @@
 
 struct file_conf {
 	struct module_conf	 hdr;
-	const char		*path;
-	const char		*dest;
+	struct ftask_path	 p;
 	const char		*state;
 	const char		*src;
 	const char		*mode;
@@ -34,7 +33,7 @@ static const char *const states[] = { "file", "directory", "link",
 	"absent", "touch", NULL };
 
 static const struct module_param file_params[] = {
-	FTASK_PATH_PARAMS(AT(path), AT(dest)),
+	FTASK_PATH_PARAMS(AT(p)),
 	{ .name = "state", .type = PARAM_CHOICE, .offset = AT(state),
 	  .choices = states,
 	  .help = "file (attributes of an existing file), directory (made "
@@ -57,7 +56,7 @@ static const struct module_param file_params[] = {
 static const char *
 conf_path(const struct file_conf *c)
 {
-	return c->path != NULL ? c->path : c->dest;
+	return ftask_path_of(&c->p, NULL);
 }
 
 static int
@@ -66,9 +65,8 @@ file_validate(const void *vconf, char **cause)
 	const struct file_conf	*c = vconf;
 	struct ftask_attrs	 a = { c->mode, c->owner, c->group };
 
-	if ((c->path == NULL) == (c->dest == NULL))
-		return fail(cause, "one of path and dest is required (not "
-		    "both)");
+	if (ftask_path_of(&c->p, cause) == NULL)
+		return -1;
 	if (c->src != NULL && (c->state == NULL || strcmp(c->state, "link") !=
 	    0))
 		return fail(cause, "src option requires state to be 'link' or "

@@ -122,4 +122,5 @@ const struct module mod_include_vars = {
 	.run = include_vars_run,
 	.check_safe = 1,
 	.free_form = "file",
+	.search_subdir = "vars",
 };

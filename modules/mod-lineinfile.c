@@ -21,8 +21,7 @@
 
 struct lineinfile_conf {
 	struct module_conf	 hdr;
-	const char		*path;
-	const char		*dest;
+	struct ftask_path	 p;
 	const char		*state;
 	const char		*regexp;
 	const char		*regex;
@@ -45,7 +44,7 @@ struct lineinfile_conf {
 static const char *const states[] = { "present", "absent", NULL };
 
 static const struct module_param lineinfile_params[] = {
-	FTASK_PATH_PARAMS(AT(path), AT(dest)),
+	FTASK_PATH_PARAMS(AT(p)),
 	{ .name = "state", .type = PARAM_CHOICE, .offset = AT(state),
 	  .def = "present", .choices = states,
 	  .help = "present: the line is there; absent: no line matches" },
@@ -83,7 +82,7 @@ static const struct module_param lineinfile_params[] = {
 static const char *
 conf_path(const struct lineinfile_conf *c)
 {
-	return c->path != NULL ? c->path : c->dest;
+	return ftask_path_of(&c->p, NULL);
 }
 
 static const char *
@@ -100,9 +99,8 @@ lineinfile_validate(const void *vconf, char **cause)
 	struct ftask_attrs		 a = { c->mode, c->owner, c->group };
 	const char			*re = conf_regexp(c);
 
-	if ((c->path == NULL) == (c->dest == NULL))
-		return fail(cause, "one of path and dest is required (not "
-		    "both)");
+	if (ftask_path_of(&c->p, cause) == NULL)
+		return -1;
 	if (c->regexp != NULL && c->regex != NULL)
 		return fail(cause, "parameters are mutually exclusive: regexp|"
 		    "regex");

@@ -17,6 +17,8 @@ struct stat_conf {
 	const char		*path;
 	int			 follow;
 	int			 get_checksum;
+	int			 get_attributes;	/* accepted, unused */
+	int			 get_mime;		/* accepted, unused */
 };
 
 #define AT(f)	offsetof(struct stat_conf, f)
@@ -30,6 +32,14 @@ static const struct module_param stat_params[] = {
 	{ .name = "get_checksum", .type = PARAM_BOOL,
 	  .offset = AT(get_checksum), .def = "true",
 	  .help = "the sha1 of a regular file (stat.checksum)" },
+	/* roles turn these off to save time (kubespray); tcptune's stat
+	 * gives neither, so either way is the same */
+	{ .name = "get_attributes", .type = PARAM_BOOL,
+	  .offset = AT(get_attributes), .def = "true",
+	  .help = "accepted; the attributes (lsattr) are not returned" },
+	{ .name = "get_mime", .type = PARAM_BOOL, .offset = AT(get_mime),
+	  .def = "true",
+	  .help = "accepted; the mime type is not returned" },
 	{ .name = NULL },
 };
 

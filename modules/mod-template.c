@@ -133,4 +133,5 @@ const struct module mod_template = {
 	.run = template_task,
 	.plan = template_task,
 	.kv_free_form = 1,
+	.search_subdir = "templates",
 };

@@ -52,6 +52,12 @@ lint_playbook(const char *path, const struct inventory *inv, json_t *out)
 			pattern_hosts_free(hosts, n);
 		}
 	}
+	for (i = 0; pb != NULL && i < diag_count(&pb->warnings); i++) {
+		if (out == NULL)
+			say_warning(NULL, "%s", diag_get(&pb->warnings, i));
+		json_array_append_new(warnings,
+		    json_string(diag_get(&pb->warnings, i)));
+	}
 	nerr = diag_count(&d);
 	for (i = 0; i < nerr; i++) {
 		if (out == NULL)

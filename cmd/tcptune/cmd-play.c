@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "inventory/inventory.h"
 #include "output.h"
+#include "say.h"
 #include "output-matrix.h"
 #include "playbook/playbook.h"
 #include "prompt.h"
@@ -33,6 +34,9 @@ load_playbook(const char *path)
 		    "s");
 	}
 	diag_clear(&d);
+	/* what loaded but runs unlike Ansible, said before anything runs */
+	for (i = 0; pb != NULL && i < diag_count(&pb->warnings); i++)
+		say_warning(NULL, "%s", diag_get(&pb->warnings, i));
 	return pb;
 }
 

@@ -544,7 +544,18 @@ add_rest(const struct module *m, json_t *args, const char *key,
 		unknown_param(d, NULL, pos, m, key);
 		return -1;
 	}
-	if (!str_is_identifier(key)) {
+	/* a templated name ('{{ item.key }}': os_hardening's) is checked
+	 * once rendered (task_render_args), as Ansible's set_fact renders
+	 * its keys */
+	if (template_has(key)) {
+		char *cause = NULL;
+
+		if (template_check(key, &cause) != 0) {
+			diag_add(d, pos, "%s", cause);
+			free(cause);
+			return -1;
+		}
+	} else if (!str_is_identifier(key)) {
 		diag_add(d, pos, "invalid variable name '%s' for module '%s'",
 		    key, m->name);
 		return -1;

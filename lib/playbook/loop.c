@@ -25,6 +25,7 @@ static const struct {
 	{ "with_sequence", LOOP_SEQUENCE },
 	{ "with_subelements", LOOP_SUBELEMENTS },
 	{ "with_fileglob", LOOP_FILEGLOB },
+	{ "with_first_found", LOOP_FIRST_FOUND },
 	{ NULL, LOOP_NONE },
 };
 
@@ -385,6 +386,10 @@ loop_items(const struct task_loop *l, const json_t *vars, int *undefined,
 	char	*why = NULL;
 
 	*undefined = 0;
+	/* its names rendered one by one: an undefined one is passed over */
+	if (l->kind == LOOP_FIRST_FOUND && !json_is_string(l->value))
+		return loop_first_found(l->value, vars, l->subdir, &l->pos,
+		    cause);
 	if ((rendered = template_render(l->value, vars, &l->pos, cause)) ==
 	    NULL) {
 		/* template.c words every undefined name so */
@@ -401,6 +406,11 @@ loop_items(const struct task_loop *l, const json_t *vars, int *undefined,
 			rendered = one;
 		}
 		items = loop_fileglob(rendered, vars, &why);
+	} else if (l->kind == LOOP_FIRST_FOUND) {
+		items = loop_first_found(rendered, vars, l->subdir, &l->pos,
+		    cause);
+		json_decref(rendered);
+		return items;
 	} else
 		items = loop_shape(l->kind, rendered, &why);
 	json_decref(rendered);

@@ -21,6 +21,7 @@ enum loop_kind {
 	LOOP_SEQUENCE,		/* with_sequence: start end stride format */
 	LOOP_SUBELEMENTS,	/* with_subelements: [item, subitem] */
 	LOOP_FILEGLOB,		/* with_fileglob: files found by pattern */
+	LOOP_FIRST_FOUND,	/* with_first_found: the first file found */
 };
 
 struct task_loop {
@@ -32,6 +33,9 @@ struct task_loop {
 	char			*index_var;	/* NULL: none */
 	char			*label;		/* template; NULL: the item */
 	int			 extended;	/* ansible_loop */
+	const char		*subdir;	/* with_first_found's: the
+						 * task module's search_subdir,
+						 * static; NULL: "files" */
 };
 
 
@@ -65,6 +69,18 @@ json_t		*loop_shape(enum loop_kind kind, const json_t *value,
 json_t		*loop_subelements(const json_t *terms, char **cause);
 json_t		*loop_fileglob(const json_t *terms, const json_t *vars,
 		     char **cause);
+
+/* with_first_found's one item: the first of the files its terms name that
+ * exists (ansible-core 2.14's plugins/lookup/first_found.py): a term is a
+ * file name, a list of terms, or a mapping of `files`, `paths` (each a
+ * string split on ",;" and ",:;", or a list) and `skip`; a name whose
+ * template uses an undefined variable is passed over; each is searched as
+ * Ansible's find_file_in_search_path does (ansible_search_path, else the
+ * role and its tasks/, then playbook_dir: DIR/SUBDIR/NAME, then DIR/NAME).
+ * No file: [] when skip, else NULL with *cause. terms are as written (not
+ * rendered); pos is theirs. */
+json_t		*loop_first_found(const json_t *terms, const json_t *vars,
+		     const char *subdir, const struct ypos *pos, char **cause);
 
 /* The variables of item i of n: loop_var, index_var and, when extended,
  * ansible_loop; set in vars (which is changed). */

@@ -150,6 +150,11 @@ struct module {
 	/* A PARAM_MAP parameter that takes every key the table does not
 	 * name (set_fact's facts), NULL: such a key is an error. */
 	const char			*rest;
+	/* The subdirectory of a role or playbook where its file lookups
+	 * (with_first_found) look first, as Ansible's task executor sets
+	 * the lookup's _subdir: "vars" for include_vars, "templates" for
+	 * template; NULL: "files". */
+	const char			*search_subdir;
 	/* A module that measures pairs of hosts (below); NULL for others. */
 	const struct module_pairwise	*pairwise;
 };
@@ -227,6 +232,13 @@ const struct module		*module_find_task(const char *key,
 				    const char *const *given, size_t ngiven);
 /* The table's module with gathers_facts set, or NULL. */
 const struct module		*module_find_gatherer(void);
+/* key names a module of Ansible's (ansible.builtin, ansible.posix,
+ * community.general; short, FQCN or ansible.legacy) that the table lacks:
+ * its FQCN, allocated, else NULL (modules/unimplemented.c). */
+char				*module_unimplemented_fqcn(const char *key);
+/* The module of a task calling such a module: its one parameter `module`
+ * is the FQCN, and it fails wherever it runs, check mode too. */
+extern const struct module	 mod_unimplemented;
 const struct module_param	*module_find_param(const struct module *m,
 				    const char *name);
 const char			*param_type_name(enum param_type type);

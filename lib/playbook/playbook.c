@@ -526,13 +526,30 @@ local_action(struct loader *ld, const struct ynode *v, struct task *t)
 	return m;
 }
 
+/* A task calling Ansible's module fq (taken), which tcptune lacks: it
+ * loads, unchecked, and fails where it runs (modules/unimplemented.c);
+ * the playbook's warnings say so at the module's key. */
+static void
+unimplemented_module(struct loader *ld, struct task *t,
+    const struct ynode *keynode, char *fq)
+{
+	t->module = &mod_unimplemented;
+	t->module_pos = keynode->pos;
+	t->args = json_pack("{s:s}", "module", fq);
+	if (ld->pb != NULL)
+		diag_add(&ld->pb->warnings, &keynode->pos, "module '%s' is "
+		    "not implemented by tcptune: the task fails on a host "
+		    "where it runs (its parameters are not checked)", fq);
+	free(fq);
+}
+
 void
 load_task(struct loader *ld, const struct ynode *n, struct task *t)
 {
 	const struct ynode	*v;
 	const struct module	*m;
 	const char		*key, *sugg, *module_key = NULL;
-	char			*names;
+	char			*names, *fq;
 	size_t			 i;
 	int			 has_module = 0, reported = 0;
 
@@ -554,6 +571,13 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		if (module_find(ynode_key(n, i)) != NULL)
 			has_module = 1;
 	}
+	for (i = 0; !has_module && i < n->n; i++) {
+		if (!in_list(ynode_key(n, i), task_keys) &&
+		    (fq = module_unimplemented_fqcn(ynode_key(n, i))) != NULL) {
+			has_module = 1;
+			free(fq);
+		}
+	}
 	for (i = 0; i < n->n; i++) {
 		key = ynode_key(n, i);
 		if (in_list(key, task_keys) || loop_is_keyword(key))
@@ -574,6 +598,12 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 			module_key = key;
 			t->module_pos = n->keys[i]->pos;
 			t->args_node = n->items[i];
+			continue;
+		}
+		if (t->module == NULL &&
+		    (fq = module_unimplemented_fqcn(key)) != NULL) {
+			unimplemented_module(ld, t, n->keys[i], fq);
+			module_key = key;
 			continue;
 		}
 		reported = 1;
@@ -598,7 +628,7 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		free(names);
 	}
 	/* parameters first, so that errors come in file order */
-	if (t->module != NULL)
+	if (t->module != NULL && t->module != &mod_unimplemented)
 		bind_task_params(t->module, &t->module_pos, t->args_node,
 		    &t->args, ld->d);
 	get_string(ld, ynode_get(n, "name"), "name", &t->name);
@@ -623,8 +653,14 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		diag_add(ld->d, &ynode_get(n, "register")->pos, "invalid "
 		    "register name '%s'", t->register_as);
 	}
-	get_bool(ld, ynode_get(n, "ignore_errors"), "ignore_errors",
-	    &t->ignore_errors);
+	if ((v = ynode_get(n, "ignore_errors")) != NULL &&
+	    v->type == YNODE_SCALAR && template_has(v->value)) {
+		/* a template (kubespray's "{{ ansible_check_mode }}"):
+		 * each host's, when its task fails */
+		check_templates(ld, v);
+		t->ignore_errors_tmpl = xstrdup(v->value);
+	} else
+		get_bool(ld, v, "ignore_errors", &t->ignore_errors);
 	get_bool(ld, ynode_get(n, "run_once"), "run_once", &t->run_once);
 	get_bool(ld, ynode_get(n, "no_log"), "no_log", &t->no_log);
 	get_become(ld, n, &t->become, &t->become_user, &t->become_user_pos);
@@ -646,6 +682,8 @@ load_task(struct loader *ld, const struct ynode *n, struct task *t)
 		load_vars_into(ld, ynode_get(n, "vars"), t->vars);
 	}
 	loop_load(&t->loop, n, ld->d);
+	if (t->module != NULL)
+		t->loop.subdir = t->module->search_subdir;
 	check_templates(ld, ynode_get(n, "loop"));
 	get_names(ld, ynode_get(n, "notify"), "notify", &t->notify,
 	    &t->nnotify);
@@ -1039,6 +1077,7 @@ void
 task_clear(struct task *t)
 {
 	free(t->name);
+	free(t->ignore_errors_tmpl);
 	json_decref(t->args);
 	free(t->when);
 	free_tags(t->tags, t->ntags);
@@ -1067,6 +1106,7 @@ playbook_free(struct playbook *pb)
 
 	if (pb == NULL)
 		return;
+	diag_clear(&pb->warnings);
 	for (i = 0; i < pb->nplays; i++) {
 		p = &pb->plays[i];
 		free(p->name);
@@ -1205,11 +1245,65 @@ playbook_host_vars(const struct play *p, const json_t *inventory_vars,
 }
 
 int
+task_ignores_errors(const struct task *t, const json_t *vars)
+{
+	json_t	*v;
+	char	*cause = NULL;
+	int	 b = 0;
+
+	if (t->ignore_errors > 0 || t->ignore_errors_tmpl == NULL)
+		return t->ignore_errors > 0;
+	v = template_render_string(t->ignore_errors_tmpl, vars, NULL, &cause);
+	free(cause);
+	if (v != NULL && !ansible_bool_value(v, &b))
+		b = 0;
+	json_decref(v);
+	return b;
+}
+
+int
 task_until_attempts(const struct task *t)
 {
 	if (t->until == NULL || t->retries == 0)
 		return 1;
 	return t->retries < 0 ? 4 : t->retries + 1;
+}
+
+/* The rest parameter's mapping (set_fact's facts) rendered, its names
+ * too, each then a variable name, as Ansible's set_fact renders and
+ * checks them. */
+static json_t *
+render_rest(const struct module *m, const json_t *val, const json_t *vars,
+    const struct ypos *at, char **cause)
+{
+	const char	*key;
+	json_t		*out = json_object(), *v, *r, *k;
+
+	json_object_foreach((json_t *)val, key, v) {
+		k = template_has(key) ? template_render_string(key, vars, at,
+		    cause) : json_string(key);
+		if (k == NULL)
+			goto bad;
+		if (!json_is_string(k) ||
+		    !str_is_identifier(json_string_value(k))) {
+			ypos_fail(cause, at, "invalid variable name '%s' for "
+			    "module '%s' (from '%s')", json_is_string(k) ?
+			    json_string_value(k) : "(not a string)", m->name,
+			    key);
+			json_decref(k);
+			goto bad;
+		}
+		if ((r = template_render(v, vars, at, cause)) == NULL) {
+			json_decref(k);
+			goto bad;
+		}
+		json_object_set_new(out, json_string_value(k), r);
+		json_decref(k);
+	}
+	return out;
+bad:
+	json_decref(out);
+	return NULL;
 }
 
 json_t *
@@ -1240,6 +1334,9 @@ task_render_args(const struct task *t, const json_t *vars, uint64_t *given,
 		    json_is_string(val))
 			r = template_render_shell(json_string_value(val), vars,
 			    at, cause);
+		else if (t->module->rest != NULL && strcmp(key,
+		    t->module->rest) == 0 && json_is_object(val))
+			r = render_rest(t->module, val, vars, at, cause);
 		else
 			r = template_render(val, vars, at, cause);
 		if (r == NULL)

@@ -63,6 +63,9 @@ struct task {
 	int			 retries;	/* -1: Ansible's 3 */
 	int			 delay;		/* seconds; -1: Ansible's 5 */
 	int			 ignore_errors;
+	char			*ignore_errors_tmpl; /* a templated one
+						 * ("{{ ansible_check_mode }}"),
+						 * decided per host; NULL */
 	int			 run_once;	/* on the first host at it; its
 						 * result is every host's (> 0;
 						 * -1 while loading: unset) */
@@ -171,6 +174,10 @@ struct playbook {
 	size_t		 ndocs;
 	struct play	*plays;
 	size_t		 nplays;
+	/* what loaded but will not run as Ansible runs it (a task calling
+	 * an Ansible module tcptune lacks): "file:line:col: text", for lint
+	 * and play to show */
+	struct diag	 warnings;
 };
 
 /* Where roles are looked for besides the playbook's roles/ directory and
@@ -260,6 +267,10 @@ int		 task_selected(const struct play *p, const struct task *t,
  * TaskExecutor: retries + 1, 4 when retries is not given (-1), 1 for 0
  * (then the condition is not looked at). */
 int		 task_until_attempts(const struct task *t);
+/* Whether a failure of t is ignored on a host with vars: its
+ * ignore_errors, a templated one rendered and read as Ansible's boolean()
+ * (one that does not render: not ignored). */
+int		 task_ignores_errors(const struct task *t, const json_t *vars);
 
 /* The Ansible release whose language tcptune follows, as the magic
  * variable ansible_version tells roles (Debian 12's ansible-core, the one

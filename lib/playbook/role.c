@@ -50,10 +50,13 @@ expand_home(const char *s, size_t len)
 	return xstrndup(s, len);
 }
 
-/* The directory of role `name`, or NULL with the places looked at. */
+/* The directory of role `name`, or NULL with the places looked at. A name
+ * with slashes is searched as any other (roles/kubernetes/preinstall for
+ * kubernetes/preinstall); *by_path is set when it was found only as a path
+ * of its own. */
 static char *
 find_role(struct loader *ld, const char *name, const struct role *parent,
-    char **looked)
+    char **looked, int *by_path)
 {
 	const char	*def = "~/.ansible/roles:/usr/share/ansible/roles:"
 			    "/etc/ansible/roles";
@@ -68,14 +71,14 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 	pbdir = p != NULL ? xstrndup(ld->file, (size_t)(p - ld->file)) :
 	    xstrdup(".");
 	tried = xstrdup("");
-	if (strchr(name, '/') != NULL) {
-		cand = name[0] == '/' ? xstrdup(name) : xprintf("%s/%s",
-		    pbdir, name);
-		if (path_is_dir(cand))
-			found = cand;
+	*by_path = 0;
+	if (name[0] == '/') {
+		/* named by the whole path, as os.path.join finds it */
+		if (path_is_dir(name))
+			found = xstrdup(name);
 		else {
 			free(tried);
-			tried = cand;
+			tried = xstrdup(name);
 		}
 		goto out;
 	}
@@ -143,6 +146,19 @@ find_role(struct loader *ld, const char *name, const struct role *parent,
 			tried = xprintf("%s, %s", p, cand);
 			free((char *)p);
 			free(cand);
+		}
+	}
+	/* last, a name with a slash as a path from the working directory,
+	 * the role then named by its last component (Ansible's
+	 * RoleDefinition._load_role_path) */
+	if (found == NULL && strchr(name, '/') != NULL) {
+		if (path_is_dir(name)) {
+			found = xstrdup(name);
+			*by_path = 1;
+		} else {
+			p = tried;
+			tried = xprintf("%s, %s", p, name);
+			free((char *)p);
 		}
 	}
 out:
@@ -424,7 +440,7 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 	struct role		*r, *same;
 	struct scope		 in;
 	char			*path, *looked = NULL, *kind, *file;
-	int			 dups = 0, part;
+	int			 dups = 0, part, by_path = 0;
 
 	if (ld->depth >= LOADER_MAX_DEPTH) {
 		diag_add(ld->d, &u->name_pos, "roles nested more than "
@@ -437,7 +453,8 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 		    "not supported (roles are read when the playbook loads)");
 		return NULL;
 	}
-	if ((path = find_role(ld, u->name, sc->role, &looked)) == NULL) {
+	if ((path = find_role(ld, u->name, sc->role, &looked, &by_path)) ==
+	    NULL) {
 		diag_add(ld->d, &u->name_pos, "role '%s' not found (looked "
 		    "in %s)", u->name, looked);
 		free(looked);
@@ -454,7 +471,7 @@ role_use(struct loader *ld, struct role_use *u, const struct scope *sc)
 		}
 	}
 	r = xcalloc(1, sizeof *r);
-	r->name = xstrdup(u->name);
+	r->name = xstrdup(by_path ? strrchr(u->name, '/') + 1 : u->name);
 	r->tasks_from = xstrdup(u->tasks_from);
 	r->path = path;
 	r->pos = u->name_pos;

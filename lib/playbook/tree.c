@@ -18,8 +18,10 @@ static const char *const block_keys[] = { "block", "rescue", "always",
 	"name", "when", "tags", "vars", "ignore_errors", "no_log", "run_once",
 	"environment", "become", "become_user", "delegate_to",
 	"delegate_facts", NULL };
+/* what scope_derive hands down to the imported tasks */
 static const char *const import_keys[] = { "name", "when", "tags", "vars",
-	"ignore_errors", "become", "become_user", NULL };
+	"ignore_errors", "become", "become_user", "environment", "no_log",
+	"run_once", "delegate_to", NULL };
 static const char *const part_names[NPARTS] = { "block", "rescue",
 	"always" };
 
@@ -415,7 +417,7 @@ load_import_tasks(struct loader *ld, const struct ynode *n, const char *key,
 static const char *const include_keys[] = { "name", "when", "tags",
 	"vars", "loop", "with_items", "with_list", "with_dict",
 	"with_indexed_items", "with_together", "with_nested", "with_sequence",
-	"loop_control", "ignore_errors", NULL };
+	"with_first_found", "loop_control", "ignore_errors", NULL };
 
 static const char *const include_role_opts[] = { "name", "tasks_from",
 	"vars_from", "defaults_from", "handlers_from", "allow_duplicates",
@@ -562,6 +564,23 @@ load_include(struct loader *ld, const struct ynode *n, const char *key,
 	include_lint(ld, t, n, &file->pos, sc);
 }
 
+/* Ansible 2.14's deprecated bare `include:` of tasks: static, as
+ * import_tasks, unless it loops or its file name is templated, when it is
+ * include_tasks (playbook/helpers.py, load_list_of_tasks). */
+static void
+load_bare_include(struct loader *ld, const struct ynode *n, const char *key,
+    const struct scope *sc)
+{
+	const struct ynode	*file = ynode_get(n, key);
+	size_t			 at;
+
+	if (loop_keyword(n, &at) != NULL || (file->type == YNODE_SCALAR &&
+	    template_has(file->value)))
+		load_include(ld, n, key, sc);
+	else
+		load_import_tasks(ld, n, key, sc);
+}
+
 static const char *const meta_names[] = { "noop", "end_play", "end_batch",
 	"end_host", "clear_facts", NULL };
 
@@ -631,11 +650,11 @@ tree_load_list(struct loader *ld, const struct ynode *n,
 		else if ((key = keyword(item, "include_tasks", &at)) != NULL ||
 		    (key = keyword(item, "include_role", &at)) != NULL)
 			load_include(ld, item, key, sc);
-		else if ((key = keyword(item, "include", &at)) != NULL ||
-		    (key = keyword(item, "import_playbook", &at)) != NULL)
+		else if ((key = keyword(item, "include", &at)) != NULL)
+			load_bare_include(ld, item, key, sc);
+		else if ((key = keyword(item, "import_playbook", &at)) != NULL)
 			diag_add(ld->d, &item->keys[at]->pos, "'%s' is not "
-			    "supported yet (include_tasks, include_role, "
-			    "import_tasks and import_role are)", key);
+			    "supported among tasks (only as a play)", key);
 		else if ((key = keyword(item, "meta", &at)) != NULL)
 			load_meta(ld, item, key, sc);
 		else {

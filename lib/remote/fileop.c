@@ -200,6 +200,48 @@ file_stat_sum(const struct file_stat *st)
 	}
 }
 
+/* A symbolic mode whose every class u, g and o is set with '=' (k3s'
+ * "u=rw,g=,o="): its bits, which do not depend on the file's own; 0, or
+ * -1 with *cause for any other symbolic mode. */
+static int
+symbolic_mode(const char *s, unsigned *mode, char **cause)
+{
+	static const unsigned shift[] = { 6, 3, 0 };	/* u g o */
+	const char	*p = s;
+	unsigned	 m = 0, who, set = 0, bits;
+	int		 k;
+
+	while (*p != '\0') {
+		for (who = 0; strchr("ugoa", *p) != NULL && *p != '\0'; p++)
+			who |= *p == 'a' ? 7 : *p == 'u' ? 1 : *p == 'g' ? 2 : 4;
+		if (who == 0 || *p != '=')
+			goto refuse;
+		for (bits = 0, p++; *p != '\0' && *p != ','; p++) {
+			if (*p == 'r' || *p == 'w' || *p == 'x')
+				bits |= *p == 'r' ? 4 : *p == 'w' ? 2 : 1;
+			else
+				goto refuse;
+		}
+		for (k = 0; k < 3; k++) {
+			if (who & (1u << k)) {
+				m = (m & ~(7u << shift[k])) |
+				    (bits << shift[k]);
+				set |= 1u << k;
+			}
+		}
+		if (*p == ',')
+			p++;
+	}
+	if (set != 7)
+		goto refuse;
+	*mode = m;
+	return 0;
+refuse:
+	return fail(cause, "mode '%.32s' is not an octal number, nor a "
+	    "symbolic mode that sets each of u, g and o with '=' and r, w, x "
+	    "(the others need the file's own mode)", s);
+}
+
 int
 file_mode_parse(const char *s, int is_int, unsigned *mode, char **cause)
 {
@@ -213,10 +255,12 @@ file_mode_parse(const char *s, int is_int, unsigned *mode, char **cause)
 	if (!is_int && s[0] == '0' && (s[1] == 'o' || s[1] == 'O') &&
 	    s[2] != '\0')
 		s += 2;
+	if (!is_int && strchr("ugoa", s[0]) != NULL)
+		return symbolic_mode(s, mode, cause);
 	for (i = 0; s[i] != '\0'; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return fail(cause, "mode '%.32s' is not an octal "
-			    "number (symbolic modes are not supported)", s);
+			    "number", s);
 	}
 	v = strtoul(s, &end, is_int ? 10 : 8);
 	if (*end != '\0' || v > 07777)

@@ -190,10 +190,14 @@ hostline_path(const char *path, char **cause)
 
 		p = strchr(part, '/');
 		n = p != NULL ? (size_t)(p - part) : strlen(part);
+		/* one trailing '/', a directory's mark, as roles write it
+		 * (kubespray's stat of /var/lib/waagent/) */
+		if (n == 0 && p == NULL && part[-1] == '/' && part - 1 > path &&
+		    part[-2] != '/')
+			break;
 		if (n == 0)
 			return refuse(cause, "path", path, "%s",
-			    p == NULL ? "ends in '/'" : "has an empty "
-			    "component ('//')");
+			    "has an empty component ('//')");
 		if ((n == 1 && part[0] == '.') || (n == 2 &&
 		    strncmp(part, "..", 2) == 0))
 			return refuse(cause, "path", path, "%s",

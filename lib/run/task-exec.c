@@ -452,7 +452,7 @@ runner_run_task(struct runner *r, struct host_state *h,
 	if (t->no_log > 0)
 		censor(&res);
 	runner_record(h, play_index, t->name, t->module->name, &res,
-	    res.status == RESULT_FAILED && t->ignore_errors,
+	    res.status == RESULT_FAILED && task_ignores_errors(t, vars),
 	    monotonic_seconds() - start);
 	module_result_clear(&res);
 }
@@ -604,7 +604,7 @@ failed:
 	res.msg = cause;
 record:
 	runner_record(h, play_index, t->name, what, &res,
-	    res.status == RESULT_FAILED && t->ignore_errors, 0);
+	    res.status == RESULT_FAILED && task_ignores_errors(t, vars), 0);
 	module_result_clear(&res);
 	tree = NULL;
 out:

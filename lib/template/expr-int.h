@@ -297,6 +297,10 @@ int	 expr_filter_regex_replace(struct expr_call *c, json_t **out);
 int	 expr_filter_regex_search(struct expr_call *c, json_t **out);
 int	 expr_filter_regex_findall(struct expr_call *c, json_t **out);
 int	 expr_filter_regex_escape(struct expr_call *c, json_t **out);
+/* The keys of obj that re searches (re.search), appended to ret: 0, or -1
+ * with an error (the varnames lookup). */
+int	 expr_regex_names(struct expr_call *c, const char *re,
+	     const json_t *obj, json_t *ret);
 int	 expr_test_match(struct expr_call *c);
 int	 expr_test_search(struct expr_call *c);
 int	 expr_test_regex(struct expr_call *c);

@@ -59,6 +59,14 @@ lookup_env(struct expr_call *c, const json_t *terms, json_t *ret)
 	return 0;
 }
 
+/* A term of vars or varnames that is no string: their error. */
+static int
+not_a_name(struct expr_call *c, const json_t *t)
+{
+	return expr_error(c->ctx, "Invalid setting identifier, \"%s\" is "
+	    "not a string, it is %s", "(term)", expr_type_name(t));
+}
+
 /* vars: each term's variable (its value as it is), else the default. */
 static int
 lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
@@ -68,9 +76,7 @@ lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
 
 	json_array_foreach(terms, i, t) {
 		if (!json_is_string(t))
-			return expr_error(c->ctx, "Invalid setting identifier, "
-			    "\"%s\" is not a string, it is %s", "(term)",
-			    expr_type_name(t));
+			return not_a_name(c, t);
 		v = json_object_get(c->ctx->vars, json_string_value(t));
 		if (v == NULL)
 			v = c->kw[KW_DEFAULT];
@@ -81,6 +87,24 @@ lookup_vars(struct expr_call *c, const json_t *terms, json_t *ret)
 			return -1;
 		}
 		json_array_append(ret, (json_t *)v);
+	}
+	return 0;
+}
+
+/* varnames: the names of the variables each term, a regular expression,
+ * searches (os_hardening's lookup('varnames', '^' + key + '$')). */
+static int
+lookup_varnames(struct expr_call *c, const json_t *terms, json_t *ret)
+{
+	const json_t	*t;
+	size_t		 i;
+
+	json_array_foreach(terms, i, t) {
+		if (!json_is_string(t))
+			return not_a_name(c, t);
+		if (expr_regex_names(c, json_string_value(t), c->ctx->vars,
+		    ret) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -285,6 +309,7 @@ static const struct {
 	{ "file",	lookup_file },
 	{ "template",	lookup_template },
 	{ "vars",	lookup_vars },
+	{ "varnames",	lookup_varnames },
 };
 
 /* lookup(name, terms..., wantlist=, errors=, default=, rstrip=, lstrip=) */

@@ -595,3 +595,30 @@ expr_filter_regex_escape(struct expr_call *c, json_t **out)
 	free(s);
 	return expr_string_out(c->ctx, &sb, out);
 }
+
+int
+expr_regex_names(struct expr_call *c, const char *re, const json_t *obj,
+    json_t *ret)
+{
+	pcre2_code		*code;
+	pcre2_match_data	*md;
+	const char		*key;
+	json_t			*v;
+	int			 r = 0, m;
+
+	if ((code = rx_compile(c, re, 0, 0)) == NULL)
+		return -1;
+	md = pcre2_match_data_create_from_pattern(code, NULL);
+	json_object_foreach((json_t *)obj, key, v) {
+		(void)v;
+		if ((m = rx_match(c, code, key, strlen(key), 0, 0, md)) < 0) {
+			r = -1;
+			break;
+		}
+		if (m)
+			json_array_append_new(ret, json_string(key));
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(code);
+	return r;
+}

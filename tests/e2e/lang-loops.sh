@@ -13,7 +13,11 @@
 # (a notify list, meta: flush_handlers, listen) gives the same tasks,
 # statuses and outputs in the same order in both JSON outputs (the
 # banners of a flush differ: Ansible prints "TASK [name]" once per host
-# for it, tcptune none).
+# for it, tcptune none). realshape.yml: shapes of real public roles (a
+# role named with a slash, Ansible 2.14's bare include, static and
+# dynamic, with_first_found, modules tcptune lacks under a false when)
+# print the same lines; unimplemented.yml: such a module fails where it
+# runs; set_fact with templated names and lookup('varnames').
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -51,6 +55,49 @@ e2e_run 30 tt play nohosts.yml --limit nothere
 assert_rc "a --limit that leaves no host: an error" 1
 assert_match "... in Ansible's words" \
     "leaves us with no hosts to target" "$RUN_ERR"
+
+# shapes of real roles (realshape.yml): the same lines but for the
+# includes' own (Ansible prints "included: FILE for h1, h2", tcptune one
+# line per host), the same recap; with --check too, where the templated
+# ignore_errors is false and the host fails
+realshape_compare() {
+	e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 "$@" \
+	    realshape.yml </dev/null
+	ansible_rc=$RUN_RC
+	play_lines <<<"$RUN_OUT" | grep -v 'included: ' >"$E2E_TMP/ansible"
+	play_recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
+	e2e_run 60 tt play realshape.yml -f 1 "$@" </dev/null
+	assert_eq "[real shapes $*] the same exit status" "$ansible_rc" \
+	    "$RUN_RC"
+	assert_eq "[real shapes $*] the same lines" "" \
+	    "$(diff "$E2E_TMP/ansible" \
+	    <(play_lines <<<"$RUN_OUT" | grep -v 'included: '))"
+	assert_eq "[real shapes $*] the same recap counts" \
+	    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
+}
+realshape_compare --check
+assert_match "--check: the templated ignore_errors false, the host failed" \
+    "failed=1" "$RUN_OUT"
+realshape_compare
+assert_match "the templated ignore_errors true: ignored" "ignored=1" "$RUN_OUT"
+assert_match "set_fact: a templated name set, one varnames finds kept" \
+    '"msg": "from the os, from the user"' "$RUN_OUT"
+assert_match "a role named with a slash, named so" \
+    'TASK \[team/tune : which role\]' "$RUN_OUT"
+assert_match "the bare include that loops is dynamic" \
+    "included: ./tasks/bare.yml \\(item=b\\)" "$RUN_OUT"
+assert_match "with_first_found: files under paths, found in the playbook's dir" \
+    "ok: \[${HOSTS[0]}\] => \\(item=.*/lang5/vars/osvars.yml\\)" "$RUN_OUT"
+assert_match "a module tcptune lacks: said at load, by position" \
+    "realshape.yml:42:7: module 'ansible.posix.selinux' is not implemented by tcptune" \
+    "$RUN_ERR"
+e2e_run 30 tt lint realshape.yml
+assert_rc "lint: a module tcptune lacks loads" 0
+assert_match "... with a warning" "firewalld' is not implemented" "$RUN_ERR"
+e2e_run 60 tt play unimplemented.yml --check -f 1 </dev/null
+assert_rc_bit "where it runs, it fails (check mode too)" 2
+assert_match "... naming the module" \
+    "module 'ansible.builtin.slurp' is not implemented by tcptune" "$RUN_OUT"
 
 export ANSIBLE_STDOUT_CALLBACK=json
 e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 handlers.yml </dev/null

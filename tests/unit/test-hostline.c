@@ -128,7 +128,14 @@ test_paths(void **state)
 	assert_int_equal(hostline_dropin_path("/etc/sysctl.d/95-wan.conf",
 	    NULL), 0);
 	assert_int_equal(hostline_path("/var/lib/tcptune", NULL), 0);
-	assert_int_equal(hostline_path("/var/lib/tcptune/", &cause), -1);
+	/* a directory's trailing '/' is a role's way to write it */
+	assert_int_equal(hostline_path("/var/lib/tcptune/", NULL), 0);
+	assert_int_equal(hostline_path("/var/lib//tcptune", &cause), -1);
+	assert_string_equal(cause, "path has an empty component ('//'): "
+	    "'/var/lib//tcptune'");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(hostline_path("/var/lib/tcptune//", &cause), -1);
 	free(cause);
 }
 

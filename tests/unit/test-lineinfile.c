@@ -302,24 +302,38 @@ test_parse(void **state)
 static void
 test_mode(void **state)
 {
+	/* what parses, and its bits; is_int: an int's decimal digits */
+	static const struct {
+		const char	*s;
+		int		 is_int;
+		unsigned	 want;
+	} good[] = {
+		{ "0644", 0, 0644 }, { "0o640", 0, 0640 }, { "1777", 0, 01777 },
+		{ "420", 1, 0644 },
+		/* symbolic: each of u, g and o set with '=' (k3s-ansible's) */
+		{ "u=rw,g=,o=", 0, 0600 }, { "a=r,u=rwx", 0, 0744 },
+		{ "ug=rw,o=r", 0, 0664 },
+	};
+	/* ... not what needs the file's own mode */
+	static const char *const bad[] = { "u=rw", "u+x,g=,o=", "u=rwX,g=,o=",
+	    "0888" };
 	unsigned	 m;
 	char		*cause = NULL;
+	size_t		 i;
 
 	(void)state;
-	assert_int_equal(file_mode_parse("0644", 0, &m, &cause), 0);
-	assert_int_equal(m, 0644);
-	assert_int_equal(file_mode_parse("0o640", 0, &m, &cause), 0);
-	assert_int_equal(m, 0640);
-	assert_int_equal(file_mode_parse("1777", 0, &m, &cause), 0);
-	assert_int_equal(m, 01777);
-	assert_int_equal(file_mode_parse("420", 1, &m, &cause), 0);
-	assert_int_equal(m, 0644);
-	assert_int_equal(file_mode_parse("u=rw", 0, &m, &cause), -1);
-	assert_non_null(strstr(cause, "symbolic"));
-	free(cause);
-	cause = NULL;
-	assert_int_equal(file_mode_parse("0888", 0, &m, &cause), -1);
-	free(cause);
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		assert_int_equal(file_mode_parse(good[i].s, good[i].is_int, &m,
+		    &cause), 0);
+		assert_int_equal(m, good[i].want);
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(file_mode_parse(bad[i], 0, &m, &cause), -1);
+		if (i == 0)
+			assert_non_null(strstr(cause, "symbolic"));
+		free(cause);
+		cause = NULL;
+	}
 }
 
 int

@@ -238,7 +238,7 @@ test_errors(void **state)
 	    "  roles:\n"
 	    "    - no_such_role\n"
 	    "  tasks:\n"
-	    "    - include: x.yml\n"
+	    "    - include: x.yml\n"	/* static: read now */
 	    "    - command: echo\n"
 	    "      notify: nobody\n"
 	    "    - command: echo\n"
@@ -253,13 +253,40 @@ test_errors(void **state)
 	assert_int_equal(diag_count(&d), 4);
 	assert_non_null(strstr(diag_get(&d, 0), "bad.yml:3:7: role "
 	    "'no_such_role' not found"));
-	assert_non_null(strstr(diag_get(&d, 1), "bad.yml:5:7: "
-	    "'include' is not supported yet"));
+	assert_non_null(strstr(diag_get(&d, 1), "bad.yml:5:16: cannot "
+	    "read 'tests/data/lang/x.yml'"));
 	assert_non_null(strstr(diag_get(&d, 2), "bad.yml:10:22: unknown "
 	    "loop_control key 'loop_vr' (did you mean 'loop_var'?)"));
 	assert_non_null(strstr(diag_get(&d, 3), "bad.yml:6:7: notify names "
 	    "no handler: 'nobody'"));
 	diag_clear(&d);
+}
+
+/* A module of Ansible's that tcptune lacks loads, unchecked, with a
+ * warning at its key; its FQCN is the task's one argument. */
+static void
+test_unimplemented(void **state)
+{
+	static const char pb_text[] =
+	    "- hosts: all\n"
+	    "  tasks:\n"
+	    "    - selinux: {state: disabled, nosuchparam: 1}\n"
+	    "      when: false\n"
+	    "    - ansible.legacy.dnf: {name: x}\n";
+	struct playbook	*pb = NULL;
+	struct diag	 d = DIAG_INIT;
+
+	(void)state;
+	assert_int_equal(playbook_load_buffer("tests/data/lang/u.yml",
+	    pb_text, sizeof pb_text - 1, &pb, &d), 0);
+	assert_int_equal(diag_count(&pb->warnings), 2);
+	assert_non_null(strstr(diag_get(&pb->warnings, 0), "u.yml:3:7: "
+	    "module 'ansible.posix.selinux' is not implemented by tcptune"));
+	assert_non_null(strstr(diag_get(&pb->warnings, 1), "u.yml:5:7: "
+	    "module 'ansible.builtin.dnf' is not implemented"));
+	assert_string_equal(json_string_value(json_object_get(
+	    pb->plays[0].tasks[0].args, "module")), "ansible.posix.selinux");
+	playbook_free(pb);
 }
 
 /* A broken role: every error at its own file:line:col, the role's files
@@ -279,7 +306,7 @@ test_role_errors(void **state)
 		"tests/data/lang/bad/roles/broken/tasks/main.yml:5:17: cannot "
 		    "read 'tests/data/lang/bad/roles/broken/tasks/missing.yml'",
 		"tests/data/lang/bad/roles/broken/tasks/main.yml:7:3: unknown "
-		    "module 'unarchive'",
+		    "module 'unarchive_nothere'",
 	};
 	struct playbook	*pb = NULL;
 	struct diag	 d = DIAG_INIT;
@@ -398,6 +425,7 @@ main(void)
 		cmocka_unit_test(test_loop_shapes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_include),
+		cmocka_unit_test(test_unimplemented),
 		cmocka_unit_test(test_role_errors),
 		cmocka_unit_test(test_import_playbook),
 	};
