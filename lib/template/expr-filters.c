@@ -536,6 +536,9 @@ static const struct expr_filter filters[] = {
 	  EXPR_EAGER, "b", NULL },
 	{ "union",	1, 1,	expr_filter_union,	EXPR_EAGER,
 	  "b", NULL },
+	{ "comment",	0, 1,	expr_filter_comment,	EXPR_EAGER,
+	  "style", "newline beginning prefix prefix_count decoration postfix "
+	  "postfix_count end" },
 	{ "extract",	1, 2,	expr_filter_extract,	EXPR_EAGER,
 	  "container morekeys", NULL },
 	{ "random",	0, 3,	expr_filter_random,	EXPR_EAGER,

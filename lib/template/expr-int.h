@@ -66,7 +66,7 @@ enum node_kind {
 };
 
 #define EXPR_MAX_ARGS	8	/* positional arguments of a call, at most */
-#define EXPR_MAX_KW	6	/* keyword-only arguments a row declares */
+#define EXPR_MAX_KW	8	/* keyword-only arguments a row declares */
 
 struct enode {
 	enum node_kind		  kind;
@@ -232,6 +232,8 @@ int	 expr_filter_intersect(struct expr_call *c, json_t **out);
 int	 expr_filter_difference(struct expr_call *c, json_t **out);
 int	 expr_filter_symmetric_difference(struct expr_call *c, json_t **out);
 int	 expr_filter_union(struct expr_call *c, json_t **out);
+/* expr-filters-comment.c */
+int	 expr_filter_comment(struct expr_call *c, json_t **out);
 /* expr-filters-random.c */
 int	 expr_filter_random(struct expr_call *c, json_t **out);
 int	 expr_filter_to_json(struct expr_call *c, json_t **out);
