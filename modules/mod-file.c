@@ -25,12 +25,17 @@ struct file_conf {
 	const char		*group;
 	int			 force;
 	int			 follow;
+	const char		*modification_time;
+	const char		*access_time;
 };
 
 #define AT(f)	offsetof(struct file_conf, f)
 
 static const char *const states[] = { "file", "directory", "link",
 	"absent", "touch", NULL };
+/* Ansible's default for every state but touch: the times are not
+ * touched. "now" and a time of one's own are not supported. */
+static const char *const times[] = { "preserve", NULL };
 
 static const struct module_param file_params[] = {
 	FTASK_PATH_PARAMS(AT(p)),
@@ -50,6 +55,14 @@ static const struct module_param file_params[] = {
 	{ .name = "follow", .type = PARAM_BOOL, .offset = AT(follow),
 	  .def = "true",
 	  .help = "state file: a link's target gets the attributes" },
+	{ .name = "modification_time", .type = PARAM_CHOICE,
+	  .offset = AT(modification_time), .choices = times,
+	  .help = "preserve: the mtime is left as it is (not with state "
+	  "touch)" },
+	{ .name = "access_time", .type = PARAM_CHOICE,
+	  .offset = AT(access_time), .choices = times,
+	  .help = "preserve: the atime is left as it is (not with state "
+	  "touch)" },
 	{ .name = NULL },
 };
 
@@ -71,6 +84,10 @@ file_validate(const void *vconf, char **cause)
 	    0))
 		return fail(cause, "src option requires state to be 'link' or "
 		    "'hard'");
+	if ((c->modification_time != NULL || c->access_time != NULL) &&
+	    c->state != NULL && strcmp(c->state, "touch") == 0)
+		return fail(cause, "modification_time and access_time "
+		    "'preserve' with state touch are not supported");
 	return ftask_attrs_check(&a, cause);
 }
 
