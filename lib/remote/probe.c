@@ -544,12 +544,13 @@ static void
 parse_setup_raw(const struct probe_out *po, json_t *facts)
 {
 	const struct probe_section	*sec, *host;
-	json_t				*raw, *nd = json_object(), *o, *l;
+	json_t				*raw, *nd, *o, *l;
 	size_t				 i, j;
 
 	if ((host = find_section(po, "host", NULL)) == NULL)
 		return;		/* a read-back: none of it */
 	raw = json_object();
+	nd = json_object();
 	json_object_set_new(raw, "ip", json_boolean(get(find_section(po,
 	    "route", NULL), "ip_error") == NULL));
 	json_object_set_new(raw, "get4", jstr(get(find_section(po, "route",
