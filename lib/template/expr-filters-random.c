@@ -84,52 +84,28 @@ randrange(struct expr_call *c, struct pyrandom *r, long long stop,
 	return 0;
 }
 
-/* The n-th character (code point) of a UTF-8 string, n < its count. */
-static json_t *
-nth_char(const char *s, size_t len, uint64_t n)
-{
-	size_t		at, end;
-	uint64_t	k = 0;
-
-	for (at = 0; at < len; at++) {
-		if (((unsigned char)s[at] & 0xc0) != 0x80 && k++ == n)
-			break;	/* not a continuation byte: a character */
-	}
-	for (end = at + 1; end < len && ((unsigned char)s[end] & 0xc0) == 0x80;)
-		end++;
-	return json_stringn(s + at, end - at);
-}
-
-static uint64_t
-char_count(const char *s, size_t len)
-{
-	uint64_t	n = 0;
-	size_t		i;
-
-	for (i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
-/* choice(seq) of a list or a string. */
+/* choice(seq) of a list or a string (its characters, as the list filter
+ * makes them). */
 static int
 choice(struct expr_call *c, struct pyrandom *r, json_t **out)
 {
-	const char	*s = json_string_value(c->v);
-	size_t		 len = json_string_length(c->v);
-	uint64_t	 n;
+	json_t	*items;
+	size_t	 n;
 
 	if ((c->arg[0] != NULL && template_truthy(c->arg[0])) ||
 	    (c->arg[1] != NULL && template_truthy(c->arg[1])))
 		return expr_error(c->ctx, "start and step can only be used "
 		    "with integer values");
-	n = json_is_array(c->v) ? json_array_size(c->v) : char_count(s, len);
-	if (n == 0)
+	if (expr_filter_list(c, &items) != 0)
+		return -1;
+	if ((n = json_array_size(items)) == 0) {
+		json_decref(items);
 		return expr_error(c->ctx, "random: cannot choose from an empty "
 		    "sequence");
-	n = pyrandom_below(r, n);
-	*out = json_is_array(c->v) ?
-	    json_incref(json_array_get(c->v, (size_t)n)) : nth_char(s, len, n);
+	}
+	*out = json_incref(json_array_get(items,
+	    (size_t)pyrandom_below(r, n)));
+	json_decref(items);
 	return 0;
 }
 

@@ -44,30 +44,20 @@ filter_in(struct expr_call *c, const json_t *a, const json_t *b, int want)
 }
 
 /* The left operand's items (a new reference): a list's, or a string's
- * characters; NULL with an error. */
+ * characters (the list filter's); NULL with an error. */
 static json_t *
 left_items(struct expr_call *c)
 {
-	const char	*s = json_string_value(c->v);
-	size_t		 len = json_string_length(c->v), i, end;
-	json_t		*out;
+	json_t *out = NULL;
 
-	if (json_is_array(c->v))
-		return json_incref(c->v);
-	if (!json_is_string(c->v) || json_is_string(c->arg[0])) {
+	if ((!json_is_array(c->v) && !json_is_string(c->v)) ||
+	    (json_is_string(c->v) && json_is_string(c->arg[0]))) {
 		expr_error(c->ctx, "%s of %s and %s: Python's set of them has no "
 		    "order to reproduce; give a list on the left", c->name,
 		    expr_type_name(c->v), expr_type_name(c->arg[0]));
 		return NULL;
 	}
-	out = json_array();
-	for (i = 0; i < len; i = end) {
-		for (end = i + 1; end < len &&
-		    ((unsigned char)s[end] & 0xc0) == 0x80;)
-			end++;	/* a UTF-8 continuation byte */
-		json_array_append_new(out, json_stringn(s + i, end - i));
-	}
-	return out;
+	return expr_filter_list(c, &out) == 0 ? out : NULL;
 }
 
 /* intersect (want 1) or difference (want 0). */

@@ -79,9 +79,8 @@ parse_spec(struct ectx *ctx, const char **p, struct spec *sp)
 	return 0;
 }
 
-/* UTF-8 characters in the first n bytes of s. */
-static size_t
-chars(const char *s, size_t n)
+size_t
+expr_char_count(const char *s, size_t n)
 {
 	size_t i, c = 0;
 
@@ -111,7 +110,7 @@ static void
 pad(struct strbuf *sb, const struct spec *sp, const char *sign,
     const char *prefix, const char *body, size_t len, int zeros)
 {
-	size_t	n = strlen(sign) + strlen(prefix) + chars(body, len), i;
+	size_t	n = strlen(sign) + strlen(prefix) + expr_char_count(body, len), i;
 	size_t	w = sp->width > 0 ? (size_t)sp->width : 0;
 
 	if (!sp->minus && !(zeros && sp->zero))
@@ -189,7 +188,7 @@ convert(struct ectx *ctx, struct strbuf *sb, const struct spec *sp,
 		free(text);
 		return 0;
 	case 'c':
-		if (json_is_string(v) && chars(json_string_value(v),
+		if (json_is_string(v) && expr_char_count(json_string_value(v),
 		    json_string_length(v)) == 1) {
 			pad(sb, sp, "", "", json_string_value(v),
 			    json_string_length(v), 0);

@@ -232,6 +232,9 @@ int	 expr_filter_intersect(struct expr_call *c, json_t **out);
 int	 expr_filter_difference(struct expr_call *c, json_t **out);
 int	 expr_filter_symmetric_difference(struct expr_call *c, json_t **out);
 int	 expr_filter_union(struct expr_call *c, json_t **out);
+/* expr-format.c: the UTF-8 characters (Python's) in the first n bytes of
+ * s. */
+size_t	 expr_char_count(const char *s, size_t n);
 /* expr-filters-comment.c */
 int	 expr_filter_comment(struct expr_call *c, json_t **out);
 /* expr-filters-random.c */

@@ -193,7 +193,6 @@ static int
 str_find_at(struct expr_call *c, int last, json_t **out)
 {
 	const char	*s = json_string_value(c->v), *sub, *hit = NULL, *p;
-	long long	 chars = 0;
 
 	if (need_string(c, c->arg[0]) != 0)
 		return -1;
@@ -207,9 +206,8 @@ str_find_at(struct expr_call *c, int last, json_t **out)
 		*out = json_integer(-1);
 		return 0;
 	}
-	for (p = s; p < hit; p++)
-		chars += ((unsigned char)*p & 0xc0) != 0x80;
-	*out = json_integer(chars);
+	*out = json_integer((json_int_t)expr_char_count(s, (size_t)(hit -
+	    s)));
 	return 0;
 }
 
