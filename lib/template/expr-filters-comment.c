@@ -77,6 +77,7 @@ expr_filter_comment(struct expr_call *c, json_t **out)
 	const char	*prepost;
 	struct strbuf	 o, t1, t2, rs, ps;
 	long long	 npre, npost, i;
+	int		 rc = -1;
 	size_t		 s, nstyles = sizeof styles / sizeof styles[0];
 
 	if (!json_is_string(c->v))
@@ -109,7 +110,7 @@ expr_filter_comment(struct expr_call *c, json_t **out)
 	strbuf_rtrim(&ps);	/* Python's rstrip */
 	if (kw_text(c, K_PREFIX, ps.buf, &pre) != 0 ||
 	    kw_text(c, K_POSTFIX, ps.buf, &post) != 0)
-		goto fail;
+		goto out;
 	if (*beg != '\0') {
 		strbuf_addstr(&o, beg);
 		strbuf_addstr(&o, nl);
@@ -149,17 +150,12 @@ expr_filter_comment(struct expr_call *c, json_t **out)
 		strbuf_addstr(&o, end);
 	}
 	*out = json_stringn(o.buf, o.len);
+	rc = 0;
+out:
 	strbuf_release(&o);
 	strbuf_release(&t1);
 	strbuf_release(&t2);
 	strbuf_release(&rs);
 	strbuf_release(&ps);
-	return 0;
-fail:
-	strbuf_release(&o);
-	strbuf_release(&t1);
-	strbuf_release(&t2);
-	strbuf_release(&rs);
-	strbuf_release(&ps);
-	return -1;
+	return rc;
 }
