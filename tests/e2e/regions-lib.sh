@@ -76,12 +76,24 @@ regions_expected() {
 		+ ($peers | join(","))' "$REGIONS_JSON"
 }
 
+# regions_late_us: the most microseconds the emulator delivered any packet
+# after its due time so far in this run (wanem's max_late_us over every
+# pipe): its own lateness on a busy CPU, which a measured RTT carries on top
+# of the configured delay.
+regions_late_us() {
+	"$E2E_SRC/tests/lab/wan.sh" stats -d "$REGIONS_WAN_DIR" |
+	    awk '/^pipe / { for (i = 3; i <= NF; i++)
+		if ($i ~ /^max_late_us=/) { v = substr($i, 13) + 0
+		    if (v > m) m = v } } END { print m + 0 }'
+}
+
 # assert_sized_by_widest H DATA: tcp_buffers' data for H (JSON) names a
 # peer of the widest group, its BDP is the configured one (measured RTT a
-# little above: within 2 ms), and H's live tcp_rmem/tcp_wmem maxima are
-# the expected ceiling.
+# little above: within 2 ms plus the emulator's own lateness measured in
+# this run, both ways), and H's live tcp_rmem/tcp_wmem maxima are the
+# expected ceiling.
 assert_sized_by_widest() {
-	local h=$1 data=$2 bdp ceiling group peers l to k live
+	local h=$1 data=$2 bdp ceiling group peers l to k live late
 	read -r bdp ceiling group peers <<<"$(regions_expected "$h")"
 	l=$(lab_name "$h")
 	to=$(jq -r '.to' <<<"$data")
@@ -93,14 +105,20 @@ assert_sized_by_widest() {
 	    "$(jq -r '.group' <<<"$data")"
 	assert_match "$h: the play names a peer of $group" \
 	    "(^|,)$to(,|$)" "$peers"
-	# The measured RTT is a little above the configured one (wanem's
-	# own latency, about 0.1-0.3 ms): the BDP within 2 ms of RTT.
+	# The measured RTT is a little above the configured one: the stack's
+	# and wanem's own latency, 0.1-0.3 ms on a quiet machine, but CI saw
+	# 4.6 ms (244.58 of 240) with ten probes at once on 2 cores. The bar:
+	# 2 ms plus twice (there and back) the worst lateness wanem itself
+	# measured in this run, so a busy CPU widens it by what it cost.
+	late=$(regions_late_us)
+	e2e_log "$h: wanem's worst lateness so far: $late us"
 	assert_lt "$h: planned BDP at least the configured one" \
 	    "$((bdp - 1))" "$(jq -r '.bdp_bytes' <<<"$data")"
-	assert_lt "$h: planned BDP at most 2 ms above the configured one" \
+	assert_lt "$h: planned BDP at most 2 ms + 2 x wanem's lateness above the configured one" \
 	    "$(jq -r '.bdp_bytes' <<<"$data")" \
 	    "$(jq -n --argjson b "$bdp" --argjson d "$(jq -r \
-	    '.bandwidth_mbit' <<<"$data")" '$b + $d * 2 * 125')"
+	    '.bandwidth_mbit' <<<"$data")" --argjson late "$late" \
+	    '$b + $d * (2 + 2 * $late / 1000) * 125')"
 	for k in tcp_rmem tcp_wmem; do
 		live=$(lab "$l" sysctl -n "net.ipv4.$k" | awk '{ print $3 }')
 		assert_eq "$h: live $k ceiling is the widest path's" \
