@@ -28,6 +28,7 @@ LAB_SH_PATH=$E2E_SRC/tests/lab/lab.sh
 E2E_PASSED=0
 E2E_FAILED=0
 E2E_KNOWN=0
+E2E_FAILS=()
 E2E_LAB_DIR=
 E2E_PIDS=()
 E2E_TMP=
@@ -284,6 +285,7 @@ e2e_ok() {
 e2e_fail() {
 	echo "FAIL: $*"
 	E2E_FAILED=$((E2E_FAILED + 1))
+	E2E_FAILS+=("$*")
 }
 
 # e2e_known_bug DESCRIPTION: an assertion skipped on purpose, loudly.
@@ -383,7 +385,13 @@ json_msg() {
 }
 
 e2e_finish() {
+	local f
 	echo "$E2E_NAME: $E2E_PASSED passed, $E2E_FAILED failed, $E2E_KNOWN known bugs skipped"
+	# Again after the totals: CI keeps only the tail of a long log, and a
+	# failure named there can be diagnosed without a rerun.
+	for f in "${E2E_FAILS[@]}"; do
+		echo "$E2E_NAME: FAILED: $f"
+	done
 	((E2E_FAILED == 0)) || exit 1
 	exit 0
 }

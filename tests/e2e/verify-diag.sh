@@ -165,7 +165,11 @@ diag_is "(b) down: what lab02's drop-in sets" single_down dropin \
     "4096 16384 65536"
 assert_eq "(b) down: lab02's send buffer was the 64 KiB ceiling" 65536 \
     "$(jq_out "$C.diagnosis.single_down.evidence.sender_sndbuf")" || true
-assert_lt "(b) down: its cwnd was 1.5x what it kept in flight" 1.5 \
+# Evidence that the buffer, not cwnd, held it back: cwnd above what was in
+# flight. Linux grows cwnd only while cwnd-limited (tcp_is_cwnd_limited:
+# in slow start up to twice what is out), so a send-buffer-limited flow
+# sits below 2x: 1.67 here, and 1.5 was too near it to hold in CI.
+assert_lt "(b) down: its cwnd was 1.2x what it kept in flight" 1.2 \
     "$(jq_out "$C.diagnosis.single_down.evidence |
 	.cwnd * .mss / (.mbps * 1e6 / 8 * .rtt_ms / 1000)")" || true
 both_ends single_up single_down
