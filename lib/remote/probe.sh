@@ -1305,6 +1305,29 @@ function mounts_kv(v,  n, i, L, F, ro, cg) {
 	}
 	print "FA_RO=" q(ro) "\nFA_CG=" q(cg)
 }
+# The mounts of the mounts fact of Ansible as probe_host_ansible lists them,
+# made here instead of by two dash loops over every mount (FA_MNT): each
+# line of tab (/etc/mtab when it is a file, else /proc/self/mounts) with a
+# device path or host:/path and a fstype not none as "mount=LINE", then
+# each mountinfo line whose root is not / and whose mount point is one of
+# those as "bind=POINT" (the [root] of findmnt: a bind mount).
+function mnt_kv(tab, info,  n, i, L, F, o, mp) {
+	o = ""
+	n = split(tab, L, "\n")
+	for (i = 1; i <= n; i++) {
+		if (split(L[i], F) < 4 || F[3] == "none")
+			continue
+		if (F[1] ~ /^[\/\\]/ || index(F[1], ":/")) {
+			o = o "mount=" e(L[i]) "\n"
+			mp[F[2]] = 1
+		}
+	}
+	n = split(info, L, "\n")
+	for (i = 1; i <= n; i++)
+		if (split(L[i], F) >= 5 && F[4] != "/" && (F[5] in mp))
+			o = o "bind=" e(F[5]) "\n"
+	print "FA_MNT=" q(o)
+}
 # The $container of PID 1 as getenv_for_pid() of systemd reads it: the first
 # NUL-ended string starting "container=" (FA_P1=found, its value FA_C1),
 # FA_P1=absent where there is none, =error where the file cannot be read
@@ -1334,9 +1357,11 @@ BEGIN {
 		close(f)
 		if (ARGV[i] == "MOUNTS") {
 			mounts_kv(v)
-			# the mounts fact of Ansible reads them whole
-			if (v != "")
-				print "MOUNTS=" q(v)
+			mounts = v
+			continue
+		}
+		if (ARGV[i] == "MTAB" || ARGV[i] == "MOUNTINFO") {
+			M[ARGV[i]] = v
 			continue
 		}
 		if (v != "")
@@ -1346,6 +1371,12 @@ BEGIN {
 		if (ARGV[i] == "PS_kernel_osrelease")
 			rel = substr(v, 1, index(v, "\n") - 1)
 	}
+	# The mounts fact of Ansible: made here where mountinfo was read (a whole
+	# probe), else from MOUNTS by the shell.
+	if ("MOUNTINFO" in M)
+		mnt_kv(M["MTAB"] != "" ? M["MTAB"] : mounts, M["MOUNTINFO"])
+	else if (mounts != "")
+		print "MOUNTS=" q(mounts)
 	if (dropin != "")
 		dropin_kv()
 	if (p1 != "")
@@ -1430,7 +1461,7 @@ fetch_all() {
 	gather_list
 	FA_CFG=
 	fa_cfg=
-	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV FA_P1 FA_C1 FA_RO FA_CG
+	unset FA_BOOT FA_BOOTLINES FA_DROPIN_KV FA_P1 FA_C1 FA_RO FA_CG FA_MNT
 	if have awk; then
 		fa_n=1
 		for fa_p in "$@"; do
@@ -1678,7 +1709,13 @@ probe_host_ansible() {
 	kv_lines lsb "${LSBR-}"
 	# the mounts setup lists (a device path or host:/path, fstype not
 	# none) and the ones findmnt shows with a [root] (bind mounts): a
-	# root that is not / in mountinfo
+	# root that is not / in mountinfo; made by fetch_all's awk (FA_MNT)
+	# where it ran, as mnt_kv there
+	if [ -n "${FA_MNT+x}" ]; then
+		OUT="$OUT$FA_MNT"
+		probe_local
+		return
+	fi
 	set -f
 	IFS=$NL
 	for l in ${MTAB-${MOUNTS-}}; do
