@@ -327,6 +327,16 @@ print_items(struct output *o, const char *host, const struct task_result *tr)
 		/* what a module shows of each item (debug's msg) */
 		shown = json_string_value(json_object_get(it, "_display"));
 		to = json_string_value(json_object_get(it, "_delegated"));
+		if (strcmp(st, "failed") == 0) {
+			/* Ansible's order: "failed: [h] (item=x) => why" */
+			shown = json_string_value(json_object_get(it, "msg"));
+			printf("%sfailed: [%s%s%s] (item=%s) => %s%s\n",
+			    color(o, c), host, to != NULL ? " -> " : "",
+			    to != NULL ? to : "", json_string_value(
+			    json_object_get(it, "_label")), shown != NULL ?
+			    shown : "", color(o, C_RESET));
+			continue;
+		}
 		printf("%s%s: [%s%s%s] => (item=%s)%s%s%s\n", color(o, c),
 		    strcmp(st, "skipped") == 0 ? "skipping" : strcmp(st,
 		    "failed") == 0 ? "failed" : st, host, to != NULL ? " -> " :
@@ -346,10 +356,14 @@ print_result(struct output *o, const char *host, const struct task_result *tr)
 {
 	char *label;
 
-	/* a loop's items say it all unless it failed, then its diff; a
-	 * censored one (no_log) ends with its own line, as Ansible's */
-	if (print_items(o, host, tr) > 0 && tr->status != RESULT_FAILED &&
+	/* a loop's items say it all, a failure too (its items' "failed:"
+	 * lines; no "fatal:" line for the loop, as Ansible's callback), then
+	 * its diff; a censored one (no_log) ends with its own line */
+	if (print_items(o, host, tr) > 0 &&
 	    json_object_get(tr->data, "censored") == NULL) {
+		if (tr->status == RESULT_FAILED && tr->ignored)
+			printf("%s...ignoring%s\n", color(o, C_CYAN),
+			    color(o, C_RESET));
 		if (tr->diff != NULL && o->opts->diff)
 			print_diff(o, tr->diff);
 		return;

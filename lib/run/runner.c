@@ -498,7 +498,8 @@ runner_record(struct host_state *h, size_t play_index, const char *task_name,
 	tr->delegated = res->delegated;
 	res->delegated = NULL;
 	/* As Ansible's strategy counts them: a changed result is ok too, a
-	 * failure under ignore_errors is ok and ignored. */
+	 * failure under ignore_errors is ok and ignored, and changed where
+	 * its result says so (a command that ran and failed). */
 	switch (res->status) {
 	case RESULT_OK: h->stats.ok++; break;
 	case RESULT_CHANGED: h->stats.ok++; h->stats.changed++; break;
@@ -508,6 +509,8 @@ runner_record(struct host_state *h, size_t play_index, const char *task_name,
 		if (ignored) {
 			h->stats.ok++;
 			h->stats.ignored++;
+			h->stats.changed += json_is_true(json_object_get(
+			    tr->data, "changed"));
 		} else
 			h->stats.failed++;
 		break;

@@ -211,6 +211,9 @@ judge(const struct task *t, json_t *vars, struct module_result *res)
 	char	*cause = NULL;
 	int	 changed = res->status == RESULT_CHANGED, failed, truth;
 
+	/* a failure's own changed (result_var's) */
+	if (res->status == RESULT_FAILED)
+		changed = json_is_true(json_object_get(res->data, "changed"));
 	if ((t->changed_when == NULL && t->failed_when == NULL) ||
 	    res->status == RESULT_SKIPPED || res->status == RESULT_UNREACHABLE)
 		return;
@@ -235,6 +238,9 @@ judge(const struct task *t, json_t *vars, struct module_result *res)
 	}
 	res->status = failed ? RESULT_FAILED : changed ? RESULT_CHANGED :
 	    RESULT_OK;
+	/* what a failure changed, as changed_when judged it */
+	if (failed && json_is_object(res->data))
+		json_object_set_new(res->data, "changed", json_boolean(changed));
 	goto out;
 bad:
 	res->status = RESULT_FAILED;
@@ -266,9 +272,12 @@ result_var(const struct module_result *res)
 		return reg;
 	json_object_set(reg, "data", res->data);
 	json_object_foreach(res->data, key, v) {
-		/* the module's own msg (debug's) over the line's text */
+		/* the module's own msg (debug's) over the line's text; a
+		 * failure's own changed (a command that ran and failed did
+		 * change, as Ansible's result says) */
 		if (json_object_get(reg, key) != NULL && strcmp(key, "msg") !=
-		    0)
+		    0 && !(strcmp(key, "changed") == 0 && json_is_boolean(v) &&
+		    res->status == RESULT_FAILED))
 			continue;
 		/* stdout and stderr as the module gives them: command and
 		 * shell strip their trailing newlines themselves, as
@@ -347,7 +356,7 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 		json_array_append_new(results, one);
 		failed += item.status == RESULT_FAILED ||
 		    item.status == RESULT_UNREACHABLE;
-		changed += item.status == RESULT_CHANGED;
+		changed += json_is_true(json_object_get(one, "changed"));
 		skipped += item.status == RESULT_SKIPPED;
 		/* --diff shows every item's */
 		if (item.diff != NULL)
@@ -365,6 +374,11 @@ run_loop(struct runner *r, struct host_state *h, const struct play *play,
 	} else
 		res->status = changed > 0 ? RESULT_CHANGED : RESULT_OK;
 	res->data = json_pack("{s:o}", "results", results);
+	/* a failed loop changed what its changed items did (the recap's
+	 * changed under ignore_errors, the registered changed) */
+	if (res->status == RESULT_FAILED)
+		json_object_set_new(res->data, "changed", json_boolean(
+		    changed > 0));
 	if (diff.len > 0)
 		res->diff = strbuf_detach(&diff, NULL);
 	strbuf_release(&diff);

@@ -17,7 +17,8 @@
 # role named with a slash, Ansible 2.14's bare include, static and
 # dynamic, with_first_found, modules tcptune lacks under a false when)
 # print the same lines; unimplemented.yml: such a module fails where it
-# runs; set_fact with templated names and lookup('varnames').
+# runs; set_fact with templated names and lookup('varnames'); failed.yml:
+# failures under ignore_errors, their lines, registered changed and recap.
 # Needs root and ansible-playbook (77 otherwise).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -78,6 +79,28 @@ realshape_compare() {
 realshape_compare --check
 assert_match "--check: the templated ignore_errors false, the host failed" \
     "failed=1" "$RUN_OUT"
+
+# failed.yml: failures under ignore_errors. A loop's failed item is its
+# "failed: [h] (item=x) =>" line and the loop has no "fatal:" line of its
+# own; a command that ran and failed is counted changed in the recap and
+# registered changed, as Ansible's strategy counts it (changed_when: false
+# over it: not). The same lines up to each "=>" (Ansible dumps the
+# result's JSON there, tcptune its message), the same registered values,
+# the same recap counts.
+e2e_run 120 ansible-playbook -i "$LAB_INVENTORY" -f 1 failed.yml </dev/null
+play_lines <<<"$RUN_OUT" | sed 's/ => .*$//' >"$E2E_TMP/ansible"
+play_recap <<<"$RUN_OUT" >"$E2E_TMP/ansible-recap"
+e2e_run 60 tt play failed.yml -f 1 </dev/null
+assert_rc "[failures ignored] exit 0" 0
+assert_eq "[failures ignored] the same lines up to each =>" "" \
+    "$(diff "$E2E_TMP/ansible" <(play_lines <<<"$RUN_OUT" | sed 's/ => .*$//'))"
+assert_eq "[failures ignored] the same recap counts" \
+    "$(cat "$E2E_TMP/ansible-recap")" "$(play_recap <<<"$RUN_OUT")"
+assert_match "[failures ignored] changed=3 ignored: the loop, the failure, failed_when" \
+    "changed=3 " "$(play_recap <<<"$RUN_OUT")"
+assert_match "[failures ignored] the failed item's reason" \
+    "failed: \[${HOSTS[0]}\] \(item=false\) => non-zero return code" "$RUN_OUT"
+
 realshape_compare
 assert_match "the templated ignore_errors true: ignored" "ignored=1" "$RUN_OUT"
 assert_match "set_fact: a templated name set, one varnames finds kept" \
